@@ -1,0 +1,287 @@
+"""The typed events of a run, one class per event kind of cli-protocol.md §3.
+
+Each event exposes its wire ``type`` and ``subtype``; fields mirror the wire names.
+Unknown fields are ignored, and an event type this SDK does not know arrives as an
+:class:`UnknownEvent` that keeps the raw object: nothing the CLI prints is dropped.
+
+Example::
+
+    async for event in run("Add a test"):
+        match event:
+            case AssistantEvent():
+                print(event.new_text, end="")
+            case ToolCallStarted():
+                print(f"\\n[{event.kind}]")
+            case ResultEvent():
+                print(f"\\n{event.usage}")
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+from .tools import ToolArgs, ToolResult, _parse_tool_call, _ParsedToolCall
+
+__all__ = [
+    "AssistantEvent",
+    "ConnectionEvent",
+    "ContentBlock",
+    "Event",
+    "Message",
+    "ResultEvent",
+    "RetryEvent",
+    "SystemEvent",
+    "SystemInit",
+    "TextLine",
+    "ThinkingCompleted",
+    "ThinkingDelta",
+    "ToolCallCompleted",
+    "ToolCallStarted",
+    "UnknownEvent",
+    "Usage",
+    "UserEvent",
+]
+
+
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    session_id: str | None = None
+    timestamp_ms: int | None = None
+
+
+class ContentBlock(msgspec.Struct, frozen=True, kw_only=True):
+    """One item of ``message.content``; text blocks have ``type == "text"``."""
+
+    type: str = "text"
+    text: str = ""
+
+
+class Message(msgspec.Struct, frozen=True, kw_only=True):
+    role: str = ""
+    content: list[ContentBlock] = msgspec.field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The text of all text blocks, joined with no separator (as the CLI does)."""
+        return "".join(block.text for block in self.content if block.type == "text")
+
+
+class Usage(msgspec.Struct, frozen=True, kw_only=True):
+    """Token counts of a run (2026 CLIs; older ones send no usage)."""
+
+    inputTokens: int = 0
+    outputTokens: int = 0
+    cacheReadTokens: int = 0
+    cacheWriteTokens: int = 0
+
+
+# --- system -------------------------------------------------------------------------
+class SystemInit(_Event, tag="system"):
+    """First event of a stream: the session id, the model's display name and the cwd."""
+
+    type: ClassVar[str] = "system"
+    subtype: Literal["init"] = "init"
+    apiKeySource: str | None = None
+    cwd: str | None = None
+    model: str | None = None
+    permissionMode: str | None = None
+    tools: list[Any] | None = None
+    mcp_servers: list[Any] | None = None
+
+
+class SystemEvent(_Event, tag="system"):
+    """A ``system`` event of another subtype (``task_notification``, ...); ``raw`` is all of it."""
+
+    type: ClassVar[str] = "system"
+    subtype: str = ""
+    raw: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+# --- messages -----------------------------------------------------------------------
+class UserEvent(_Event, tag="user"):
+    """The prompt, echoed back."""
+
+    type: ClassVar[str] = "user"
+    subtype: ClassVar[None] = None
+    message: Message = msgspec.field(default_factory=Message)
+
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+
+class AssistantEvent(_Event, tag="assistant"):
+    """Assistant text.
+
+    ``new_text`` is the text this event adds to the reply, worked out by agent_sdk from
+    the rules of cli-protocol.md §3.3 (with ``stream_partial_output`` the CLI repeats
+    text in flush events; those have ``new_text == ""``). Appending ``new_text`` of every
+    event shows the reply exactly once. ``text`` is what the event itself carries.
+    """
+
+    type: ClassVar[str] = "assistant"
+    subtype: ClassVar[None] = None
+    message: Message = msgspec.field(default_factory=Message)
+    model_call_id: str | None = None
+    new_text: str = ""
+
+    @property
+    def text(self) -> str:
+        return self.message.text
+
+
+# --- thinking -----------------------------------------------------------------------
+class ThinkingDelta(_Event, tag="thinking"):
+    type: ClassVar[str] = "thinking"
+    subtype: Literal["delta"] = "delta"
+    text: str = ""
+
+
+class ThinkingCompleted(_Event, tag="thinking"):
+    type: ClassVar[str] = "thinking"
+    subtype: Literal["completed"] = "completed"
+
+
+# --- tool calls ---------------------------------------------------------------------
+class _ToolCallEvent(_Event, tag="tool_call", dict=True):
+    call_id: str = ""
+    """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
+    tool_call: dict[str, msgspec.Raw] = msgspec.field(default_factory=dict)
+    """The wire ``tool_call`` object, undecoded; see :attr:`kind`, :attr:`args`."""
+    model_call_id: str | None = None
+
+    @functools.cached_property
+    def _parsed(self) -> _ParsedToolCall:
+        # Decoded on first access only: a consumer that never opens a tool payload (a
+        # 40 MB file read, say) never pays for decoding it.
+        return _parse_tool_call(self.tool_call)
+
+    @property
+    def kind(self) -> str:
+        """The tool kind, the wire key: ``"readToolCall"``, ``"shellToolCall"``, ..."""
+        return self._parsed.kind
+
+    @property
+    def args(self) -> ToolArgs | None:
+        """Typed arguments (:class:`~agent_sdk.tools.ReadArgs`, ...), a dict for unknown kinds."""
+        return self._parsed.args
+
+    @property
+    def tool_call_id(self) -> str | None:
+        return self._parsed.tool_call_id
+
+    @property
+    def started_at_ms(self) -> int | None:
+        return self._parsed.started_at_ms
+
+
+class ToolCallStarted(_ToolCallEvent, tag="tool_call"):
+    """The agent started a tool call."""
+
+    type: ClassVar[str] = "tool_call"
+    subtype: Literal["started"] = "started"
+
+
+class ToolCallCompleted(_ToolCallEvent, tag="tool_call"):
+    """A tool call finished; :attr:`outcome` and :attr:`result` say how."""
+
+    type: ClassVar[str] = "tool_call"
+    subtype: Literal["completed"] = "completed"
+
+    @property
+    def outcome(self) -> str | None:
+        """``"success"``, ``"rejected"``, ``"error"``, or the wire key of another outcome."""
+        return self._parsed.outcome
+
+    @property
+    def result(self) -> ToolResult | None:
+        """The outcome's typed payload (:class:`~agent_sdk.tools.ReadSuccess`,
+        :class:`~agent_sdk.tools.Rejection`, ...); a dict for unknown kinds or outcomes."""
+        return self._parsed.result
+
+    @property
+    def completed_at_ms(self) -> int | None:
+        return self._parsed.completed_at_ms
+
+
+# --- connection ---------------------------------------------------------------------
+class ConnectionEvent(_Event, tag="connection"):
+    """The CLI lost its connection (``reconnecting``) or got it back (``reconnected``)."""
+
+    type: ClassVar[str] = "connection"
+    subtype: str = ""
+    attempt: int | None = None
+    endpoint_url: str | None = None
+
+
+class RetryEvent(_Event, tag="retry"):
+    """The CLI retries a request (``starting``)."""
+
+    type: ClassVar[str] = "retry"
+    subtype: str = ""
+    attempt: int | None = None
+    is_resume: bool | None = None
+
+
+# --- result -------------------------------------------------------------------------
+class ResultEvent(_Event, tag="result"):
+    """The terminal event. ``result`` is the authoritative final text."""
+
+    type: ClassVar[str] = "result"
+    subtype: str = "success"
+    is_error: bool = False
+    result: str = ""
+    duration_ms: int | None = None
+    duration_api_ms: int | None = None
+    request_id: str | None = None
+    usage: Usage | None = None
+
+
+# --- not from the stream-json wire ---------------------------------------------------
+class UnknownEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event this SDK does not know (or one that did not fit its known shape).
+
+    ``raw`` is the whole JSON object. ``error`` says why a known ``type`` did not decode.
+    """
+
+    type: str
+    subtype: str | None = None
+    raw: dict[str, Any] = msgspec.field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def session_id(self) -> str | None:
+        value = self.raw.get("session_id")
+        return value if isinstance(value, str) else None
+
+
+class TextLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of output of a ``output_format="text"`` run (without its newline)."""
+
+    type: ClassVar[str] = "text"
+    subtype: ClassVar[None] = None
+    text: str
+
+    @property
+    def session_id(self) -> None:
+        return None
+
+
+Event = (
+    SystemInit
+    | SystemEvent
+    | UserEvent
+    | AssistantEvent
+    | ThinkingDelta
+    | ThinkingCompleted
+    | ToolCallStarted
+    | ToolCallCompleted
+    | ConnectionEvent
+    | RetryEvent
+    | ResultEvent
+    | UnknownEvent
+    | TextLine
+)
+"""Any event :func:`~agent_sdk.run` yields."""

@@ -1,0 +1,210 @@
+"""What a run is asked to do, and how that becomes the CLI's argv and environment.
+
+:class:`AgentOptions` is the one place a caller configures a run. :func:`build_invocation`
+turns it into the exact argv, stdin and environment of the child process; it is pure
+(no I/O), so what the SDK will execute can be tested and inspected without running it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple, get_args
+
+__all__ = ["AgentOptions", "Invocation", "Mode", "OutputFormat", "Sandbox", "build_invocation"]
+
+OutputFormat = Literal["stream-json", "json", "text"]
+Mode = Literal["plan", "ask"]
+Sandbox = Literal["enabled", "disabled"]
+
+# Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); stay well below it
+# and send longer prompts on stdin, which the CLI reads when no positional prompt is given.
+MAX_PROMPT_ARG_BYTES = 100_000
+
+_SECRET_FLAGS = ("--api-key",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgentOptions:
+    """Options of one agent run. Frozen and keyword-only; all have defaults.
+
+    Args:
+        binary: path or name of the CLI. Default: ``CURSOR_AGENT_BIN``, then
+            ``cursor-agent`` on PATH, then ``~/.local/bin/cursor-agent``, then ``agent``
+            if it is cursor-agent.
+        cwd: working directory of the CLI process (the workspace, unless ``workspace``).
+        workspace: ``--workspace``: the workspace directory the agent works in.
+        model: ``--model``, e.g. ``"auto"``, ``"gpt-5"``, ``"sonnet-4"``.
+        force: ``--force``: allow tool calls (shell, writes). Without it headless runs get
+            tool calls rejected.
+        trust: ``--trust``: trust the workspace. Headless runs fail without it (or ``force``).
+        mode: ``--mode``: ``"plan"`` or ``"ask"`` (read-only modes). ``None`` is agent mode.
+        resume: ``--resume``: the ``session_id`` of an earlier run to continue.
+        continue_session: ``--continue``: continue the latest chat.
+        api_key: sent as the ``CURSOR_API_KEY`` environment variable, never in argv, and
+            never shown in ``repr``.
+        env: variables merged over the current environment for the child.
+        output_format: ``"stream-json"`` (typed events, default), ``"json"`` (only the
+            result event) or ``"text"`` (the output lines).
+        stream_partial_output: ``--stream-partial-output``: assistant text in small deltas
+            (stream-json only).
+        approve_mcps: ``--approve-mcps``: approve all configured MCP servers.
+        sandbox: ``--sandbox``: ``"enabled"`` or ``"disabled"``.
+        headers: extra request headers, each sent as ``--header "Name: Value"``.
+        endpoint: ``--endpoint``: API endpoint URL.
+        add_dirs: ``--add-dir`` for each: extra directories the agent may touch.
+        extra_args: more CLI flags, appended before the prompt as given.
+        timeout: reserved for whole-run timeouts (not enforced yet).
+
+    Raises:
+        ValueError: on options that contradict each other or the CLI's rules.
+
+    Example::
+
+        options = AgentOptions(model="gpt-5", force=True, cwd="/path/to/repo")
+    """
+
+    binary: str | os.PathLike[str] | None = None
+    cwd: str | os.PathLike[str] | None = None
+    workspace: str | os.PathLike[str] | None = None
+    model: str | None = None
+    force: bool = False
+    trust: bool = True
+    mode: Mode | None = None
+    resume: str | None = None
+    continue_session: bool = False
+    api_key: str | None = field(default=None, repr=False)
+    env: Mapping[str, str] | None = None
+    output_format: OutputFormat = "stream-json"
+    stream_partial_output: bool = False
+    approve_mcps: bool = False
+    sandbox: Sandbox | None = None
+    headers: Mapping[str, str] | None = None
+    endpoint: str | None = None
+    add_dirs: Sequence[str | os.PathLike[str]] = ()
+    extra_args: Sequence[str] = ()
+    timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        _check_choice("output_format", self.output_format, OutputFormat)
+        if self.mode is not None:
+            _check_choice("mode", self.mode, Mode)
+        if self.sandbox is not None:
+            _check_choice("sandbox", self.sandbox, Sandbox)
+        if self.stream_partial_output and self.output_format != "stream-json":
+            raise ValueError(
+                "stream_partial_output=True needs output_format='stream-json' "
+                f"(got {self.output_format!r})"
+            )
+        if self.resume is not None and self.continue_session:
+            raise ValueError("pass either resume=<session_id> or continue_session=True, not both")
+        if self.resume is not None and not self.resume:
+            raise ValueError("resume must be a session id; use continue_session=True for the latest")
+        if isinstance(self.extra_args, str):
+            raise TypeError("extra_args must be a list of strings, not one string")
+        for arg in self.extra_args:
+            if arg.split("=", 1)[0] in _SECRET_FLAGS:
+                raise ValueError(
+                    "do not pass --api-key in extra_args: it would be visible in the process "
+                    "list; use AgentOptions(api_key=...), which sends CURSOR_API_KEY"
+                )
+        for name in self.headers or {}:
+            if not name or ":" in name or "\n" in name:
+                raise ValueError(f"invalid header name {name!r}")
+        if self.timeout is not None and self.timeout <= 0:
+            raise ValueError(f"timeout must be positive, got {self.timeout!r}")
+
+
+def _check_choice(name: str, value: object, choices: object) -> None:
+    allowed = get_args(choices)
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+
+
+class Invocation(NamedTuple):
+    """What the SDK executes for a run: argv (no shell), bytes for stdin, environment."""
+
+    argv: list[str]
+    stdin: bytes | None
+    """The prompt when it is too large for argv (or holds a NUL byte); else ``None``:
+    the child then gets ``/dev/null`` so it can never wait for input."""
+    env: dict[str, str]
+
+    def __repr__(self) -> str:
+        # The environment may hold CURSOR_API_KEY: never print it.
+        stdin = "None" if self.stdin is None else f"<{len(self.stdin)} bytes>"
+        return f"Invocation(argv={self.argv!r}, stdin={stdin}, env=<{len(self.env)} variables>)"
+
+
+def build_invocation(
+    prompt: str,
+    options: AgentOptions,
+    *,
+    binary: str,
+    environ: Mapping[str, str],
+) -> Invocation:
+    """Turn a prompt and options into the child's argv, stdin and environment. Pure.
+
+    Caller-supplied values are attached as ``--flag=value`` and the prompt follows
+    ``--``, so no value can be read as a flag.
+
+    Args:
+        prompt: the prompt text.
+        options: the run's options.
+        binary: the resolved path of the CLI (``argv[0]``).
+        environ: the environment to start from (normally ``os.environ``).
+
+    Example::
+
+        inv = build_invocation("hi", AgentOptions(model="gpt-5"), binary="cursor-agent",
+                               environ={})
+        # inv.argv == ["cursor-agent", "--print", "--output-format=stream-json",
+        #              "--trust", "--model=gpt-5", "--", "hi"]
+    """
+    o = options
+    argv = [binary, "--print", f"--output-format={o.output_format}"]
+    if o.stream_partial_output:
+        argv.append("--stream-partial-output")
+    if o.trust:
+        argv.append("--trust")
+    if o.force:
+        argv.append("--force")
+    if o.model is not None:
+        argv.append(f"--model={o.model}")
+    if o.mode is not None:
+        argv.append(f"--mode={o.mode}")
+    if o.resume is not None:
+        argv.append(f"--resume={o.resume}")
+    if o.continue_session:
+        argv.append("--continue")
+    if o.workspace is not None:
+        argv.append(f"--workspace={os.fspath(o.workspace)}")
+    if o.approve_mcps:
+        argv.append("--approve-mcps")
+    if o.sandbox is not None:
+        argv.append(f"--sandbox={o.sandbox}")
+    for name, value in (o.headers or {}).items():
+        argv.append(f"--header={name}: {value}")
+    if o.endpoint is not None:
+        argv.append(f"--endpoint={o.endpoint}")
+    for directory in o.add_dirs:
+        argv.append(f"--add-dir={os.fspath(directory)}")
+    argv.extend(o.extra_args)
+
+    encoded = prompt.encode("utf-8", "surrogatepass")
+    stdin: bytes | None
+    if len(encoded) > MAX_PROMPT_ARG_BYTES or b"\0" in encoded:
+        stdin = encoded
+    else:
+        stdin = None
+        argv += ["--", prompt]
+
+    env = dict(environ)
+    if o.env:
+        env.update(o.env)
+    # Headless: a login flow must never try to open a browser on the host.
+    env["NO_OPEN_BROWSER"] = "1"
+    if o.api_key is not None:
+        env["CURSOR_API_KEY"] = o.api_key
+    return Invocation(argv=argv, stdin=stdin, env=env)

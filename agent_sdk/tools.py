@@ -1,0 +1,440 @@
+"""Typed arguments and results of the agent's tool calls (cli-protocol.md §3.4).
+
+Field names mirror the wire (camelCase, as the CLI spells them). Every field but the
+essential ones has a default, because the CLI adds and drops fields between versions.
+A tool kind this module does not know keeps its arguments and result as plain dicts.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, NamedTuple
+
+import msgspec
+
+__all__ = [
+    "ApplyPatch",
+    "DeleteArgs",
+    "DeleteSuccess",
+    "EditArgs",
+    "EditSuccess",
+    "FunctionArgs",
+    "GlobArgs",
+    "GlobSuccess",
+    "GrepArgs",
+    "GrepContent",
+    "GrepFileMatches",
+    "GrepFiles",
+    "GrepLineMatch",
+    "GrepSuccess",
+    "GrepWorkspaceResult",
+    "LsArgs",
+    "LsSuccess",
+    "McpArgs",
+    "McpContent",
+    "McpSuccess",
+    "McpText",
+    "MultiStrReplace",
+    "ReadArgs",
+    "ReadRange",
+    "ReadSuccess",
+    "Rejection",
+    "ShellArgs",
+    "ShellSuccess",
+    "StrReplace",
+    "Todo",
+    "ToolArgs",
+    "ToolFailure",
+    "ToolResult",
+    "UpdateTodosArgs",
+    "UpdateTodosSuccess",
+    "WriteArgs",
+    "WriteSuccess",
+]
+
+
+class _Payload(msgspec.Struct, frozen=True, kw_only=True):
+    pass
+
+
+# --- read ---------------------------------------------------------------------------
+class ReadArgs(_Payload):
+    """Arguments of ``readToolCall``."""
+
+    path: str = ""
+    offset: int | None = None
+    limit: int | None = None
+
+
+class ReadRange(_Payload):
+    startLine: int | None = None
+    endLine: int | None = None
+
+
+class ReadSuccess(_Payload):
+    """Result of a successful ``readToolCall``: the file's ``content`` and its size."""
+
+    content: str = ""
+    isEmpty: bool = False
+    exceededLimit: bool = False
+    totalLines: int | None = None
+    totalChars: int | None = None
+    fileSize: int | None = None
+    path: str | None = None
+    readRange: ReadRange | None = None
+
+
+# --- write / edit -------------------------------------------------------------------
+class WriteArgs(_Payload):
+    """Arguments of ``writeToolCall``."""
+
+    path: str = ""
+    fileText: str | None = None
+    toolCallId: str | None = None
+
+
+class WriteSuccess(_Payload):
+    path: str = ""
+    linesCreated: int | None = None
+    fileSize: int | None = None
+
+
+class StrReplace(_Payload):
+    oldText: str = ""
+    newText: str = ""
+    replaceAll: bool = False
+
+
+class MultiStrReplace(_Payload):
+    edits: list[StrReplace] = msgspec.field(default_factory=list)
+
+
+class ApplyPatch(_Payload):
+    patchContent: str = ""
+
+
+class EditArgs(_Payload):
+    """Arguments of ``editToolCall``: one of a whole new file, replacements or a patch."""
+
+    path: str = ""
+    streamContent: str | None = None
+    strReplace: StrReplace | None = None
+    multiStrReplace: MultiStrReplace | None = None
+    applyPatch: ApplyPatch | None = None
+
+
+class EditSuccess(_Payload):
+    path: str = ""
+    linesAdded: int | None = None
+    linesRemoved: int | None = None
+    diffString: str | None = None
+    beforeFullFileContent: str | None = None
+    afterFullFileContent: str | None = None
+    message: str | None = None
+
+
+# --- shell --------------------------------------------------------------------------
+class ShellArgs(_Payload):
+    """Arguments of ``shellToolCall``. ``timeout`` is in milliseconds."""
+
+    command: str = ""
+    workingDirectory: str | None = None
+    timeout: int | None = None
+    toolCallId: str | None = None
+    simpleCommands: list[str] | None = None
+    isBackground: bool | None = None
+    parsingResult: dict[str, Any] | None = None
+
+
+class ShellSuccess(_Payload):
+    """A finished command. A non-zero ``exitCode`` is still a success outcome."""
+
+    command: str = ""
+    workingDirectory: str | None = None
+    exitCode: int | None = None
+    signal: str | None = None
+    stdout: str = ""
+    stderr: str = ""
+    executionTime: int | None = None
+    interleavedOutput: str | None = None
+
+
+# --- search -------------------------------------------------------------------------
+class GrepArgs(_Payload):
+    pattern: str = ""
+    path: str | None = None
+    outputMode: str | None = None
+    caseInsensitive: bool | None = None
+    multiline: bool | None = None
+
+
+class GrepFiles(_Payload):
+    files: list[str] = msgspec.field(default_factory=list)
+    totalFiles: int | None = None
+
+
+class GrepLineMatch(_Payload):
+    lineNumber: int | None = None
+    content: str = ""
+
+
+class GrepFileMatches(_Payload):
+    file: str = ""
+    matches: list[GrepLineMatch] = msgspec.field(default_factory=list)
+
+
+class GrepContent(_Payload):
+    matches: list[GrepFileMatches] = msgspec.field(default_factory=list)
+    totalLines: int | None = None
+    totalMatchedLines: int | None = None
+
+
+class GrepWorkspaceResult(_Payload):
+    """One workspace root's matches: ``files`` or ``content``, by ``outputMode``."""
+
+    files: GrepFiles | None = None
+    content: GrepContent | None = None
+
+
+class GrepSuccess(_Payload):
+    pattern: str = ""
+    path: str | None = None
+    outputMode: str | None = None
+    workspaceResults: dict[str, GrepWorkspaceResult] = msgspec.field(default_factory=dict)
+
+
+class GlobArgs(_Payload):
+    globPattern: str = ""
+    targetDirectory: str | None = None
+
+
+class GlobSuccess(_Payload):
+    pattern: str = ""
+    path: str | None = None
+    files: list[str] = msgspec.field(default_factory=list)
+    totalFiles: int | None = None
+    clientTruncated: bool | None = None
+    ripgrepTruncated: bool | None = None
+
+
+class LsArgs(_Payload):
+    path: str = ""
+    ignore: list[str] = msgspec.field(default_factory=list)
+
+
+class LsSuccess(_Payload):
+    """``directoryTreeRoot`` is the CLI's nested tree, kept as it came."""
+
+    directoryTreeRoot: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class DeleteArgs(_Payload):
+    path: str = ""
+
+
+class DeleteSuccess(_Payload):
+    path: str | None = None
+
+
+# --- todos, MCP, functions ----------------------------------------------------------
+class Todo(_Payload):
+    """``status`` is e.g. ``TODO_STATUS_PENDING``, ``..._IN_PROGRESS``, ``..._COMPLETED``."""
+
+    id: str = ""
+    content: str = ""
+    status: str = ""
+
+
+class UpdateTodosArgs(_Payload):
+    todos: list[Todo] = msgspec.field(default_factory=list)
+    merge: bool | None = None
+
+
+class UpdateTodosSuccess(_Payload):
+    todos: list[Todo] = msgspec.field(default_factory=list)
+
+
+class McpArgs(_Payload):
+    name: str = ""
+    args: dict[str, Any] = msgspec.field(default_factory=dict)
+    toolName: str | None = None
+    providerIdentifier: str | None = None
+
+
+class McpText(_Payload):
+    text: str = ""
+
+
+class McpContent(_Payload):
+    text: McpText | None = None
+
+
+class McpSuccess(_Payload):
+    content: list[McpContent] = msgspec.field(default_factory=list)
+    isError: bool = False
+
+
+class FunctionArgs(_Payload):
+    """A ``function`` call: ``arguments`` is a JSON string, see :meth:`parsed_arguments`."""
+
+    name: str = ""
+    arguments: str = ""
+
+    def parsed_arguments(self) -> Any:
+        """The ``arguments`` JSON string decoded (raises ``msgspec.DecodeError`` if invalid)."""
+        return msgspec.json.decode(self.arguments)
+
+
+# --- outcomes -----------------------------------------------------------------------
+class Rejection(_Payload):
+    """A ``rejected`` outcome: blocked by permissions or policy (not a failed run)."""
+
+    reason: str = ""
+    command: str | None = None
+    workingDirectory: str | None = None
+    path: str | None = None
+    isReadonly: bool | None = None
+
+
+class ToolFailure(_Payload):
+    """An ``error`` outcome."""
+
+    message: str = ""
+
+
+ToolArgs = (
+    ReadArgs
+    | WriteArgs
+    | EditArgs
+    | ShellArgs
+    | GrepArgs
+    | GlobArgs
+    | LsArgs
+    | DeleteArgs
+    | UpdateTodosArgs
+    | McpArgs
+    | FunctionArgs
+    | dict[str, Any]
+)
+"""Typed arguments of a known tool kind; a plain dict for any other kind."""
+
+ToolResult = (
+    ReadSuccess
+    | WriteSuccess
+    | EditSuccess
+    | ShellSuccess
+    | GrepSuccess
+    | GlobSuccess
+    | LsSuccess
+    | DeleteSuccess
+    | UpdateTodosSuccess
+    | McpSuccess
+    | Rejection
+    | ToolFailure
+    | dict[str, Any]
+)
+"""The payload of an outcome: the kind's success type, :class:`Rejection`,
+:class:`ToolFailure`, or a plain dict (unknown kind or unknown outcome)."""
+
+_KINDS: dict[str, tuple[type[_Payload], type[_Payload] | None]] = {
+    "readToolCall": (ReadArgs, ReadSuccess),
+    "writeToolCall": (WriteArgs, WriteSuccess),
+    "editToolCall": (EditArgs, EditSuccess),
+    "shellToolCall": (ShellArgs, ShellSuccess),
+    "grepToolCall": (GrepArgs, GrepSuccess),
+    "globToolCall": (GlobArgs, GlobSuccess),
+    "lsToolCall": (LsArgs, LsSuccess),
+    "deleteToolCall": (DeleteArgs, DeleteSuccess),
+    "updateTodosToolCall": (UpdateTodosArgs, UpdateTodosSuccess),
+    "mcpToolCall": (McpArgs, McpSuccess),
+    "function": (FunctionArgs, None),
+}
+_OUTCOMES: dict[str, type[_Payload]] = {"rejected": Rejection, "error": ToolFailure}
+
+
+class _KindWire(msgspec.Struct):
+    # msgspec cannot put Raw in a union; an empty Raw means "no args".
+    args: msgspec.Raw = msgspec.Raw()
+    result: dict[str, msgspec.Raw] | None = None
+
+
+class _ParsedToolCall(NamedTuple):
+    kind: str
+    args: ToolArgs | None
+    outcome: str | None
+    result: ToolResult | None
+    tool_call_id: str | None
+    started_at_ms: int | None
+    completed_at_ms: int | None
+
+
+@functools.cache
+def _decoder(tp: Any) -> msgspec.json.Decoder[Any]:
+    # Built on first use, one per type: keeps import cheap and decoding fast.
+    return msgspec.json.Decoder(tp)
+
+
+def _decode_or_dict(raw: msgspec.Raw, tp: Any) -> Any:
+    """Decode ``raw`` as ``tp``; if it does not fit (a newer CLI), keep it as a plain value."""
+    try:
+        return _decoder(tp).decode(raw)
+    except msgspec.ValidationError:
+        return _decoder(Any).decode(raw)
+
+
+def _millis(raw: msgspec.Raw | None) -> int | None:
+    if raw is None:
+        return None
+    value = _decoder(Any).decode(raw)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _parse_tool_call(tool_call: dict[str, msgspec.Raw]) -> _ParsedToolCall:
+    """Split a wire ``tool_call`` object into kind, typed args and typed outcome."""
+    kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
+    args: ToolArgs | None = None
+    outcome: str | None = None
+    result: ToolResult | None = None
+    if kind:
+        args_type, success_type = _KINDS.get(kind, (None, None))
+        body = _decode_or_dict(tool_call[kind], _KindWire)
+        if isinstance(body, _KindWire):
+            if body.args:
+                args = _decode_or_dict(body.args, args_type or dict[str, Any])
+            elif kind == "function" and body.result is None:
+                # `function` carries its arguments directly: {"name": ..., "arguments": ...}.
+                args = _decode_or_dict(tool_call[kind], FunctionArgs)
+            if body.result is not None:
+                outcome, result = _parse_outcome(body.result, success_type)
+    return _ParsedToolCall(
+        kind=kind,
+        args=args,
+        outcome=outcome,
+        result=result,
+        tool_call_id=_decode_or_dict(tool_call["toolCallId"], str | None)
+        if "toolCallId" in tool_call
+        else None,
+        started_at_ms=_millis(tool_call.get("startedAtMs")),
+        completed_at_ms=_millis(tool_call.get("completedAtMs")),
+    )
+
+
+def _parse_outcome(
+    result: dict[str, msgspec.Raw], success_type: type[_Payload] | None
+) -> tuple[str, ToolResult]:
+    if "success" in result:
+        return "success", _decode_or_dict(result["success"], success_type or dict[str, Any])
+    for key, payload_type in _OUTCOMES.items():
+        if key in result:
+            return key, _decode_or_dict(result[key], payload_type)
+    # An outcome this SDK does not know (`timeout`, `permissionDenied`, ...): its payload is
+    # the object-valued key; scalar siblings such as `isBackground` are not outcomes.
+    for key, raw in result.items():
+        value = _decoder(Any).decode(raw)
+        if isinstance(value, dict):
+            return key, value
+    key = next(iter(result), "")
+    return key, {"value": _decoder(Any).decode(result[key])} if key else {}
