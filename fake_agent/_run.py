@@ -1,0 +1,155 @@
+"""A headless run: the real CLI's checks, then a scenario played through a renderer."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any
+
+from ._directives import run_directive
+from ._flags import Options
+from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
+from ._render import Renderer, make_renderer
+from ._scenario import ScenarioError, load_scenario, pick_scenario
+from ._wire import write_stderr, write_stdout
+
+_TRUST_MESSAGE = """\
+⚠ Workspace Trust Required
+
+The agent can read, change and run code in this workspace:
+  {path}
+
+Headless runs cannot ask. Pass --trust, --yolo, or -f if you trust this directory \
+and want to continue.
+"""
+
+_DATE_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+class _Run:
+    """The run in progress: patches each event for this run, then renders it."""
+
+    def __init__(
+        self, renderer: Renderer, session_id: str, prompt: str, init: dict[str, Any]
+    ) -> None:
+        self.exit_code = 0
+        self._renderer = renderer
+        self._session_id = session_id
+        self._prompt = prompt
+        self._init = init
+
+    def emit(self, event: dict[str, Any]) -> None:
+        """Make the scenario's event this run's (ids, prompt, init facts), then render it."""
+        # Only overwrite: the real CLI's `user` events may lack a session_id.
+        if "session_id" in event:
+            event["session_id"] = self._session_id
+        kind = event.get("type")
+        if kind == "user":
+            _set_prompt(event, self._prompt)
+        elif kind == "system" and event.get("subtype") == "init":
+            event.update(self._init)
+        self._renderer.event(event)
+
+    def stdout_line(self, text: str) -> None:
+        """Write a raw line to stdout through the renderer (keeps the order)."""
+        self._renderer.stdout_line(text)
+
+    def stderr_text(self, text: str) -> None:
+        """Write to stderr."""
+        write_stderr(text)
+
+
+def _set_prompt(event: dict[str, Any], prompt: str) -> None:
+    message = event.get("message")
+    if isinstance(message, dict):
+        message["content"] = [{"type": "text", "text": prompt}]
+
+
+def _version_key(version: str) -> tuple[int, ...] | None:
+    match = _DATE_VERSION.match(version)
+    return tuple(int(part) for part in match.groups()) if match else None
+
+
+def _refusal(options: Options) -> tuple[str, int] | None:
+    """The real CLI's refusals, in its order: (stderr text, exit code), or None."""
+    if options.min_version is not None:
+        wanted = _version_key(options.min_version)
+        if wanted is None or wanted > (_version_key(VERSION) or ()):
+            message = f"error: version {VERSION} is older than --min-version {options.min_version}"
+            return message + "\n", 2
+    if options.output_format is not None and not options.print_mode:
+        return "error: --output-format requires --print\n", 1
+    model = options.model if options.model is not None else DEFAULT_MODEL
+    if model not in FAKE_MODELS:
+        available = ", ".join(FAKE_MODELS)
+        return f"Cannot use this model: {model}. Available models: {available}\n", 1
+    if options.workspace is not None and not os.path.isdir(options.workspace):
+        return f"Error: Workspace path does not exist: {options.workspace}\n", 1
+    return None
+
+
+def _read_prompt(options: Options) -> str | None:
+    """The positional prompt, else all of stdin; None if stdin is a terminal."""
+    if options.prompt_words:
+        return " ".join(options.prompt_words)
+    if sys.stdin is None or sys.stdin.isatty():
+        return None
+    return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+
+
+def _init_facts(options: Options, workspace: str) -> dict[str, Any]:
+    if options.api_key is not None:
+        source = "flag"
+    elif os.environ.get("CURSOR_API_KEY"):
+        source = "env"
+    else:
+        source = "login"
+    return {
+        "cwd": workspace,
+        "model": FAKE_MODELS[options.model or DEFAULT_MODEL],
+        "apiKeySource": source,
+        "permissionMode": "bypassPermissions" if options.force else "default",
+    }
+
+
+def _session_id(options: Options) -> str:
+    if isinstance(options.resume, str):
+        # Resuming keeps the chat id: it *is* the session id of every event.
+        return options.resume
+    import uuid
+
+    return str(uuid.uuid4())
+
+
+def run_headless(options: Options) -> int:
+    """Run one prompt headless as the real CLI would; return the exit code."""
+    refusal = _refusal(options)
+    if refusal is not None:
+        write_stderr(refusal[0])
+        return refusal[1]
+    workspace = os.path.abspath(options.workspace or os.getcwd())
+    if not (options.trust or options.force):
+        # The real CLI prints this one on stdout, as plain text, in every format.
+        write_stdout(_TRUST_MESSAGE.format(path=workspace))
+        return 1
+    prompt = _read_prompt(options)
+    if prompt is None:
+        write_stderr("error: no prompt given (pass it as an argument or on stdin)\n")
+        return 1
+    try:
+        scenario = load_scenario(pick_scenario(prompt, os.environ))
+    except ScenarioError as exc:
+        write_stderr(f"fake_agent: {exc}\n")
+        return 2
+    renderer = make_renderer(
+        options.output_format or "text", options.stream_partial_output, scenario.exit_code
+    )
+    run = _Run(renderer, _session_id(options), prompt, _init_facts(options, workspace))
+    for step in scenario.steps:
+        if "fake" in step:
+            run_directive(step, run)
+        else:
+            run.emit(step)
+    renderer.finish()
+    return run.exit_code

@@ -1,0 +1,119 @@
+"""Finding and loading scenario files (NDJSON scripts of a run; see scenarios/README.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ._directives import DIRECTIVES, check_directive
+
+#: The folder of the bundled scenarios, ``<name>.ndjson`` each.
+SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
+
+#: The scenario played when neither the environment nor the prompt names one.
+DEFAULT_SCENARIO = "hello"
+
+#: Env var naming the scenario to play: a bundled name or a path to a .ndjson file.
+SCENARIO_ENV = "FAKE_AGENT_SCENARIO"
+
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
+# ``scenario:NAME`` anywhere in the prompt, as a whole token.
+_PROMPT_TOKEN = re.compile(r"(?<!\S)scenario:([A-Za-z0-9_-]+)")
+
+
+class ScenarioError(LookupError):
+    """A scenario that does not exist or does not parse; ``str()`` says which and why."""
+
+
+@dataclass
+class Scenario:
+    """A loaded scenario: its steps (wire events and directives) in order."""
+
+    path: Path
+    steps: list[dict[str, Any]]
+
+    @property
+    def exit_code(self) -> int:
+        """The exit code the scenario ends with (its final ``exit`` directive, else 0)."""
+        if self.steps and self.steps[-1].get("fake") == "exit":
+            code = self.steps[-1]["code"]
+            assert isinstance(code, int)
+            return code
+        return 0
+
+
+def scenario_names() -> list[str]:
+    """The names of the bundled scenarios, sorted."""
+    return sorted(path.stem for path in SCENARIOS_DIR.glob("*.ndjson"))
+
+
+def scenario_path(name: str) -> Path:
+    """The file of the bundled scenario ``name``; ScenarioError if there is none."""
+    path = SCENARIOS_DIR / f"{name}.ndjson"
+    if not _NAME.fullmatch(name) or not path.is_file():
+        known = ", ".join(scenario_names())
+        raise ScenarioError(f"no scenario named {name!r} (known: {known})")
+    return path
+
+
+def pick_scenario(prompt: str, environ: Mapping[str, str]) -> Path:
+    """The scenario file for a run: from $FAKE_AGENT_SCENARIO, a prompt token, or the default.
+
+    The variable may hold a bundled name or a path (anything with a path separator or
+    ending in ``.ndjson``), so users can script their own runs.
+    """
+    chosen = environ.get(SCENARIO_ENV, "")
+    if chosen:
+        if chosen.endswith(".ndjson") or os.sep in chosen or "/" in chosen:
+            path = Path(chosen)
+            if not path.is_file():
+                raise ScenarioError(f"no scenario file {chosen!r}")
+            return path
+        return scenario_path(chosen)
+    match = _PROMPT_TOKEN.search(prompt)
+    return scenario_path(match.group(1) if match else DEFAULT_SCENARIO)
+
+
+def _check_step(step: Any) -> str | None:
+    if not isinstance(step, dict):
+        return "not a JSON object"
+    if "fake" in step:
+        return check_directive(step)
+    if not isinstance(step.get("type"), str):
+        return "a wire event needs a string 'type'"
+    return None
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and check a scenario file; ScenarioError names the bad line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"cannot read scenario {str(path)!r}: {exc}") from exc
+    steps: list[dict[str, Any]] = []
+    # Split on "\n" only: str.splitlines() would also split on U+2028 and friends,
+    # which JSON allows raw inside strings.
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            step = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ScenarioError(f"{path}:{number}: invalid JSON: {exc}") from exc
+        problem = _check_step(step)
+        if problem is None and steps and _ends_scenario(steps[-1]):
+            problem = f"nothing may follow the {steps[-1]['fake']!r} directive"
+        if problem is not None:
+            raise ScenarioError(f"{path}:{number}: {problem}")
+        steps.append(step)
+    return Scenario(path, steps)
+
+
+def _ends_scenario(step: dict[str, Any]) -> bool:
+    name = step.get("fake")
+    return isinstance(name, str) and DIRECTIVES[name].must_be_last
