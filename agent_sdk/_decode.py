@@ -32,16 +32,16 @@ _KNOWN_TYPES = frozenset(
 
 # Wire shapes of the types whose subtype picks the public class; msgspec tags on one
 # field only, so these decode with a free `subtype` and are converted (cheaply) after.
-class _SystemWire(_Event, tag="system"):
+class _SystemWire(_Event, tag="system", frozen=True):
     subtype: str = ""
 
 
-class _ThinkingWire(_Event, tag="thinking"):
+class _ThinkingWire(_Event, tag="thinking", frozen=True):
     subtype: str = ""
     text: str = ""
 
 
-class _ToolCallWire(_ToolCallEvent, tag="tool_call"):
+class _ToolCallWire(_ToolCallEvent, tag="tool_call", frozen=True):
     subtype: str = ""
 
 
@@ -55,7 +55,7 @@ _WireEvent = (
     | RetryEvent
     | ResultEvent
 )
-_wire_decoder = msgspec.json.Decoder(_WireEvent)
+_wire_decoder: msgspec.json.Decoder[_WireEvent] = msgspec.json.Decoder(_WireEvent)
 _init_decoder = msgspec.json.Decoder(SystemInit)
 _any_decoder = msgspec.json.Decoder(dict[str, Any])
 
@@ -166,7 +166,9 @@ def _tool_call(wire: _ToolCallWire, line: bytes) -> Event:
 
 def _thinking(wire: _ThinkingWire, line: bytes) -> Event:
     if wire.subtype == "delta":
-        return ThinkingDelta(text=wire.text, session_id=wire.session_id, timestamp_ms=wire.timestamp_ms)
+        return ThinkingDelta(
+            text=wire.text, session_id=wire.session_id, timestamp_ms=wire.timestamp_ms
+        )
     if wire.subtype == "completed":
         return ThinkingCompleted(session_id=wire.session_id, timestamp_ms=wire.timestamp_ms)
     return _unknown_subtype(wire, line)

@@ -78,7 +78,7 @@ class Usage(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # --- system -------------------------------------------------------------------------
-class SystemInit(_Event, tag="system"):
+class SystemInit(_Event, tag="system", frozen=True):
     """First event of a stream: the session id, the model's display name and the cwd."""
 
     type: ClassVar[str] = "system"
@@ -91,7 +91,7 @@ class SystemInit(_Event, tag="system"):
     mcp_servers: list[Any] | None = None
 
 
-class SystemEvent(_Event, tag="system"):
+class SystemEvent(_Event, tag="system", frozen=True):
     """A ``system`` event of another subtype (``task_notification``, ...); ``raw`` is all of it."""
 
     type: ClassVar[str] = "system"
@@ -100,7 +100,7 @@ class SystemEvent(_Event, tag="system"):
 
 
 # --- messages -----------------------------------------------------------------------
-class UserEvent(_Event, tag="user"):
+class UserEvent(_Event, tag="user", frozen=True):
     """The prompt, echoed back."""
 
     type: ClassVar[str] = "user"
@@ -112,7 +112,7 @@ class UserEvent(_Event, tag="user"):
         return self.message.text
 
 
-class AssistantEvent(_Event, tag="assistant"):
+class AssistantEvent(_Event, tag="assistant", frozen=True):
     """Assistant text.
 
     ``new_text`` is the text this event adds to the reply, worked out by agent_sdk from
@@ -133,19 +133,19 @@ class AssistantEvent(_Event, tag="assistant"):
 
 
 # --- thinking -----------------------------------------------------------------------
-class ThinkingDelta(_Event, tag="thinking"):
+class ThinkingDelta(_Event, tag="thinking", frozen=True):
     type: ClassVar[str] = "thinking"
     subtype: Literal["delta"] = "delta"
     text: str = ""
 
 
-class ThinkingCompleted(_Event, tag="thinking"):
+class ThinkingCompleted(_Event, tag="thinking", frozen=True):
     type: ClassVar[str] = "thinking"
     subtype: Literal["completed"] = "completed"
 
 
 # --- tool calls ---------------------------------------------------------------------
-class _ToolCallEvent(_Event, tag="tool_call", dict=True):
+class _ToolCallEvent(_Event, tag="tool_call", frozen=True, dict=True):
     call_id: str = ""
     """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
     tool_call: dict[str, msgspec.Raw] = msgspec.field(default_factory=dict)
@@ -177,14 +177,14 @@ class _ToolCallEvent(_Event, tag="tool_call", dict=True):
         return self._parsed.started_at_ms
 
 
-class ToolCallStarted(_ToolCallEvent, tag="tool_call"):
+class ToolCallStarted(_ToolCallEvent, tag="tool_call", frozen=True):
     """The agent started a tool call."""
 
     type: ClassVar[str] = "tool_call"
     subtype: Literal["started"] = "started"
 
 
-class ToolCallCompleted(_ToolCallEvent, tag="tool_call"):
+class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
     """A tool call finished; :attr:`outcome` and :attr:`result` say how."""
 
     type: ClassVar[str] = "tool_call"
@@ -207,7 +207,7 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call"):
 
 
 # --- connection ---------------------------------------------------------------------
-class ConnectionEvent(_Event, tag="connection"):
+class ConnectionEvent(_Event, tag="connection", frozen=True):
     """The CLI lost its connection (``reconnecting``) or got it back (``reconnected``)."""
 
     type: ClassVar[str] = "connection"
@@ -216,7 +216,7 @@ class ConnectionEvent(_Event, tag="connection"):
     endpoint_url: str | None = None
 
 
-class RetryEvent(_Event, tag="retry"):
+class RetryEvent(_Event, tag="retry", frozen=True):
     """The CLI retries a request (``starting``)."""
 
     type: ClassVar[str] = "retry"
@@ -226,7 +226,7 @@ class RetryEvent(_Event, tag="retry"):
 
 
 # --- result -------------------------------------------------------------------------
-class ResultEvent(_Event, tag="result"):
+class ResultEvent(_Event, tag="result", frozen=True):
     """The terminal event. ``result`` is the authoritative final text."""
 
     type: ClassVar[str] = "result"

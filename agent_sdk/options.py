@@ -100,7 +100,7 @@ class AgentOptions:
         if self.resume is not None and self.continue_session:
             raise ValueError("pass either resume=<session_id> or continue_session=True, not both")
         if self.resume is not None and not self.resume:
-            raise ValueError("resume must be a session id; use continue_session=True for the latest")
+            raise ValueError("resume must be a session id (continue_session=True: the latest)")
         if isinstance(self.extra_args, str):
             raise TypeError("extra_args must be a list of strings, not one string")
         for arg in self.extra_args:

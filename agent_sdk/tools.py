@@ -58,7 +58,7 @@ class _Payload(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # --- read ---------------------------------------------------------------------------
-class ReadArgs(_Payload):
+class ReadArgs(_Payload, frozen=True):
     """Arguments of ``readToolCall``."""
 
     path: str = ""
@@ -66,12 +66,12 @@ class ReadArgs(_Payload):
     limit: int | None = None
 
 
-class ReadRange(_Payload):
+class ReadRange(_Payload, frozen=True):
     startLine: int | None = None
     endLine: int | None = None
 
 
-class ReadSuccess(_Payload):
+class ReadSuccess(_Payload, frozen=True):
     """Result of a successful ``readToolCall``: the file's ``content`` and its size."""
 
     content: str = ""
@@ -85,7 +85,7 @@ class ReadSuccess(_Payload):
 
 
 # --- write / edit -------------------------------------------------------------------
-class WriteArgs(_Payload):
+class WriteArgs(_Payload, frozen=True):
     """Arguments of ``writeToolCall``."""
 
     path: str = ""
@@ -93,27 +93,27 @@ class WriteArgs(_Payload):
     toolCallId: str | None = None
 
 
-class WriteSuccess(_Payload):
+class WriteSuccess(_Payload, frozen=True):
     path: str = ""
     linesCreated: int | None = None
     fileSize: int | None = None
 
 
-class StrReplace(_Payload):
+class StrReplace(_Payload, frozen=True):
     oldText: str = ""
     newText: str = ""
     replaceAll: bool = False
 
 
-class MultiStrReplace(_Payload):
+class MultiStrReplace(_Payload, frozen=True):
     edits: list[StrReplace] = msgspec.field(default_factory=list)
 
 
-class ApplyPatch(_Payload):
+class ApplyPatch(_Payload, frozen=True):
     patchContent: str = ""
 
 
-class EditArgs(_Payload):
+class EditArgs(_Payload, frozen=True):
     """Arguments of ``editToolCall``: one of a whole new file, replacements or a patch."""
 
     path: str = ""
@@ -123,7 +123,7 @@ class EditArgs(_Payload):
     applyPatch: ApplyPatch | None = None
 
 
-class EditSuccess(_Payload):
+class EditSuccess(_Payload, frozen=True):
     path: str = ""
     linesAdded: int | None = None
     linesRemoved: int | None = None
@@ -134,7 +134,7 @@ class EditSuccess(_Payload):
 
 
 # --- shell --------------------------------------------------------------------------
-class ShellArgs(_Payload):
+class ShellArgs(_Payload, frozen=True):
     """Arguments of ``shellToolCall``. ``timeout`` is in milliseconds."""
 
     command: str = ""
@@ -146,7 +146,7 @@ class ShellArgs(_Payload):
     parsingResult: dict[str, Any] | None = None
 
 
-class ShellSuccess(_Payload):
+class ShellSuccess(_Payload, frozen=True):
     """A finished command. A non-zero ``exitCode`` is still a success outcome."""
 
     command: str = ""
@@ -160,7 +160,7 @@ class ShellSuccess(_Payload):
 
 
 # --- search -------------------------------------------------------------------------
-class GrepArgs(_Payload):
+class GrepArgs(_Payload, frozen=True):
     pattern: str = ""
     path: str | None = None
     outputMode: str | None = None
@@ -168,47 +168,47 @@ class GrepArgs(_Payload):
     multiline: bool | None = None
 
 
-class GrepFiles(_Payload):
+class GrepFiles(_Payload, frozen=True):
     files: list[str] = msgspec.field(default_factory=list)
     totalFiles: int | None = None
 
 
-class GrepLineMatch(_Payload):
+class GrepLineMatch(_Payload, frozen=True):
     lineNumber: int | None = None
     content: str = ""
 
 
-class GrepFileMatches(_Payload):
+class GrepFileMatches(_Payload, frozen=True):
     file: str = ""
     matches: list[GrepLineMatch] = msgspec.field(default_factory=list)
 
 
-class GrepContent(_Payload):
+class GrepContent(_Payload, frozen=True):
     matches: list[GrepFileMatches] = msgspec.field(default_factory=list)
     totalLines: int | None = None
     totalMatchedLines: int | None = None
 
 
-class GrepWorkspaceResult(_Payload):
+class GrepWorkspaceResult(_Payload, frozen=True):
     """One workspace root's matches: ``files`` or ``content``, by ``outputMode``."""
 
     files: GrepFiles | None = None
     content: GrepContent | None = None
 
 
-class GrepSuccess(_Payload):
+class GrepSuccess(_Payload, frozen=True):
     pattern: str = ""
     path: str | None = None
     outputMode: str | None = None
     workspaceResults: dict[str, GrepWorkspaceResult] = msgspec.field(default_factory=dict)
 
 
-class GlobArgs(_Payload):
+class GlobArgs(_Payload, frozen=True):
     globPattern: str = ""
     targetDirectory: str | None = None
 
 
-class GlobSuccess(_Payload):
+class GlobSuccess(_Payload, frozen=True):
     pattern: str = ""
     path: str | None = None
     files: list[str] = msgspec.field(default_factory=list)
@@ -217,27 +217,27 @@ class GlobSuccess(_Payload):
     ripgrepTruncated: bool | None = None
 
 
-class LsArgs(_Payload):
+class LsArgs(_Payload, frozen=True):
     path: str = ""
     ignore: list[str] = msgspec.field(default_factory=list)
 
 
-class LsSuccess(_Payload):
+class LsSuccess(_Payload, frozen=True):
     """``directoryTreeRoot`` is the CLI's nested tree, kept as it came."""
 
     directoryTreeRoot: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
-class DeleteArgs(_Payload):
+class DeleteArgs(_Payload, frozen=True):
     path: str = ""
 
 
-class DeleteSuccess(_Payload):
+class DeleteSuccess(_Payload, frozen=True):
     path: str | None = None
 
 
 # --- todos, MCP, functions ----------------------------------------------------------
-class Todo(_Payload):
+class Todo(_Payload, frozen=True):
     """``status`` is e.g. ``TODO_STATUS_PENDING``, ``..._IN_PROGRESS``, ``..._COMPLETED``."""
 
     id: str = ""
@@ -245,36 +245,36 @@ class Todo(_Payload):
     status: str = ""
 
 
-class UpdateTodosArgs(_Payload):
+class UpdateTodosArgs(_Payload, frozen=True):
     todos: list[Todo] = msgspec.field(default_factory=list)
     merge: bool | None = None
 
 
-class UpdateTodosSuccess(_Payload):
+class UpdateTodosSuccess(_Payload, frozen=True):
     todos: list[Todo] = msgspec.field(default_factory=list)
 
 
-class McpArgs(_Payload):
+class McpArgs(_Payload, frozen=True):
     name: str = ""
     args: dict[str, Any] = msgspec.field(default_factory=dict)
     toolName: str | None = None
     providerIdentifier: str | None = None
 
 
-class McpText(_Payload):
+class McpText(_Payload, frozen=True):
     text: str = ""
 
 
-class McpContent(_Payload):
+class McpContent(_Payload, frozen=True):
     text: McpText | None = None
 
 
-class McpSuccess(_Payload):
+class McpSuccess(_Payload, frozen=True):
     content: list[McpContent] = msgspec.field(default_factory=list)
     isError: bool = False
 
 
-class FunctionArgs(_Payload):
+class FunctionArgs(_Payload, frozen=True):
     """A ``function`` call: ``arguments`` is a JSON string, see :meth:`parsed_arguments`."""
 
     name: str = ""
@@ -286,7 +286,7 @@ class FunctionArgs(_Payload):
 
 
 # --- outcomes -----------------------------------------------------------------------
-class Rejection(_Payload):
+class Rejection(_Payload, frozen=True):
     """A ``rejected`` outcome: blocked by permissions or policy (not a failed run)."""
 
     reason: str = ""
@@ -296,7 +296,7 @@ class Rejection(_Payload):
     isReadonly: bool | None = None
 
 
-class ToolFailure(_Payload):
+class ToolFailure(_Payload, frozen=True):
     """An ``error`` outcome."""
 
     message: str = ""

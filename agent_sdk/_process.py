@@ -1,0 +1,188 @@
+"""The CLI as a child process: spawn, stdout in chunks with stderr drained alongside,
+and teardown of its whole process group.
+
+No task group or cancel scope here outlives one call, so a caller may await these
+methods from an async iterator's ``__anext__`` in any task (lessons.md: "cancel scope in
+a different task").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import subprocess
+
+import anyio
+import anyio.abc
+
+from .errors import AgentError, AgentNotFoundError
+from .options import Invocation
+
+# Large reads: one wake-up per chunk, framing and decoding whole batches of lines.
+CHUNK_BYTES = 1 << 20
+STDERR_TAIL_BYTES = 64 * 1024
+# After SIGTERM, how long the group gets to exit before SIGKILL.
+TERM_GRACE = 0.5
+# After the leader exits, how long a grandchild may hold stderr open before we stop reading.
+STDERR_GRACE = 0.25
+
+
+class StderrTail:
+    """The last ``limit`` bytes written to stderr (a chatty run must not grow memory)."""
+
+    __slots__ = ("_buf", "_limit")
+
+    def __init__(self, limit: int = STDERR_TAIL_BYTES) -> None:
+        self._buf = bytearray()
+        self._limit = limit
+
+    def write(self, data: bytes) -> None:
+        self._buf += data
+        if len(self._buf) > 2 * self._limit:
+            del self._buf[: -self._limit]
+
+    def text(self) -> str:
+        data = bytes(self._buf[-self._limit :])
+        return data.decode("utf-8", "replace")
+
+
+class AgentProcess:
+    """One running CLI process, leader of its own process group."""
+
+    def __init__(self, process: anyio.abc.Process) -> None:
+        self._process = process
+        self.stderr = StderrTail()
+        self._stderr_open = process.stderr is not None
+        self._stderr_done = anyio.Event()
+        self._closed = False
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode
+
+    @classmethod
+    async def spawn(
+        cls, invocation: Invocation, cwd: str | os.PathLike[str] | None
+    ) -> AgentProcess:
+        """Start the CLI: argv list (never a shell), own process group, stdin closed or fed.
+
+        Raises:
+            AgentNotFoundError: the binary vanished between discovery and spawn.
+            AgentError: the working directory does not exist, or argv is too long.
+        """
+        try:
+            process = await anyio.open_process(
+                invocation.argv,
+                stdin=subprocess.PIPE if invocation.stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=invocation.env,
+                start_new_session=True,
+            )
+        except FileNotFoundError as exc:
+            if cwd is not None and not await anyio.Path(cwd).is_dir():
+                raise AgentError(
+                    f"the working directory {os.fspath(cwd)!r} does not exist: "
+                    "create it or fix AgentOptions(cwd=...)"
+                ) from exc
+            raise AgentNotFoundError(
+                f"could not start {invocation.argv[0]!r}: {exc.strerror}. Check "
+                "AgentOptions(binary=...) or CURSOR_AGENT_BIN."
+            ) from exc
+        except OSError as exc:
+            if exc.errno == errno.E2BIG:
+                raise AgentError(
+                    "the command line is too long for the OS: shorten extra_args, add_dirs "
+                    "or headers (long prompts are sent on stdin automatically)"
+                ) from exc
+            raise
+        self = cls(process)
+        if invocation.stdin is not None and process.stdin is not None:
+            try:
+                await process.stdin.send(invocation.stdin)
+                await process.stdin.aclose()
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                pass  # it exited early; its exit code and stderr will say why
+        return self
+
+    async def receive(self) -> bytes | None:
+        """The next chunk of stdout, or ``None`` at end of stdout.
+
+        stderr is read while waiting, so a child that floods stderr can never block
+        on a full pipe while we wait for its stdout.
+        """
+        stdout = self._process.stdout
+        assert stdout is not None
+        if not self._stderr_open:
+            return await self._receive_stdout(stdout)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._drain_stderr)
+            chunk = await self._receive_stdout(stdout)
+            tg.cancel_scope.cancel()
+        return chunk
+
+    @staticmethod
+    async def _receive_stdout(stdout: anyio.abc.ByteReceiveStream) -> bytes | None:
+        try:
+            return await stdout.receive(CHUNK_BYTES)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return None
+
+    async def _drain_stderr(self) -> None:
+        stderr = self._process.stderr
+        assert stderr is not None
+        while True:
+            try:
+                data = await stderr.receive(CHUNK_BYTES)
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self._stderr_open = False
+                self._stderr_done.set()
+                return
+            self.stderr.write(data)
+
+    async def wait(self) -> int:
+        """Wait for the exit (stdout is closed by then) and read the rest of stderr."""
+        if not self._stderr_open:
+            return await self._process.wait()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._drain_stderr)
+            code = await self._process.wait()
+            # A grandchild may still hold stderr open; do not wait on it for long.
+            with anyio.move_on_after(STDERR_GRACE):
+                await self._stderr_done.wait()
+            tg.cancel_scope.cancel()
+        return code
+
+    def _signal_group(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # group gone already
+            os.killpg(self._process.pid, signum)
+
+    async def aclose(self) -> None:
+        """End the whole process group and release the pipes. Idempotent; shielded.
+
+        SIGTERM, a short grace, then SIGKILL; stragglers of the group (tool
+        subprocesses) are killed even when the leader exited on its own.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        with anyio.CancelScope(shield=True):
+            if self._process.returncode is None:
+                self._signal_group(signal.SIGTERM)
+                with anyio.move_on_after(TERM_GRACE):
+                    await self._process.wait()
+            self._signal_group(signal.SIGKILL)
+            with anyio.move_on_after(TERM_GRACE * 4):
+                await self._process.aclose()
+
+    def kill_now(self) -> None:
+        """Synchronous last resort (garbage collection, interpreter exit): SIGKILL the group."""
+        if not self._closed:
+            self._signal_group(signal.SIGKILL)

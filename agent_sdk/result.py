@@ -1,0 +1,49 @@
+"""The outcome of a finished run, as :func:`run_sync` and :func:`run_async` return it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .events import Event, Usage
+from .tool_calls import ToolCall
+
+__all__ = ["RunResult"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunResult:
+    """Everything a successful run produced.
+
+    Attributes:
+        result: the final text of the ``result`` event: authoritative. With
+            ``output_format="text"``, the whole output less its trailing newline.
+        text: the assistant text assembled from the events (each event's ``new_text``);
+            for ``json`` and ``text`` runs, which have no assistant events, ``result``.
+        session_id: the chat id; pass it as ``AgentOptions(resume=...)`` to continue.
+        request_id: the id of the last request, when the CLI sends it.
+        usage: token counts, when the CLI sends them (2026 versions).
+        duration_ms: wall time of the run as the CLI measured it.
+        duration_api_ms: time spent in API calls.
+        events: every event, in order.
+        tool_calls: the tool calls, ``started`` paired with ``completed``, in start order.
+        exit_code: the CLI's exit code (0; negative if it hung after its result and was
+            ended by agent_sdk).
+        stderr: the tail of what the CLI wrote to stderr.
+
+    Example::
+
+        result = run_sync("Summarise README.md")
+        print(result.result, result.usage)
+    """
+
+    result: str
+    text: str
+    session_id: str | None = None
+    request_id: str | None = None
+    usage: Usage | None = None
+    duration_ms: int | None = None
+    duration_api_ms: int | None = None
+    events: list[Event] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    exit_code: int = 0
+    stderr: str = ""
