@@ -98,6 +98,11 @@ class Run:
         return self._run_result
 
     @property
+    def pid(self) -> int | None:
+        """The CLI's process id (also its process group id), once started."""
+        return self._process.pid if self._process is not None else None
+
+    @property
     def tool_calls(self) -> list[ToolCall]:
         """The tool calls seen so far, ``started`` paired with ``completed``."""
         return self._tool_calls.calls
@@ -201,6 +206,8 @@ class Run:
         if self._text_format:
             text = line.decode("utf-8", "replace")
             self._text_parts.append(text)
+            # In text output every line is also what the CLI said, should it fail.
+            self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
             event = TextLine(text=text.removesuffix("\r"))
         else:
             event = self._decoder.decode(line)

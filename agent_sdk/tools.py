@@ -392,6 +392,11 @@ def _millis(raw: msgspec.Raw | None) -> int | None:
         return None
 
 
+def _string(raw: msgspec.Raw | None) -> str | None:
+    value = None if raw is None else _decoder(Any).decode(raw)
+    return value if isinstance(value, str) else None
+
+
 def _parse_tool_call(tool_call: dict[str, msgspec.Raw]) -> _ParsedToolCall:
     """Split a wire ``tool_call`` object into kind, typed args and typed outcome."""
     kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
@@ -404,8 +409,9 @@ def _parse_tool_call(tool_call: dict[str, msgspec.Raw]) -> _ParsedToolCall:
         if isinstance(body, _KindWire):
             if body.args:
                 args = _decode_or_dict(body.args, args_type or dict[str, Any])
-            elif kind == "function" and body.result is None:
-                # `function` carries its arguments directly: {"name": ..., "arguments": ...}.
+            elif kind == "function":
+                # `function` carries its arguments directly: {"name": ..., "arguments": ...},
+                # in `started` and (beside `result`) in `completed`.
                 args = _decode_or_dict(tool_call[kind], FunctionArgs)
             if body.result is not None:
                 outcome, result = _parse_outcome(body.result, success_type)
@@ -414,9 +420,7 @@ def _parse_tool_call(tool_call: dict[str, msgspec.Raw]) -> _ParsedToolCall:
         args=args,
         outcome=outcome,
         result=result,
-        tool_call_id=_decode_or_dict(tool_call["toolCallId"], str | None)
-        if "toolCallId" in tool_call
-        else None,
+        tool_call_id=_string(tool_call.get("toolCallId")),
         started_at_ms=_millis(tool_call.get("startedAtMs")),
         completed_at_ms=_millis(tool_call.get("completedAtMs")),
     )
