@@ -32,8 +32,7 @@ def split_deltas(text: str) -> list[str]:
     for word in _WORD_START.split(text):
         pieces.extend(word[i : i + _MAX_PIECE] for i in range(0, len(word), _MAX_PIECE))
     return [
-        "".join(pieces[i : i + _WORDS_PER_DELTA])
-        for i in range(0, len(pieces), _WORDS_PER_DELTA)
+        "".join(pieces[i : i + _WORDS_PER_DELTA]) for i in range(0, len(pieces), _WORDS_PER_DELTA)
     ]
 
 
