@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ._huge import huge_read_events
 
@@ -40,12 +39,11 @@ class RunContext(Protocol):
 _Fields = dict[str, tuple[type, ...]]
 
 
-@dataclass(frozen=True)
-class Directive:
+class Directive(NamedTuple):
     """A directive's required fields (name -> accepted types) and its action."""
 
     run: Callable[[dict[str, Any], RunContext], None]
-    fields: _Fields = field(default_factory=dict)
+    fields: _Fields
     #: True when nothing may follow it in the scenario.
     must_be_last: bool = False
 

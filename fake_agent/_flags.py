@@ -11,8 +11,7 @@ names a subcommand when one matches, and the rest of argv then belongs to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 _Kind = Literal["bool", "value", "optional", "list"]
 
@@ -21,8 +20,7 @@ class FlagError(Exception):
     """A command line the real CLI would refuse; ``str()`` is its stderr line(s)."""
 
 
-@dataclass(frozen=True)
-class Flag:
+class Flag(NamedTuple):
     """One option: ``spec`` is commander's flags string, quoted verbatim in errors."""
 
     spec: str
@@ -73,36 +71,40 @@ COMMANDS: tuple[str, ...] = ("models", "status", "whoami", "about", "create-chat
 _IMMEDIATE = frozenset({"version", "help"})
 
 
-@dataclass
 class Options:
-    """Everything the command line said. Unset values are None / False / empty."""
+    """Everything the command line said. Unset values are None / False / empty.
 
-    print_mode: bool = False
-    output_format: str | None = None
-    stream_partial_output: bool = False
-    model: str | None = None
-    force: bool = False
-    trust: bool = False
-    mode: str | None = None
-    #: ``True`` for a bare ``--resume``, the chat id for ``--resume ID``.
-    resume: str | bool | None = None
-    continue_: bool = False
-    workspace: str | None = None
-    api_key: str | None = None
-    headers: list[str] = field(default_factory=list)
-    approve_mcps: bool = False
-    sandbox: str | None = None
-    endpoint: str | None = None
-    add_dirs: list[str] = field(default_factory=list)
-    min_version: str | None = None
-    list_models: bool = False
-    version: bool = False
-    help: bool = False
-    #: Operands that are not a subcommand: the prompt words, joined by one space.
-    prompt_words: list[str] = field(default_factory=list)
-    #: The subcommand named by the first operand, and the arguments after it.
-    command: str | None = None
-    command_args: list[str] = field(default_factory=list)
+    A plain class rather than a dataclass: importing dataclasses costs more start-up
+    time than the whole fake, and the fake is spawned hundreds of times per test run.
+    """
+
+    def __init__(self) -> None:
+        self.print_mode = False
+        self.output_format: str | None = None
+        self.stream_partial_output = False
+        self.model: str | None = None
+        self.force = False
+        self.trust = False
+        self.mode: str | None = None
+        #: ``True`` for a bare ``--resume``, the chat id for ``--resume ID``.
+        self.resume: str | bool | None = None
+        self.continue_ = False
+        self.workspace: str | None = None
+        self.api_key: str | None = None
+        self.headers: list[str] = []
+        self.approve_mcps = False
+        self.sandbox: str | None = None
+        self.endpoint: str | None = None
+        self.add_dirs: list[str] = []
+        self.min_version: str | None = None
+        self.list_models = False
+        self.version = False
+        self.help = False
+        #: Operands that are not a subcommand: the prompt words, joined by one space.
+        self.prompt_words: list[str] = []
+        #: The subcommand named by the first operand, and the arguments after it.
+        self.command: str | None = None
+        self.command_args: list[str] = []
 
 
 def _is_option(arg: str) -> bool:

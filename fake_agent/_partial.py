@@ -84,17 +84,19 @@ class PartialOutputRenderer(StreamJsonRenderer):
     def event(self, event: dict[str, Any]) -> None:
         """Expand assistant segments; emit the end-of-turn flush before the result."""
         kind = event.get("type")
+        text = _text_of(event) if kind == "assistant" else ""
+        pieces = split_deltas(text)
         timestamp = event.get("timestamp_ms")
         if isinstance(timestamp, int) and not isinstance(timestamp, bool):
-            self._clock = max(self._clock or 0, timestamp - 1)
+            # Deltas come just before the segment's own timestamp, which its flush keeps.
+            self._clock = max(self._clock or 0, timestamp - len(pieces) - 1)
         if kind in ("user", "result"):
             self._end_turn()
         if kind != "assistant":
             super().event(event)
             return
-        text = _text_of(event)
         self._turn.append(text)
-        for piece in split_deltas(text):
+        for piece in pieces:
             delta = _with_text(event, piece)
             delta["timestamp_ms"] = self._tick()
             super().event(delta)

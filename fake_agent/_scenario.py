@@ -6,7 +6,6 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +29,12 @@ class ScenarioError(LookupError):
     """A scenario that does not exist or does not parse; ``str()`` says which and why."""
 
 
-@dataclass
 class Scenario:
     """A loaded scenario: its steps (wire events and directives) in order."""
 
-    path: Path
-    steps: list[dict[str, Any]]
+    def __init__(self, path: Path, steps: list[dict[str, Any]]) -> None:
+        self.path = path
+        self.steps = steps
 
     @property
     def exit_code(self) -> int:
