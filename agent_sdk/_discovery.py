@@ -13,7 +13,7 @@ INSTALL_HINT = (
     "Install the Cursor CLI with `curl https://cursor.com/install -fsS | bash`, or point "
     "agent_sdk at the binary with AgentOptions(binary=...) or the CURSOR_AGENT_BIN "
     "environment variable. To try agent_sdk without it, use the bundled fake agent: "
-    "AgentOptions(binary='fake-cursor-agent')."
+    "AgentOptions(binary=fake_agent.executable())."
 )
 
 

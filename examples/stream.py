@@ -28,20 +28,28 @@ from agent_sdk import (
 
 
 async def stream(prompt: str, options: AgentOptions) -> None:
+    at_line_start = True  # so tool-call lines never glue onto streamed text
+
+    def line(text: str) -> None:
+        nonlocal at_line_start
+        print(("" if at_line_start else "\n") + text)
+        at_line_start = True
+
     async with run(prompt, options=options) as events:
         async for event in events:
             if isinstance(event, SystemInit):
-                print(f"[session {event.session_id} · {event.model}]")
-            elif isinstance(event, AssistantEvent):
+                line(f"[session {event.session_id} · {event.model}]")
+            elif isinstance(event, AssistantEvent) and event.new_text:
                 print(event.new_text, end="", flush=True)
+                at_line_start = event.new_text.endswith("\n")
             elif isinstance(event, ToolCallStarted):
-                print(f"\n  → {event.kind} {event.args}")
+                line(f"  → {event.kind} {event.args}")
             elif isinstance(event, ToolCallCompleted):
-                print(f"  ← {event.kind}: {event.outcome}")
+                line(f"  ← {event.kind}: {event.outcome}")
             elif isinstance(event, ResultEvent):
                 usage = event.usage
                 tokens = f", {usage.inputTokens}+{usage.outputTokens} tokens" if usage else ""
-                print(f"\n[done in {event.duration_ms} ms{tokens}]")
+                line(f"[done in {event.duration_ms} ms{tokens}]")
 
 
 def main() -> int:

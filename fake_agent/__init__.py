@@ -6,7 +6,15 @@ the requested output format. Pick the scenario with ``$FAKE_AGENT_SCENARIO`` (a 
 or a path) or a ``scenario:NAME`` token in the prompt; the default is ``hello``.
 """
 
+from ._executable import executable
 from ._models import FAKE_MODELS
 from ._scenario import SCENARIOS_DIR, ScenarioError, scenario_names, scenario_path
 
-__all__ = ["FAKE_MODELS", "SCENARIOS_DIR", "ScenarioError", "scenario_names", "scenario_path"]
+__all__ = [
+    "FAKE_MODELS",
+    "SCENARIOS_DIR",
+    "ScenarioError",
+    "executable",
+    "scenario_names",
+    "scenario_path",
+]

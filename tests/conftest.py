@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import fake_agent
 from agent_sdk import AgentOptions
 
 pytest_plugins = ["anyio"]
@@ -20,21 +19,10 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def _fake_binary() -> str:
-    # The console script sits next to the interpreter in a venv; fall back to PATH.
-    beside = Path(sys.executable).with_name("fake-cursor-agent")
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("fake-cursor-agent")
-    if found is None:
-        pytest.fail("fake-cursor-agent is not installed: pip install -e '.[test]'")
-    return found
-
-
 @pytest.fixture(scope="session")
 def fake_binary() -> str:
     """Path of the bundled fake agent's console script."""
-    return _fake_binary()
+    return fake_agent.executable()
 
 
 @pytest.fixture
