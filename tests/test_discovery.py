@@ -1,0 +1,154 @@
+"""find_binary: where the SDK looks for cursor-agent (cli-protocol.md §1, "Finding the binary")."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from agent_sdk._discovery import find_binary
+from agent_sdk.errors import AgentNotFoundError
+
+
+def make_executable(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """An empty home directory: no ~/.local/bin/cursor-agent unless a test makes one."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def empty_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "empty"
+    path.mkdir()
+    return path
+
+
+def test_an_explicit_path_is_used(tmp_path: Path, home: Path, empty_dir: Path) -> None:
+    binary = make_executable(tmp_path / "opt" / "my-agent")
+    environ = {"PATH": str(empty_dir), "HOME": str(home)}
+    assert find_binary(str(binary), environ) == str(binary)
+
+
+def test_an_explicit_path_wins_over_cursor_agent_bin_and_path(tmp_path: Path, home: Path) -> None:
+    binary = make_executable(tmp_path / "opt" / "my-agent")
+    other = make_executable(tmp_path / "other" / "cursor-agent")
+    environ = {"PATH": str(other.parent), "HOME": str(home), "CURSOR_AGENT_BIN": str(other)}
+    assert find_binary(binary, environ) == str(binary)
+
+
+def test_an_explicit_name_is_resolved_on_path(tmp_path: Path, home: Path) -> None:
+    binary = make_executable(tmp_path / "bin" / "my-agent")
+    environ = {"PATH": str(binary.parent), "HOME": str(home)}
+    assert find_binary("my-agent", environ) == str(binary)
+
+
+def test_a_missing_explicit_binary_raises_not_found_naming_it(
+    tmp_path: Path, home: Path, empty_dir: Path
+) -> None:
+    missing = tmp_path / "nowhere" / "cursor-agent"
+    environ = {"PATH": str(empty_dir), "HOME": str(home)}
+    with pytest.raises(AgentNotFoundError, match="nowhere"):
+        find_binary(str(missing), environ)
+
+
+def test_a_missing_explicit_binary_is_not_replaced_by_one_on_path(
+    tmp_path: Path, home: Path
+) -> None:
+    on_path = make_executable(tmp_path / "bin" / "cursor-agent")
+    environ = {"PATH": str(on_path.parent), "HOME": str(home)}
+    with pytest.raises(AgentNotFoundError, match="no-such-agent"):
+        find_binary("no-such-agent", environ)
+
+
+def test_a_non_executable_explicit_file_is_not_found(tmp_path: Path, home: Path) -> None:
+    plain = tmp_path / "plain" / "cursor-agent"
+    plain.parent.mkdir()
+    plain.write_text("not executable\n")
+    plain.chmod(0o644)
+    with pytest.raises(AgentNotFoundError):
+        find_binary(str(plain), {"PATH": "", "HOME": str(home)})
+
+
+def test_cursor_agent_bin_is_used_without_an_explicit_binary(tmp_path: Path, home: Path) -> None:
+    binary = make_executable(tmp_path / "opt" / "ca")
+    on_path = make_executable(tmp_path / "bin" / "cursor-agent")
+    environ = {"PATH": str(on_path.parent), "HOME": str(home), "CURSOR_AGENT_BIN": str(binary)}
+    assert find_binary(None, environ) == str(binary)
+
+
+def test_a_missing_cursor_agent_bin_raises_not_found_naming_the_variable(
+    tmp_path: Path, home: Path, empty_dir: Path
+) -> None:
+    environ = {
+        "PATH": str(empty_dir),
+        "HOME": str(home),
+        "CURSOR_AGENT_BIN": str(tmp_path / "gone"),
+    }
+    with pytest.raises(AgentNotFoundError, match="CURSOR_AGENT_BIN"):
+        find_binary(None, environ)
+
+
+def test_cursor_agent_on_path_is_found(tmp_path: Path, home: Path, empty_dir: Path) -> None:
+    binary = make_executable(tmp_path / "bin" / "cursor-agent")
+    environ = {"PATH": os.pathsep.join([str(empty_dir), str(binary.parent)]), "HOME": str(home)}
+    assert find_binary(None, environ) == str(binary)
+
+
+def test_cursor_agent_on_path_wins_over_the_home_install(tmp_path: Path, home: Path) -> None:
+    make_executable(home / ".local" / "bin" / "cursor-agent")
+    binary = make_executable(tmp_path / "bin" / "cursor-agent")
+    environ = {"PATH": str(binary.parent), "HOME": str(home)}
+    assert find_binary(None, environ) == str(binary)
+
+
+def test_the_home_local_bin_install_is_found_via_home(home: Path, empty_dir: Path) -> None:
+    binary = make_executable(home / ".local" / "bin" / "cursor-agent")
+    environ = {"PATH": str(empty_dir), "HOME": str(home)}
+    assert find_binary(None, environ) == str(binary)
+
+
+def test_agent_on_path_is_used_when_it_links_into_a_cursor_agent_install(
+    tmp_path: Path, home: Path
+) -> None:
+    real = make_executable(tmp_path / "share" / "cursor-agent" / "versions" / "2026.10.01" / "run")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "agent").symlink_to(real)
+    environ = {"PATH": str(bin_dir), "HOME": str(home)}
+    assert find_binary(None, environ) == str(bin_dir / "agent")
+
+
+def test_agent_on_path_is_ignored_when_it_is_another_tool(tmp_path: Path, home: Path) -> None:
+    make_executable(tmp_path / "bin" / "agent")
+    environ = {"PATH": str(tmp_path / "bin"), "HOME": str(home)}
+    with pytest.raises(AgentNotFoundError):
+        find_binary(None, environ)
+
+
+def test_agent_symlinked_to_another_tool_is_ignored(tmp_path: Path, home: Path) -> None:
+    real = make_executable(tmp_path / "share" / "other-tool" / "agent")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "agent").symlink_to(real)
+    with pytest.raises(AgentNotFoundError):
+        find_binary(None, {"PATH": str(bin_dir), "HOME": str(home)})
+
+
+def test_not_found_message_says_how_to_install(home: Path, empty_dir: Path) -> None:
+    with pytest.raises(AgentNotFoundError, match=r"cursor\.com/install"):
+        find_binary(None, {"PATH": str(empty_dir), "HOME": str(home)})
+
+
+def test_not_found_message_mentions_cursor_agent_bin(home: Path, empty_dir: Path) -> None:
+    with pytest.raises(AgentNotFoundError, match="CURSOR_AGENT_BIN"):
+        find_binary(None, {"PATH": str(empty_dir), "HOME": str(home)})
