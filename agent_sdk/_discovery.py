@@ -28,7 +28,8 @@ def _resolve(name: str, path: str | None) -> str | None:
 def _is_cursor_agent(path: str) -> bool:
     # Other tools install an `agent` too; the installer's `agent` is a link into a
     # cursor-agent install, so the resolved path names it.
-    return "cursor-agent" in Path(path).resolve().as_posix()
+    resolved = Path(path).resolve()
+    return resolved.name == "cursor-agent" or "cursor-agent" in resolved.parts
 
 
 def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, str]) -> str:
@@ -41,7 +42,7 @@ def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, s
     Raises:
         AgentNotFoundError: nothing was found; the message lists where it looked.
     """
-    path = environ.get("PATH")
+    path = environ.get("PATH", os.defpath)
     for source, name in (
         ("AgentOptions.binary", explicit),
         ("CURSOR_AGENT_BIN", environ.get("CURSOR_AGENT_BIN")),

@@ -101,17 +101,22 @@ class AgentOptions:
             raise ValueError("pass either resume=<session_id> or continue_session=True, not both")
         if self.resume is not None and not self.resume:
             raise ValueError("resume must be a session id (continue_session=True: the latest)")
-        if isinstance(self.extra_args, str):
-            raise TypeError("extra_args must be a list of strings, not one string")
+        if isinstance(self.extra_args, str) or not all(
+            isinstance(arg, str) for arg in self.extra_args
+        ):
+            raise TypeError("extra_args must be a list of strings, e.g. ['--foo', '--bar=1']")
         for arg in self.extra_args:
             if arg.split("=", 1)[0] in _SECRET_FLAGS:
                 raise ValueError(
                     "do not pass --api-key in extra_args: it would be visible in the process "
                     "list; use AgentOptions(api_key=...), which sends CURSOR_API_KEY"
                 )
-        for name in self.headers or {}:
-            if not name or ":" in name or "\n" in name:
-                raise ValueError(f"invalid header name {name!r}")
+        for name, value in (self.headers or {}).items():
+            if not name or any(c in name for c in ":\r\n") or any(c in value for c in "\r\n"):
+                raise ValueError(
+                    f"invalid header {name!r}: names cannot be empty or hold ':', and "
+                    "neither names nor values can hold line breaks"
+                )
         if self.timeout is not None and self.timeout <= 0:
             raise ValueError(f"timeout must be positive, got {self.timeout!r}")
 
@@ -192,7 +197,13 @@ def build_invocation(
         argv.append(f"--add-dir={os.fspath(directory)}")
     argv.extend(o.extra_args)
 
-    encoded = prompt.encode("utf-8", "surrogatepass")
+    try:
+        encoded = prompt.encode("utf-8")
+    except UnicodeEncodeError:
+        # Surrogates (text cut mid-emoji) cannot go to argv or stdin: pairs are joined,
+        # a lone one becomes U+FFFD.
+        prompt = prompt.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        encoded = prompt.encode("utf-8")
     stdin: bytes | None
     if len(encoded) > MAX_PROMPT_ARG_BYTES or b"\0" in encoded:
         stdin = encoded

@@ -152,3 +152,19 @@ def test_not_found_message_says_how_to_install(home: Path, empty_dir: Path) -> N
 def test_not_found_message_mentions_cursor_agent_bin(home: Path, empty_dir: Path) -> None:
     with pytest.raises(AgentNotFoundError, match="CURSOR_AGENT_BIN"):
         find_binary(None, {"PATH": str(empty_dir), "HOME": str(home)})
+
+
+def test_agent_under_a_lookalike_directory_is_ignored(tmp_path: Path, home: Path) -> None:
+    real = make_executable(tmp_path / "src" / "cursor-agent-tools" / "agent")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "agent").symlink_to(real)
+    with pytest.raises(AgentNotFoundError):
+        find_binary(None, {"PATH": str(bin_dir), "HOME": str(home)})
+
+
+def test_search_uses_only_the_given_path(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    on_real_path = make_executable(home / "elsewhere" / "cursor-agent")
+    monkeypatch.setenv("PATH", str(on_real_path.parent))
+    with pytest.raises(AgentNotFoundError):
+        find_binary(None, {"HOME": str(home)})

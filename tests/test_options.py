@@ -244,3 +244,18 @@ def test_options_are_frozen() -> None:
 def test_options_are_keyword_only() -> None:
     with pytest.raises(TypeError):
         AgentOptions("cursor-agent")  # type: ignore[call-arg]
+
+
+def test_a_lone_surrogate_in_the_prompt_becomes_a_replacement_character() -> None:
+    argv = invoke("cut mid-emoji \ud83d").argv
+    assert argv[-1] == "cut mid-emoji \ufffd"
+
+
+def test_a_header_value_with_a_line_break_is_refused() -> None:
+    with pytest.raises(ValueError, match="line breaks"):
+        AgentOptions(headers={"X-Team": "a\r\nEvil: 1"})
+
+
+def test_extra_args_with_a_non_string_item_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="list of strings"):
+        AgentOptions(extra_args=["--ok", 1])  # type: ignore[list-item]
