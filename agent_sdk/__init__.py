@@ -12,12 +12,19 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 
 from ._run import Run, run, run_async, run_sync
 from .errors import (
+    AgentAuthError,
     AgentError,
+    AgentModelError,
     AgentNotFoundError,
+    AgentOptionError,
     AgentProcessError,
     AgentProtocolError,
     AgentResultError,
+    AgentRetriableError,
     AgentTimeoutError,
+    AgentTrustError,
+    AgentUsageLimitError,
+    AgentWorkspaceError,
 )
 from .events import (
     AssistantEvent,
@@ -41,13 +48,20 @@ from .result import RunResult
 from .tool_calls import ToolCall
 
 __all__ = [
+    "AgentAuthError",
     "AgentError",
+    "AgentModelError",
     "AgentNotFoundError",
+    "AgentOptionError",
     "AgentOptions",
     "AgentProcessError",
     "AgentProtocolError",
     "AgentResultError",
+    "AgentRetriableError",
     "AgentTimeoutError",
+    "AgentTrustError",
+    "AgentUsageLimitError",
+    "AgentWorkspaceError",
     "AssistantEvent",
     "ConnectionEvent",
     "Event",

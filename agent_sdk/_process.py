@@ -8,6 +8,7 @@ a different task").
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import errno
 import os
@@ -27,6 +28,19 @@ STDERR_TAIL_BYTES = 64 * 1024
 TERM_GRACE = 0.5
 # After the leader exits, how long a grandchild may hold stderr open before we stop reading.
 STDERR_GRACE = 0.25
+
+
+# Process groups started and not yet ended: killed at interpreter exit, so that no CLI
+# (or tool subprocess of one) outlives a program that never closed its runs.
+_live_groups: set[int] = set()
+
+
+@atexit.register
+def _kill_live_groups() -> None:
+    for pgid in list(_live_groups):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, signal.SIGKILL)
+    _live_groups.clear()
 
 
 class StderrTail:
@@ -104,6 +118,7 @@ class AgentProcess:
                 ) from exc
             raise
         self = cls(process)
+        _live_groups.add(process.pid)
         if invocation.stdin is not None and process.stdin is not None:
             try:
                 await process.stdin.send(invocation.stdin)
@@ -173,6 +188,7 @@ class AgentProcess:
         if self._closed:
             return
         self._closed = True
+        _live_groups.discard(self._process.pid)
         with anyio.CancelScope(shield=True):
             if self._process.returncode is None:
                 self._signal_group(signal.SIGTERM)
@@ -185,4 +201,6 @@ class AgentProcess:
     def kill_now(self) -> None:
         """Synchronous last resort (garbage collection, interpreter exit): SIGKILL the group."""
         if not self._closed:
+            self._closed = True
+            _live_groups.discard(self._process.pid)
             self._signal_group(signal.SIGKILL)

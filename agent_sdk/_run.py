@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import sys
 import threading
 from collections import deque
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 
+from ._classify import classify
 from ._decode import LineDecoder
 from ._discovery import find_binary
 from ._framing import LineFramer
 from ._process import AgentProcess
-from .errors import AgentError, AgentProcessError, AgentProtocolError, AgentResultError
+from .errors import (
+    AgentError,
+    AgentProcessError,
+    AgentProtocolError,
+    AgentResultError,
+    AgentTimeoutError,
+)
 from .events import (
     AssistantEvent,
     Event,
@@ -31,9 +39,7 @@ from .tool_calls import ToolCall, ToolCallTracker
 
 __all__ = ["Run", "run", "run_async", "run_sync"]
 
-# The known hang (cli-protocol.md §5): after `result` the CLI may never exit. Give it
-# this long to close stdout and exit, then end its process group; the run succeeded.
-RESULT_GRACE = 2.0
+_Expiry = Literal["timeout", "idle", "grace"]
 # Non-JSON stdout lines kept for the error message: a flood of junk must not grow memory.
 MAX_STDOUT_LINES = 200
 MAX_STDOUT_LINE_CHARS = 4000
@@ -73,7 +79,9 @@ class Run:
         self._eof = False
         self._done = False
         self._busy = False
-        self._ended_after_result = False
+        self._deadline = math.inf
+        self._grace_deadline: float | None = None
+        self._cut_short = False  # ended by us after the result grace: not a failure
         self._run_result: RunResult | None = None
         self._text_parts: list[str] = []
         self._stdout_lines: deque[str] = deque(maxlen=MAX_STDOUT_LINES)
@@ -162,12 +170,18 @@ class Run:
         if self._process is not None or self._done:
             return
         options = self._options
+        now = anyio.current_time()
+        if options.timeout is not None:
+            self._deadline = now + options.timeout
         environ = dict(os.environ)
         if options.env:
             environ.update(options.env)
-        binary = await anyio.to_thread.run_sync(find_binary, options.binary, environ)
-        invocation = build_invocation(self._prompt, options, binary=binary, environ=os.environ)
-        self._process = await AgentProcess.spawn(invocation, options.cwd)
+        with anyio.move_on_after(self._deadline - now) as scope:
+            binary = await anyio.to_thread.run_sync(find_binary, options.binary, environ)
+            invocation = build_invocation(self._prompt, options, binary=binary, environ=os.environ)
+            self._process = await AgentProcess.spawn(invocation, options.cwd)
+        if scope.cancelled_caught:
+            await self._expired("timeout")
 
     async def _next_event(self) -> Event:
         await self._start()
@@ -182,16 +196,24 @@ class Run:
         await self._finish()
         raise StopAsyncIteration
 
+    def _limit(self, *, idle: bool) -> tuple[float, _Expiry]:
+        """How long the next wait on the CLI may last, and what it means if it expires."""
+        now = anyio.current_time()
+        limits: list[tuple[float, _Expiry]] = [(self._deadline - now, "timeout")]
+        if idle and self._options.idle_timeout is not None:
+            limits.append((self._options.idle_timeout, "idle"))
+        if self._grace_deadline is not None:
+            limits.append((self._grace_deadline - now, "grace"))
+        return min(limits, key=lambda limit: limit[0])
+
     async def _read(self) -> None:
         assert self._process is not None
-        if self.result_event is None:
+        delay, expiry = self._limit(idle=True)
+        chunk = None
+        with anyio.move_on_after(delay) as scope:
             chunk = await self._process.receive()
-        else:
-            chunk = None
-            with anyio.move_on_after(RESULT_GRACE) as scope:
-                chunk = await self._process.receive()
-            if scope.cancelled_caught:
-                self._ended_after_result = True
+        if scope.cancelled_caught:
+            await self._expired(expiry)
         if chunk is None:
             self._eof = True
             tail = self._framer.flush()
@@ -222,76 +244,135 @@ class Run:
                 self._tool_calls.add(event)
             elif isinstance(event, ResultEvent):
                 self.result_event = event
+                # The known hang (cli-protocol.md §5): from here on the CLI has
+                # result_grace seconds to finish; then its group is ended, successfully.
+                self._start_grace()
             session_id = event.session_id
             if session_id is not None:
                 self.session_id = session_id
         self.events.append(event)
         return event
 
+    def _start_grace(self) -> None:
+        if self._grace_deadline is None:
+            self._grace_deadline = anyio.current_time() + self._options.result_grace
+
+    async def _expired(self, expiry: _Expiry) -> None:
+        """A limit ran out: end the process group; raise unless it was the result grace."""
+        if expiry == "grace":
+            self._cut_short = True
+            self._eof = True
+            return
+        self._done = True
+        if self._process is not None:
+            await self._process.aclose()
+        options = self._options
+        if expiry == "timeout":
+            what = f"did not finish within {options.timeout:g} s (AgentOptions.timeout)"
+        else:
+            what = f"printed nothing for {options.idle_timeout:g} s (AgentOptions.idle_timeout)"
+        context = self._context(self._process.returncode if self._process else None)
+        said = self._what_the_cli_said(context["stderr"], context["stdout_lines"], quiet="")
+        raise AgentTimeoutError(
+            f"cursor-agent {what}; its process group was ended after {len(self.events)} "
+            f"events (session {self.session_id}). {said}".rstrip(),
+            session_id=self.session_id,
+            hint="raise the timeout, or resume the chat with AgentOptions(resume=session_id)"
+            if self.session_id
+            else "raise the timeout",
+            **context,
+        )
+
     async def _finish(self) -> None:
         assert self._process is not None
-        if self._ended_after_result:
-            await self._process.aclose()
-            code = self._process.returncode
-        elif self.result_event is not None:
-            code = None
-            with anyio.move_on_after(RESULT_GRACE):
+        code: int | None = None
+        if not self._cut_short:
+            # stdout is closed: the CLI is exiting. If it lingers (a grandchild holding
+            # it up, or the known hang) it gets the same grace as after a result.
+            self._start_grace()
+            delay, expiry = self._limit(idle=False)
+            with anyio.move_on_after(delay) as scope:
                 code = await self._process.wait()
-            if code is None:
-                await self._process.aclose()
-                code = self._process.returncode
-        else:
-            code = await self._process.wait()
+            if scope.cancelled_caught:
+                await self._expired(expiry)
+        if code is None:
+            await self._process.aclose()
         self._done = True
-        exit_code = code if code is not None else -signal.SIGKILL
-        hung_after_result = self._ended_after_result or code is None
-        error = self._failure(exit_code, hung_after_result)
+        exit_code = code if code is not None else self._process.returncode
+        error = self._failure(exit_code if exit_code is not None else -signal.SIGKILL, code is None)
         if error is not None:
             raise error
-        self._run_result = self._build_result(exit_code)
+        self._run_result = self._build_result(exit_code if exit_code is not None else 0)
 
-    def _failure(self, exit_code: int, hung_after_result: bool) -> AgentError | None:
-        assert self._process is not None
-        context: dict[str, Any] = {
+    def _context(self, exit_code: int | None) -> dict[str, Any]:
+        """What every error carries: events, exit code, stderr tail, non-JSON lines."""
+        stderr = self._process.stderr.text() if self._process is not None else ""
+        return {
             "events": self.events,
             "exit_code": exit_code,
-            "stderr": self._redact(self._process.stderr.text()),
+            "stderr": self._redact(stderr),
             "stdout_lines": [self._redact(line) for line in self._stdout_lines],
         }
+
+    def _failure(self, exit_code: int, ended_by_us: bool) -> AgentError | None:
+        """The error a finished run raises, or ``None`` if it succeeded."""
+        context = self._context(exit_code)
         said = self._what_the_cli_said(context["stderr"], context["stdout_lines"])
-        if exit_code != 0 and not hung_after_result:
-            if exit_code < 0:
-                try:
-                    how = f"was killed by signal {signal.Signals(-exit_code).name}"
-                except ValueError:
-                    how = f"was killed by signal {-exit_code}"
-            else:
-                how = f"exited with code {exit_code}"
-            return AgentProcessError(
-                f"cursor-agent {how}: {said}", session_id=self.session_id, **context
+        if ended_by_us:
+            if self.result_event is not None or self._text_format:
+                return self._result_failure(context, said)
+            return AgentProtocolError(
+                "cursor-agent closed its output without a result event and did not exit; "
+                f"its process group was ended: {said}",
+                session_id=self.session_id,
+                **context,
             )
-        if self._text_format:
-            return None
-        if self.result_event is None:
+        if exit_code < 0:
+            try:
+                name = signal.Signals(-exit_code).name
+            except ValueError:
+                name = str(-exit_code)
+            return AgentProcessError(
+                f"cursor-agent was killed by signal {name}: {said}",
+                session_id=self.session_id,
+                **context,
+            )
+        if exit_code != 0:
+            error_type, hint = classify(said)
+            return error_type(
+                f"cursor-agent exited with code {exit_code}: {said}",
+                session_id=self.session_id,
+                hint=hint,
+                **context,
+            )
+        if self.result_event is None and not self._text_format:
             return AgentProtocolError(
                 f"cursor-agent exited with code 0 but sent no result event: {said}",
                 session_id=self.session_id,
                 **context,
             )
-        if self.result_event.is_error:
-            text = self.result_event.result or said
-            return AgentResultError(
-                f"the agent reported an error ({self.result_event.subtype}): {text}",
-                event=self.result_event,
-                **context,
-            )
-        return None
+        return self._result_failure(context, said)
 
-    def _what_the_cli_said(self, stderr: str, stdout_lines: list[str]) -> str:
+    def _result_failure(self, context: dict[str, Any], said: str) -> AgentError | None:
+        if self.result_event is None or not self.result_event.is_error:
+            return None
+        return AgentResultError(
+            f"the agent reported an error ({self.result_event.subtype}): "
+            f"{self.result_event.result or said}",
+            event=self.result_event,
+            **context,
+        )
+
+    def _what_the_cli_said(
+        self,
+        stderr: str,
+        stdout_lines: list[str],
+        quiet: str = "it printed no error message (no stderr, no non-JSON output)",
+    ) -> str:
         lines = [line for line in stdout_lines if line.strip()]
         lines += [line for line in stderr.splitlines() if line.strip()]
         if not lines:
-            return "it printed no error message (no stderr, no non-JSON output)"
+            return quiet
         text = "\n".join(lines)
         if len(text) > MESSAGE_CHARS:
             text = "..." + text[-MESSAGE_CHARS:]

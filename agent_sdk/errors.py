@@ -7,6 +7,7 @@ exit code, the tail of stderr and the stdout lines that were not JSON.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -14,12 +15,19 @@ if TYPE_CHECKING:
     from .events import Event, ResultEvent
 
 __all__ = [
+    "AgentAuthError",
     "AgentError",
+    "AgentModelError",
     "AgentNotFoundError",
+    "AgentOptionError",
     "AgentProcessError",
     "AgentProtocolError",
     "AgentResultError",
+    "AgentRetriableError",
     "AgentTimeoutError",
+    "AgentTrustError",
+    "AgentUsageLimitError",
+    "AgentWorkspaceError",
 ]
 
 
@@ -45,9 +53,11 @@ class AgentError(Exception):
         exit_code: int | None = None,
         stderr: str = "",
         stdout_lines: Sequence[str] = (),
+        hint: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
+        self.hint = hint
         self.events: list[Event] = list(events)
         self.session_id = session_id
         self.exit_code = exit_code
@@ -55,7 +65,7 @@ class AgentError(Exception):
         self.stdout_lines: list[str] = list(stdout_lines)
 
     def __str__(self) -> str:
-        return self.message
+        return f"{self.message}\nHint: {self.hint}" if self.hint else self.message
 
 
 class AgentNotFoundError(AgentError):
@@ -71,8 +81,50 @@ class AgentProcessError(AgentError):
     """The CLI exited with a non-zero code or was killed by a signal.
 
     The message quotes what the CLI said (stderr and non-JSON stdout);
-    ``exit_code``, ``stderr`` and ``stdout_lines`` hold it in full.
+    ``exit_code``, ``stderr`` and ``stdout_lines`` hold it in full. Failures agent_sdk
+    recognises raise a subclass whose ``hint`` says how to fix them.
     """
+
+
+class AgentAuthError(AgentProcessError):
+    """Not logged in, or the API key is invalid."""
+
+
+class AgentModelError(AgentProcessError):
+    """The CLI does not know the requested model; see :attr:`available_models`."""
+
+    @property
+    def available_models(self) -> list[str]:
+        """The model ids the CLI listed in its error message."""
+        match = _MODEL_ERROR.search("\n".join([*self.stdout_lines, self.stderr]))
+        if match is None:
+            return []
+        return [m.strip().rstrip(".") for m in match["models"].split(",") if m.strip()]
+
+
+class AgentTrustError(AgentProcessError):
+    """The workspace is not trusted (the run had neither ``trust`` nor ``force``)."""
+
+
+class AgentWorkspaceError(AgentProcessError):
+    """The workspace path given to the CLI does not exist."""
+
+
+class AgentUsageLimitError(AgentProcessError):
+    """The account hit its usage limit."""
+
+
+class AgentOptionError(AgentProcessError):
+    """The CLI refused an option or its value (e.g. from ``extra_args``)."""
+
+
+class AgentRetriableError(AgentProcessError):
+    """The CLI gave up after reconnecting and retrying (``RetriableError``)."""
+
+
+_MODEL_ERROR = re.compile(
+    r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
+)
 
 
 class AgentResultError(AgentError):
@@ -108,4 +160,8 @@ class AgentProtocolError(AgentError):
 
 
 class AgentTimeoutError(AgentError, TimeoutError):
-    """The run took longer than ``AgentOptions.timeout`` (reserved: not raised yet)."""
+    """The run exceeded ``AgentOptions.timeout``, or was silent for ``idle_timeout``.
+
+    Raised after the CLI's process group is gone; ``events`` and ``session_id`` say how
+    far it got (resume from there with ``AgentOptions(resume=...)``).
+    """

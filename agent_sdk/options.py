@@ -55,7 +55,14 @@ class AgentOptions:
         endpoint: ``--endpoint``: API endpoint URL.
         add_dirs: ``--add-dir`` for each: extra directories the agent may touch.
         extra_args: more CLI flags, appended before the prompt as given.
-        timeout: reserved for whole-run timeouts (not enforced yet).
+        timeout: seconds the whole run may take; then its process group is ended and
+            :class:`~agent_sdk.AgentTimeoutError` raised. ``None``: no limit.
+        idle_timeout: seconds the CLI may print nothing before the run is ended the same
+            way. Off by default. With ``output_format="text"`` the CLI prints nothing
+            until it is done, so there it bounds the whole run.
+        result_grace: seconds the CLI gets to exit after its ``result`` event (or after
+            closing stdout) before agent_sdk ends its process group; a run with a
+            result still succeeds (cli-protocol.md §5, the known hang).
 
     Raises:
         ValueError: on options that contradict each other or the CLI's rules.
@@ -85,6 +92,8 @@ class AgentOptions:
     add_dirs: Sequence[str | os.PathLike[str]] = ()
     extra_args: Sequence[str] = ()
     timeout: float | None = None
+    idle_timeout: float | None = None
+    result_grace: float = 2.0
 
     def __post_init__(self) -> None:
         _check_choice("output_format", self.output_format, OutputFormat)
@@ -117,8 +126,12 @@ class AgentOptions:
                     f"invalid header {name!r}: names cannot be empty or hold ':', and "
                     "neither names nor values can hold line breaks"
                 )
-        if self.timeout is not None and self.timeout <= 0:
-            raise ValueError(f"timeout must be positive, got {self.timeout!r}")
+        for name in ("timeout", "idle_timeout"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+        if not self.result_grace >= 0:
+            raise ValueError(f"result_grace must be >= 0 seconds, got {self.result_grace!r}")
 
 
 def _check_choice(name: str, value: object, choices: object) -> None:

@@ -1,0 +1,87 @@
+"""Recognising the CLI's own failure messages (cli-protocol.md §5) on stdout or stderr."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .errors import (
+    _MODEL_ERROR,
+    AgentAuthError,
+    AgentModelError,
+    AgentOptionError,
+    AgentProcessError,
+    AgentRetriableError,
+    AgentTrustError,
+    AgentUsageLimitError,
+    AgentWorkspaceError,
+)
+
+
+def _model_hint(text: str) -> str:
+    match = _MODEL_ERROR.search(text)
+    models = match["models"].strip().rstrip(".") if match else ""
+    listed = f" ({models})" if models else ""
+    return (
+        f"pass one of the models the CLI listed{listed} as AgentOptions(model=...), or "
+        "leave model unset for the CLI's default"
+    )
+
+
+# First match wins: auth before the others, because a logged-out CLI may say more.
+_RULES: list[tuple[re.Pattern[str], type[AgentProcessError], Callable[[str], str]]] = [
+    (
+        re.compile(r"Not logged in|Press any key to sign in|API key is invalid", re.I),
+        AgentAuthError,
+        lambda _: (
+            "log in once with `cursor-agent login`, or pass a valid key as "
+            "AgentOptions(api_key=...) (sent as CURSOR_API_KEY)"
+        ),
+    ),
+    (_MODEL_ERROR, AgentModelError, _model_hint),
+    (
+        re.compile(r"Workspace Trust Required", re.I),
+        AgentTrustError,
+        lambda _: (
+            "keep AgentOptions(trust=True) (the default) or pass force=True; "
+            "do not remove --trust through extra_args"
+        ),
+    ),
+    (
+        re.compile(r"Workspace path does not exist", re.I),
+        AgentWorkspaceError,
+        lambda _: "create the directory or fix AgentOptions(workspace=...)",
+    ),
+    (
+        re.compile(r"hit your usage limit", re.I),
+        AgentUsageLimitError,
+        lambda _: (
+            "wait until the limit resets or raise it in your Cursor plan; the "
+            "session can be resumed afterwards with AgentOptions(resume=session_id)"
+        ),
+    ),
+    (
+        re.compile(r"unknown option|error: option '.*' argument .* is invalid", re.I),
+        AgentOptionError,
+        lambda _: (
+            "check extra_args and the values of AgentOptions against "
+            "`cursor-agent --help`; an older CLI may lack the flag: update it"
+        ),
+    ),
+    (
+        re.compile(r"RetriableError"),
+        AgentRetriableError,
+        lambda _: (
+            "the server or the network failed after several retries: try again "
+            "later, with AgentOptions(resume=session_id) to keep the chat"
+        ),
+    ),
+]
+
+
+def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
+    """The error class for what a failed CLI printed, and the hint that goes with it."""
+    for pattern, error_type, hint in _RULES:
+        if pattern.search(said):
+            return error_type, hint(said)
+    return AgentProcessError, None
