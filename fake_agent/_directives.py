@@ -2,9 +2,10 @@
 
 Each directive is a :class:`Directive` in :data:`DIRECTIVES`: the fields it requires
 (checked when the scenario loads, so a typo fails loudly before any output) and the
-function that performs it against a :class:`RunContext`. Adding a directive (stall,
-crash mid-stream, kill by signal, stderr flood, garbage bytes, ...) means adding one
-entry here; the loader and the run need no change.
+function that performs it against a :class:`RunContext`, plus its optional fields and
+a check of the values. Adding a directive means adding one entry here; the loader and
+the run need no change. The fault modes (stall, hang, raw bytes, garbage, kill, stderr
+flood, drip, huge line) live in :mod:`._faults`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
+from . import _faults
 from ._huge import huge_read_events
 
 #: Env var overriding the size of every ``huge_read`` (tests use a small one).
@@ -32,6 +34,9 @@ class RunContext(Protocol):
     def stdout_line(self, text: str) -> None:
         """Write a raw, non-JSON line to stdout (in every output format)."""
 
+    def stdout_bytes(self, data: bytes) -> None:
+        """Write bytes to stdout exactly (in every output format)."""
+
     def stderr_text(self, text: str) -> None:
         """Write text to stderr."""
 
@@ -46,6 +51,10 @@ class Directive(NamedTuple):
     fields: _Fields
     #: True when nothing may follow it in the scenario.
     must_be_last: bool = False
+    #: Fields it may have (name -> accepted types), checked when present.
+    optional: _Fields | None = None
+    #: Further checks of the values (types are already right): why not, or None.
+    check: Callable[[dict[str, Any]], str | None] | None = None
 
 
 def _stdout(spec: dict[str, Any], ctx: RunContext) -> None:
@@ -79,23 +88,78 @@ DIRECTIVES: dict[str, Directive] = {
     "stderr": Directive(_stderr, {"text": (str,)}),
     "exit": Directive(_exit, {"code": (int,)}, must_be_last=True),
     "sleep": Directive(_sleep, {"seconds": _NUMBER}),
-    "huge_read": Directive(_huge_read, {"bytes": (int,)}),
+    "huge_read": Directive(
+        _huge_read,
+        {"bytes": (int,)},
+        optional={"path": (str,), "call_id": (str,), "model_call_id": (str,)},
+        check=_faults.check_sizes,
+    ),
+    # Fault modes.
+    "stall": Directive(
+        _faults.run_stall, {}, optional={"seconds": _NUMBER}, check=_faults.check_stall
+    ),
+    "hang": Directive(_faults.run_hang, {}, must_be_last=True, optional={"linger_child": (bool,)}),
+    "raw": Directive(
+        _faults.run_raw,
+        {},
+        optional={"text": (str,), "base64": (str,), "newline": (bool,)},
+        check=_faults.check_raw,
+    ),
+    "garbage": Directive(
+        _faults.run_garbage,
+        {"bytes": (int,)},
+        optional={"seed": (int,)},
+        check=_faults.check_sizes,
+    ),
+    "kill": Directive(
+        _faults.run_kill,
+        {},
+        must_be_last=True,
+        optional={"signal": (str,)},
+        check=_faults.check_kill,
+    ),
+    "stderr_flood": Directive(
+        _faults.run_stderr_flood, {"bytes": (int,)}, check=_faults.check_sizes
+    ),
+    "drip": Directive(
+        _faults.run_drip,
+        {},
+        optional={"bytes": (int,), "interval": _NUMBER},
+        check=_faults.check_drip,
+    ),
+    "huge_line": Directive(_faults.run_huge_line, {"bytes": (int,)}, check=_faults.check_sizes),
 }
+
+
+def _type_problem(name: str, key: str, value: Any, types: tuple[type, ...]) -> str | None:
+    # bool is an int in Python; a directive never wants one where a number goes.
+    if isinstance(value, types) and (bool in types or not isinstance(value, bool)):
+        return None
+    wanted = " or ".join(t.__name__ for t in types)
+    return f"directive {name!r} needs {key!r} as {wanted}"
 
 
 def check_directive(spec: dict[str, Any]) -> str | None:
     """Why ``spec`` is not a valid directive, or None when it is."""
     name = spec.get("fake")
     directive = DIRECTIVES.get(name) if isinstance(name, str) else None
-    if directive is None:
+    if directive is None or not isinstance(name, str):
         return f"unknown directive {name!r} (known: {', '.join(sorted(DIRECTIVES))})"
+    optional = directive.optional or {}
+    # A misspelt optional field would otherwise be silently ignored.
+    unknown = sorted(set(spec) - {"fake", *directive.fields, *optional})
+    if unknown:
+        return f"directive {name!r} has unknown field {unknown[0]!r}"
     for key, types in directive.fields.items():
-        value = spec.get(key)
-        # bool is an int in Python; a directive never wants one where a number goes.
-        if not isinstance(value, types) or isinstance(value, bool):
-            wanted = " or ".join(t.__name__ for t in types)
-            return f"directive {name!r} needs {key!r} as {wanted}"
-    return None
+        problem = _type_problem(name, key, spec.get(key), types)
+        if problem is not None:
+            return problem
+    for key, types in optional.items():
+        if key in spec:
+            problem = _type_problem(name, key, spec[key], types)
+            if problem is not None:
+                return problem
+    return directive.check(spec) if directive.check is not None else None
 
 
 def run_directive(spec: dict[str, Any], ctx: RunContext) -> None:

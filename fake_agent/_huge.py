@@ -23,6 +23,19 @@ def huge_content(n_bytes: int) -> str:
     return body[:ascii_len] + tail
 
 
+# Only characters below U+0100 (two UTF-8 bytes each): CPython then keeps the whole
+# text at one byte per character, so a 100 MB line costs 100 MB of memory, not 400.
+_LATIN1_TAIL = "# fin: café, naïve, déjà vu, Noël\n"
+
+
+def huge_text(n_bytes: int) -> str:
+    """Like :func:`huge_content`, but its multi-byte tail stays within Latin-1."""
+    tail = _LATIN1_TAIL if len(_LATIN1_TAIL.encode("utf-8")) <= n_bytes else ""
+    ascii_len = n_bytes - len(tail.encode("utf-8"))
+    body = _BLOCK * (ascii_len // len(_BLOCK)) + _BLOCK[: ascii_len % len(_BLOCK)]
+    return body + tail
+
+
 def huge_read_events(n_bytes: int, spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ``started`` and ``completed`` events of a read whose content is ``n_bytes``.
 

@@ -26,8 +26,16 @@ _MAX_PIECE = 12
 _WORDS_PER_DELTA = 2
 
 
+# Longer segments (``huge_line``) go out in big slices: millions of tiny deltas would
+# take minutes and gigabytes.
+_HUGE_SEGMENT = 1 << 20
+_HUGE_DELTA = 1 << 16
+
+
 def split_deltas(text: str) -> list[str]:
     """Cut text into small pieces that concatenate back to exactly ``text``."""
+    if len(text) > _HUGE_SEGMENT:
+        return [text[i : i + _HUGE_DELTA] for i in range(0, len(text), _HUGE_DELTA)]
     pieces: list[str] = []
     for word in _WORD_START.split(text):
         pieces.extend(word[i : i + _MAX_PIECE] for i in range(0, len(word), _MAX_PIECE))

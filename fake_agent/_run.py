@@ -55,6 +55,10 @@ class _Run:
         """Write a raw line to stdout through the renderer (keeps the order)."""
         self._renderer.stdout_line(text)
 
+    def stdout_bytes(self, data: bytes) -> None:
+        """Write bytes to stdout exactly, at once (every renderer writes as it goes)."""
+        write_stdout(data)
+
     def stderr_text(self, text: str) -> None:
         """Write to stderr."""
         write_stderr(text)

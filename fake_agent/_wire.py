@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from typing import Any
 
 # A str decoded from JSON holds a lone surrogate only where the source had an
@@ -38,10 +39,38 @@ def _encode_text(text: str) -> bytes:
     return text.encode("utf-8", errors="backslashreplace")
 
 
+class _Drip:
+    """How stdout is written: whole (the default) or in small, separately flushed pieces."""
+
+    #: Bytes per piece; 0 means every write goes out whole.
+    size = 0
+    #: Seconds to sleep between two pieces.
+    interval = 0.0
+    #: Whether a dripped piece was written already (no sleep before the first one).
+    started = False
+
+
+def set_drip(size: int, interval: float) -> None:
+    """From now on, split every stdout write into ``size``-byte pieces, each flushed on
+    its own, ``interval`` seconds apart (the ``drip`` directive)."""
+    _Drip.size = max(1, size)
+    _Drip.interval = max(0.0, interval)
+
+
 def write_stdout(data: bytes | str) -> None:
     """Write to stdout as UTF-8 bytes and flush, so a reader sees it at once."""
-    sys.stdout.buffer.write(data if isinstance(data, bytes) else _encode_text(data))
-    sys.stdout.buffer.flush()
+    raw = data if isinstance(data, bytes) else _encode_text(data)
+    out = sys.stdout.buffer
+    if not _Drip.size:
+        out.write(raw)
+        out.flush()
+        return
+    for start in range(0, len(raw), _Drip.size):
+        if _Drip.started and _Drip.interval:
+            time.sleep(_Drip.interval)
+        _Drip.started = True
+        out.write(raw[start : start + _Drip.size])
+        out.flush()
 
 
 def write_stderr(text: str) -> None:

@@ -35,16 +35,30 @@ SUCCESS = [
     "surrogate",
     "huge_read",
     "is_error",
+    "slow_drip",
+    "stderr_flood",
 ]
 FAILURE = {
     "retriable_error": 1,
     "crash": 1,
     "stdout_error": 1,
+    "usage_limit": 1,
     "not_logged_in": 1,
     "invalid_api_key": 1,
 }
 NO_RESULT_SUCCESS = ["no_result"]
 ALL = SUCCESS + list(FAILURE) + NO_RESULT_SUCCESS
+# Fault modes that do not fit the generic checks here (they stall, hang, get killed,
+# or write broken lines): each is played in tests/test_fake_agent_faults.py.
+FAULTS = [
+    "stall",
+    "hang_after_result",
+    "crash_mid_stream",
+    "killed",
+    "garbage",
+    "truncated_last_line",
+    "huge_line",
+]
 FORMATS = ["text", "json", "stream-json"]
 
 
@@ -120,7 +134,7 @@ def scenario_has_result(name: str) -> bool:
 
 
 def test_every_bundled_scenario_is_classified_by_these_tests() -> None:
-    assert sorted(ALL) == scenario_names()
+    assert sorted(ALL + FAULTS) == scenario_names()
 
 
 # --------------------------------------------------------------------------- all formats

@@ -1,0 +1,253 @@
+"""The fault-mode directives: a stalled, hung, crashed, killed or misbehaving CLI.
+
+Each ``run_*`` function performs one directive of ``scenarios/README.md``; each
+``check_*`` function validates a directive's values beyond their types, when the
+scenario loads. Heavier modules (subprocess, random, base64) are imported only by the
+directive that needs them, so the fake still starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from ._huge import huge_text
+from ._wire import set_drip
+
+#: Env var overriding the size of every ``huge_line`` (tests use a small one).
+HUGE_LINE_BYTES_ENV = "FAKE_AGENT_HUGE_LINE_BYTES"
+
+#: Default length of a ``stall``: an hour, far beyond any test's patience.
+DEFAULT_STALL_SECONDS = 3600.0
+
+#: Size of each stderr write of a ``stderr_flood``.
+FLOOD_CHUNK = 64 * 1024
+
+#: What a ``hang`` directive's lingering child runs (a stand-in for node's helpers).
+LINGER_CODE = "import time; time.sleep(3600)"
+
+
+class FaultContext(Protocol):
+    """What a fault directive may act on (a subset of the run's context)."""
+
+    def emit(self, event: dict[str, Any]) -> None:
+        """Send a wire event through the run (patched, then rendered)."""
+
+    def stdout_bytes(self, data: bytes) -> None:
+        """Write bytes to stdout exactly, in every output format."""
+
+    def stderr_text(self, text: str) -> None:
+        """Write text to stderr."""
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _non_negative(spec: dict[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        if key in spec and spec[key] < 0:
+            return f"directive {spec['fake']!r} needs {key!r} >= 0"
+    return None
+
+
+def check_stall(spec: dict[str, Any]) -> str | None:
+    """``seconds``, when given, is not negative."""
+    return _non_negative(spec, "seconds")
+
+
+def check_raw(spec: dict[str, Any]) -> str | None:
+    """Exactly one of ``text`` and ``base64``; the base64 decodes."""
+    if ("text" in spec) == ("base64" in spec):
+        return "directive 'raw' needs exactly one of 'text' and 'base64'"
+    if "base64" in spec:
+        import base64
+        import binascii
+
+        try:
+            base64.b64decode(spec["base64"], validate=True)
+        except (binascii.Error, ValueError) as exc:
+            return f"directive 'raw' has invalid 'base64': {exc}"
+    return None
+
+
+def check_sizes(spec: dict[str, Any]) -> str | None:
+    """``bytes`` is not negative."""
+    return _non_negative(spec, "bytes")
+
+
+def check_kill(spec: dict[str, Any]) -> str | None:
+    """``signal`` names a signal this platform has."""
+    name = spec.get("signal", "SIGKILL")
+    if _signal_number(name) is None:
+        return f"directive 'kill' has an unknown signal {name!r}"
+    return None
+
+
+def check_drip(spec: dict[str, Any]) -> str | None:
+    """``bytes`` is at least 1; ``interval`` is not negative."""
+    if spec.get("bytes", 1) < 1:
+        return "directive 'drip' needs 'bytes' >= 1"
+    return _non_negative(spec, "interval")
+
+
+def _signal_number(name: str) -> int | None:
+    import signal
+
+    if not name.startswith("SIG") or name.startswith("SIG_"):
+        return None
+    number = getattr(signal, name, None)
+    return int(number) if isinstance(number, signal.Signals) else None
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def run_stall(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Write nothing for a long while, alive and with stdout open."""
+    time.sleep(float(spec.get("seconds", DEFAULT_STALL_SECONDS)))
+
+
+def run_hang(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Never exit (the known hang after ``result``), maybe with a lingering child."""
+    if spec.get("linger_child", False):
+        import subprocess
+
+        # Same process group and session (no start_new_session): whoever ends the run
+        # must end the whole group, as with the real CLI's node and tool subprocesses.
+        # The child inherits stdout and stderr, so they stay open while it lives.
+        child = subprocess.Popen([sys.executable, "-c", LINGER_CODE], stdin=subprocess.DEVNULL)
+        ctx.stderr_text(f"fake_agent: lingering child {child.pid}\n")
+    while True:
+        time.sleep(3600)
+
+
+def run_raw(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Write text or decoded base64 bytes to stdout exactly."""
+    if "base64" in spec:
+        import base64
+
+        data = base64.b64decode(spec["base64"])
+        newline = spec.get("newline", False)
+    else:
+        data = str(spec["text"]).encode("utf-8", errors="surrogatepass")
+        newline = spec.get("newline", True)
+    ctx.stdout_bytes(data + b"\n" if newline else data)
+
+
+def garbage_bytes(n_bytes: int, seed: int) -> bytes:
+    """``n_bytes`` pseudo-random bytes from ``random.Random(seed)``: with at least one
+    newline and one byte that is never valid UTF-8 (0xff) once there is room for them."""
+    import random
+
+    rng = random.Random(seed)  # noqa: S311 - reproducible junk, not a secret
+    data = bytearray(rng.randbytes(n_bytes))
+    if n_bytes >= 2:
+        # Same positions for the same seed: the output is reproducible.
+        newline_at, invalid_at = rng.sample(range(n_bytes), 2)
+        data[newline_at] = 0x0A
+        data[invalid_at] = 0xFF
+    elif n_bytes == 1:
+        data[0] = 0xFF
+    return bytes(data)
+
+
+def run_garbage(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Write pseudo-random bytes, then a newline."""
+    ctx.stdout_bytes(garbage_bytes(int(spec["bytes"]), int(spec.get("seed", 0))) + b"\n")
+
+
+def run_kill(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Flush, then die by a signal sent to this very process."""
+    import signal
+
+    number = _signal_number(str(spec.get("signal", "SIGKILL")))
+    assert number is not None  # checked at load
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if number not in (signal.SIGKILL, signal.SIGSTOP):
+        # Python turns SIGINT into KeyboardInterrupt and may have other handlers:
+        # the default action is what a real killed process gets.
+        signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
+    # A signal whose default action is not to terminate (SIGCHLD, SIGSTOP then SIGCONT,
+    # ...) lands here: still never go on with the scenario.
+    while True:
+        time.sleep(3600)
+
+
+def _log_lines() -> Iterator[str]:
+    """Endless log-like lines, as a chatty CLI writes them to stderr."""
+    levels = ("debug", "info", "debug", "trace")
+    n = 0
+    while True:
+        n += 1
+        ms = n % 1000
+        yield (
+            f"2026-10-01T12:{n // 60000 % 60:02d}:{n // 1000 % 60:02d}.{ms:03d}Z "
+            f"[{levels[n % 4]}] agent-transport: stream chunk seq={n} bytes={(n * 37) % 4096} "
+            f"endpoint=https://api.example.invalid/v1/chat\n"
+        )
+
+
+def run_stderr_flood(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Write ``bytes`` bytes of log lines to stderr, in 64 KiB writes, as fast as can be."""
+    remaining = int(spec["bytes"])
+    pending = bytearray()
+    lines = _log_lines()
+    out = sys.stderr.buffer
+    while remaining > 0:
+        want = min(FLOOD_CHUNK, remaining)
+        while len(pending) < want:
+            pending += next(lines).encode("ascii")
+        chunk = bytes(pending[:want])
+        del pending[:want]
+        remaining -= want
+        if remaining == 0 and not chunk.endswith(b"\n"):
+            # End on a whole line.
+            chunk = chunk[:-1] + b"\n"
+        out.write(chunk)
+        out.flush()
+
+
+def run_drip(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """From now on, stdout goes out in small pieces, flushed one by one."""
+    set_drip(int(spec.get("bytes", 1)), float(spec.get("interval", 0)))
+
+
+def huge_line_events(n_bytes: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An assistant event whose text is ``n_bytes`` of UTF-8, and a result with that text."""
+    text = huge_text(n_bytes)
+    assistant = {
+        "type": "assistant",
+        "message": {"role": "assistant", "content": [{"type": "text", "text": text}]},
+        "session_id": "huge-line-session",
+    }
+    result = {
+        "type": "result",
+        "subtype": "success",
+        "duration_ms": 61234,
+        "duration_api_ms": 61234,
+        "is_error": False,
+        "result": text,
+        "session_id": "huge-line-session",
+        "request_id": "5a7c9e1b-3d5f-4a6c-8e0a-2c4e6a8c0e2a",
+        "usage": {
+            "inputTokens": 2048,
+            "outputTokens": 25_000_000,
+            "cacheReadTokens": 0,
+            "cacheWriteTokens": 0,
+        },
+    }
+    return assistant, result
+
+
+def run_huge_line(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Emit one giant assistant event and the result that repeats its text."""
+    override = os.environ.get(HUGE_LINE_BYTES_ENV)
+    n_bytes = int(override) if override else int(spec["bytes"])
+    assistant, result = huge_line_events(n_bytes)
+    ctx.emit(assistant)
+    ctx.emit(result)
