@@ -1,0 +1,52 @@
+"""Reading the process table (/proc), to prove that no process of a run is left behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def _stat(pid_dir: Path) -> tuple[int, str, int, int] | None:
+    """(pid, state, ppid, pgrp) of one /proc entry, or None if it vanished."""
+    try:
+        data = (pid_dir / "stat").read_text()
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold spaces: split after the last ')'.
+    rest = data[data.rindex(")") + 2 :].split()
+    return int(pid_dir.name), rest[0], int(rest[1]), int(rest[2])
+
+
+def _table() -> list[tuple[int, str, int, int]]:
+    rows = (_stat(p) for p in Path("/proc").iterdir() if p.name.isdigit())
+    return [row for row in rows if row is not None]
+
+
+def group_members(pgid: int) -> list[int]:
+    """Processes of a process group that are still there for us to worry about.
+
+    A zombie whose parent is this test process is a leak (we failed to reap it); one
+    whose parent is init is already dead and init's to reap, so it does not count.
+    """
+    me = os.getpid()
+    return [
+        pid for pid, state, ppid, pgrp in _table() if pgrp == pgid and (state != "Z" or ppid == me)
+    ]
+
+
+def is_running(pid: int) -> bool:
+    """Whether a process exists and is not a zombie owned by someone else."""
+    me = os.getpid()
+    return any(
+        row_pid == pid and (state != "Z" or ppid == me) for row_pid, state, ppid, _ in _table()
+    )
+
+
+def children() -> list[int]:
+    """Direct children of this process (zombies included: unreaped children are leaks)."""
+    me = os.getpid()
+    return [pid for pid, _, ppid, _ in _table() if ppid == me]
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
