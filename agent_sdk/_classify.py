@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import Callable
+from typing import Any
 
 from .errors import (
     _MODEL_ERROR,
@@ -85,3 +87,16 @@ def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
         if pattern.search(said):
             return error_type, hint(said)
     return AgentProcessError, None
+
+
+def process_error(said: str, *, exit_code: int, **context: Any) -> AgentProcessError:
+    """The error for a CLI that exited non-zero or was killed, quoting what it said."""
+    context["exit_code"] = exit_code
+    if exit_code < 0:
+        try:
+            name = signal.Signals(-exit_code).name
+        except ValueError:
+            name = str(-exit_code)
+        return AgentProcessError(f"cursor-agent was killed by signal {name}: {said}", **context)
+    error_type, hint = classify(said)
+    return error_type(f"cursor-agent exited with code {exit_code}: {said}", hint=hint, **context)

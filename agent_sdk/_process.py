@@ -18,8 +18,9 @@ import subprocess
 import anyio
 import anyio.abc
 
+from ._discovery import find_binary
 from .errors import AgentError, AgentNotFoundError
-from .options import Invocation
+from .options import AgentOptions, Invocation
 
 # Large reads: one wake-up per chunk, framing and decoding whole batches of lines.
 CHUNK_BYTES = 1 << 20
@@ -41,6 +42,12 @@ def _kill_live_groups() -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signal.SIGKILL)
     _live_groups.clear()
+
+
+async def locate_binary(options: AgentOptions) -> str:
+    """The CLI to run for these options, searched (blocking I/O) in a worker thread."""
+    environ = {**os.environ, **(options.env or {})}
+    return await anyio.to_thread.run_sync(find_binary, options.binary, environ)
 
 
 class StderrTail:

@@ -13,14 +13,12 @@ from typing import Any, Literal
 
 import anyio
 
-from ._classify import classify
+from ._classify import process_error
 from ._decode import LineDecoder
-from ._discovery import find_binary
 from ._framing import LineFramer
-from ._process import AgentProcess
+from ._process import AgentProcess, locate_binary
 from .errors import (
     AgentError,
-    AgentProcessError,
     AgentProtocolError,
     AgentResultError,
     AgentTimeoutError,
@@ -78,6 +76,7 @@ class Run:
         self._lines: deque[bytes] = deque()
         self._eof = False
         self._done = False
+        self._ended = False
         self._busy = False
         self._deadline = math.inf
         self._grace_deadline: float | None = None
@@ -137,9 +136,7 @@ class Run:
 
     async def aclose(self) -> None:
         """End the run now: the CLI's whole process group is terminated. Idempotent."""
-        self._done = True
-        if self._process is not None:
-            await self._process.aclose()
+        await self._end()
 
     async def __anext__(self) -> Event:
         if self._done:
@@ -151,9 +148,7 @@ class Run:
             event = await self._next_event()
         except BaseException:
             # Failure, cancellation or end: in every case the process must not outlive us.
-            self._done = True
-            if self._process is not None:
-                await self._process.aclose()
+            await self._end()
             raise
         finally:
             self._busy = False
@@ -164,20 +159,36 @@ class Run:
         process = getattr(self, "_process", None)
         if process is not None:
             process.kill_now()
+        if not getattr(self, "_ended", True):
+            self._ended = True
+            self._on_end()
+
+    # --- hooks for subclasses (Session) -----------------------------------------------
+    async def _prepare(self) -> AgentOptions:
+        """Called once before the process starts; returns the options to run with."""
+        return self._options
+
+    def _on_end(self) -> None:
+        """Called exactly once when the run is over, however it ended."""
 
     # --- machinery ------------------------------------------------------------------
+    async def _end(self) -> None:
+        self._done = True
+        if self._process is not None:
+            await self._process.aclose()
+        if not self._ended:
+            self._ended = True
+            self._on_end()
+
     async def _start(self) -> None:
         if self._process is not None or self._done:
             return
-        options = self._options
         now = anyio.current_time()
-        if options.timeout is not None:
-            self._deadline = now + options.timeout
-        environ = dict(os.environ)
-        if options.env:
-            environ.update(options.env)
+        if self._options.timeout is not None:
+            self._deadline = now + self._options.timeout
         with anyio.move_on_after(self._deadline - now) as scope:
-            binary = await anyio.to_thread.run_sync(find_binary, options.binary, environ)
+            self._options = options = await self._prepare()
+            binary = await locate_binary(options)
             invocation = build_invocation(self._prompt, options, binary=binary, environ=os.environ)
             self._process = await AgentProcess.spawn(invocation, options.cwd)
         if scope.cancelled_caught:
@@ -263,9 +274,7 @@ class Run:
             self._cut_short = True
             self._eof = True
             return
-        self._done = True
-        if self._process is not None:
-            await self._process.aclose()
+        await self._end()
         options = self._options
         if expiry == "timeout":
             what = f"did not finish within {options.timeout:g} s (AgentOptions.timeout)"
@@ -327,24 +336,8 @@ class Run:
                 session_id=self.session_id,
                 **context,
             )
-        if exit_code < 0:
-            try:
-                name = signal.Signals(-exit_code).name
-            except ValueError:
-                name = str(-exit_code)
-            return AgentProcessError(
-                f"cursor-agent was killed by signal {name}: {said}",
-                session_id=self.session_id,
-                **context,
-            )
         if exit_code != 0:
-            error_type, hint = classify(said)
-            return error_type(
-                f"cursor-agent exited with code {exit_code}: {said}",
-                session_id=self.session_id,
-                hint=hint,
-                **context,
-            )
+            return process_error(said, session_id=self.session_id, **context)
         if self.result_event is None and not self._text_format:
             return AgentProtocolError(
                 f"cursor-agent exited with code 0 but sent no result event: {said}",
