@@ -44,7 +44,9 @@ from .events import (
     UserEvent,
 )
 from .options import AgentOptions
+from .queries import Model, Status, create_chat, list_models, status, version
 from .result import RunResult
+from .session import Session
 from .tool_calls import ToolCall
 
 __all__ = [
@@ -65,10 +67,13 @@ __all__ = [
     "AssistantEvent",
     "ConnectionEvent",
     "Event",
+    "Model",
     "ResultEvent",
     "RetryEvent",
     "Run",
     "RunResult",
+    "Session",
+    "Status",
     "SystemEvent",
     "SystemInit",
     "TextLine",
@@ -80,7 +85,11 @@ __all__ = [
     "UnknownEvent",
     "Usage",
     "UserEvent",
+    "create_chat",
+    "list_models",
     "run",
     "run_async",
     "run_sync",
+    "status",
+    "version",
 ]

@@ -12,7 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, get_args
 
-__all__ = ["AgentOptions", "Invocation", "Mode", "OutputFormat", "Sandbox", "build_invocation"]
+__all__ = [
+    "AgentOptions",
+    "Invocation",
+    "Mode",
+    "OutputFormat",
+    "Sandbox",
+    "build_invocation",
+    "child_environment",
+]
 
 OutputFormat = Literal["stream-json", "json", "text"]
 Mode = Literal["plan", "ask"]
@@ -224,11 +232,16 @@ def build_invocation(
         stdin = None
         argv += ["--", prompt]
 
+    return Invocation(argv=argv, stdin=stdin, env=child_environment(o, environ))
+
+
+def child_environment(options: AgentOptions, environ: Mapping[str, str]) -> dict[str, str]:
+    """The CLI's environment: ``environ``, then ``options.env`` over it, then the key."""
     env = dict(environ)
-    if o.env:
-        env.update(o.env)
+    if options.env:
+        env.update(options.env)
     # Headless: a login flow must never try to open a browser on the host.
     env["NO_OPEN_BROWSER"] = "1"
-    if o.api_key is not None:
-        env["CURSOR_API_KEY"] = o.api_key
-    return Invocation(argv=argv, stdin=stdin, env=env)
+    if options.api_key is not None:
+        env["CURSOR_API_KEY"] = options.api_key
+    return env

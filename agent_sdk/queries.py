@@ -1,0 +1,131 @@
+"""Asking the CLI about itself: models, login status, version, and new chats.
+
+These run short CLI subcommands (never the interactive ones) with the same discovery,
+environment, process-group handling and error classification as a run.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, NamedTuple
+
+import anyio
+import msgspec
+
+from ._classify import process_error
+from ._process import AgentProcess, locate_binary
+from .errors import AgentProtocolError, AgentTimeoutError
+from .options import AgentOptions, Invocation, child_environment
+
+__all__ = ["Model", "Status", "create_chat", "list_models", "status", "version"]
+
+QUERY_TIMEOUT = 60.0
+
+
+class Model(NamedTuple):
+    """A model the CLI offers: the ``id`` to pass as ``AgentOptions(model=...)``."""
+
+    id: str
+    name: str
+
+
+class Status(msgspec.Struct, frozen=True, kw_only=True):
+    """The CLI's ``status --format json``: whether it is logged in, and as whom."""
+
+    status: str = ""
+    isAuthenticated: bool = False  # noqa: N815 (the wire name)
+    userInfo: dict[str, Any] = msgspec.field(default_factory=dict)  # noqa: N815
+
+
+async def _output(args: list[str], options: AgentOptions | None) -> str:
+    """Run ``cursor-agent ARGS`` and return its stdout; raise like a failed run."""
+    options = options if options is not None else AgentOptions()
+    binary = await locate_binary(options)
+    env = child_environment(options, os.environ)
+    process = await AgentProcess.spawn(Invocation([binary, *args], None, env), options.cwd)
+    chunks: list[bytes] = []
+    try:
+        with anyio.move_on_after(options.timeout or QUERY_TIMEOUT) as scope:
+            while (chunk := await process.receive()) is not None:
+                chunks.append(chunk)
+            code = await process.wait()
+    finally:
+        await process.aclose()
+    out = b"".join(chunks).decode("utf-8", "replace")
+    if scope.cancelled_caught:
+        raise AgentTimeoutError(
+            f"`cursor-agent {' '.join(args)}` did not answer in time",
+            stderr=process.stderr.text(),
+            stdout_lines=out.splitlines(),
+        )
+    if code != 0:
+        said = "\n".join(line for line in [out, process.stderr.text()] if line.strip())
+        raise process_error(
+            said or "it printed nothing",
+            exit_code=code,
+            stderr=process.stderr.text(),
+            stdout_lines=out.splitlines(),
+        )
+    return out
+
+
+async def list_models(*, options: AgentOptions | None = None) -> list[Model]:
+    """The models the CLI offers (parsed from ``cursor-agent models``, which has no JSON).
+
+    Raises:
+        AgentProtocolError: the output has no model lines.
+        AgentError: as for a run (not found, not logged in, ...).
+
+    Example::
+
+        for model in await list_models():
+            print(model.id, model.name)
+    """
+    out = await _output(["models"], options)
+    models = []
+    for line in out.splitlines():
+        ident, sep, name = line.strip().partition(" - ")
+        if sep and ident and " " not in ident:
+            models.append(Model(ident, name.strip()))
+    if not models:
+        raise AgentProtocolError(
+            f"`cursor-agent models` listed no models: {out.strip()!r}", stdout_lines=[out]
+        )
+    return models
+
+
+async def status(*, options: AgentOptions | None = None) -> Status:
+    """Whether the CLI is logged in (``cursor-agent status --format json``).
+
+    Example::
+
+        if not (await status()).isAuthenticated:
+            print("run `cursor-agent login` first")
+    """
+    out = await _output(["status", "--format", "json"], options)
+    try:
+        return msgspec.json.decode(out.strip().splitlines()[-1], type=Status)
+    except (msgspec.DecodeError, IndexError) as exc:
+        raise AgentProtocolError(
+            f"`cursor-agent status --format json` printed no status object: {out.strip()!r}",
+            stdout_lines=out.splitlines(),
+        ) from exc
+
+
+async def version(*, options: AgentOptions | None = None) -> str:
+    """The CLI's version, e.g. ``"2026.10.01-e373342"``."""
+    return (await _output(["--version"], options)).strip()
+
+
+async def create_chat(*, options: AgentOptions | None = None) -> str:
+    """A new, empty chat (``cursor-agent create-chat``); its id is a ``session_id``.
+
+    Example::
+
+        chat = await create_chat()
+        result = await run_async("Hello", options=AgentOptions(resume=chat))
+    """
+    lines = (await _output(["create-chat"], options)).split()
+    if not lines:
+        raise AgentProtocolError("`cursor-agent create-chat` printed no chat id")
+    return lines[-1]
