@@ -1,22 +1,21 @@
-"""Stream a prompt's events as they arrive.
+"""Stream a prompt's events to the terminal as they arrive (asyncio, through anyio).
 
     python examples/stream.py "Add a test for cart totals"
 
 Uses the real ``cursor-agent`` when it is installed, else the bundled fake agent (which
-plays a scripted scenario: pick one with ``FAKE_AGENT_SCENARIO=tools``).
+plays a scripted scenario: put ``scenario:tools`` in the prompt, or set
+``FAKE_AGENT_SCENARIO=tools``). ``examples/stream_trio.py`` is the same on trio.
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 
 import anyio
+from _agent import default_options
 
-import fake_agent
 from agent_sdk import (
     AgentError,
-    AgentNotFoundError,
     AgentOptions,
     AssistantEvent,
     ResultEvent,
@@ -35,11 +34,15 @@ async def stream(prompt: str, options: AgentOptions) -> None:
         print(("" if at_line_start else "\n") + text)
         at_line_start = True
 
+    # `async with` ends the CLI's process group the moment the block is left (Ctrl-C,
+    # an exception, a `break`); `async for` alone would leave that to the GC.
     async with run(prompt, options=options) as events:
         async for event in events:
             if isinstance(event, SystemInit):
                 line(f"[session {event.session_id} · {event.model}]")
             elif isinstance(event, AssistantEvent) and event.new_text:
+                # new_text: what this event adds to the reply (partial-output flushes
+                # repeat text; their new_text is ""), so the reply shows exactly once.
                 print(event.new_text, end="", flush=True)
                 at_line_start = event.new_text.endswith("\n")
             elif isinstance(event, ToolCallStarted):
@@ -54,13 +57,10 @@ async def stream(prompt: str, options: AgentOptions) -> None:
 
 def main() -> int:
     prompt = " ".join(sys.argv[1:]) or "Add a test for cart totals"
-    options = AgentOptions(stream_partial_output=True)
+    # stream_partial_output: the reply arrives in small deltas instead of whole messages.
+    options = default_options(stream_partial_output=True)
     try:
-        try:
-            anyio.run(stream, prompt, options)
-        except AgentNotFoundError:
-            print("[cursor-agent is not installed: running the bundled fake agent]")
-            anyio.run(stream, prompt, replace(options, binary=fake_agent.executable()))
+        anyio.run(stream, prompt, options)  # asyncio by default
     except AgentError as exc:
         print(f"\nerror: {exc}", file=sys.stderr)
         return 1

@@ -1,0 +1,345 @@
+"""The runnable examples in examples/, run against the bundled fake agent.
+
+Scripts run as a user would run them (``python examples/x.py``) with
+``AGENT_SDK_EXAMPLES_FAKE=1``; the assertions are on what they print and write. The SSE
+server is imported and driven in-process (Starlette's TestClient, or raw ASGI calls).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from proctable import children, is_running
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
+HANG_GUARD = 20  # seconds: only so that a broken example fails instead of hanging
+
+
+def example_env() -> dict[str, str]:
+    env = {**os.environ, "AGENT_SDK_EXAMPLES_FAKE": "1"}
+    env.pop("FAKE_AGENT_SCENARIO", None)  # the prompts pick the scenarios
+    return env
+
+
+def run_example(
+    script: str, *args: str | Path, cwd: Path = REPO
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / script), *map(str, args)],
+        cwd=cwd,
+        env=example_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+# --- quickstart.py --------------------------------------------------------------------
+def test_quickstart_prints_result_usage_and_tool_calls() -> None:
+    proc = run_example("quickstart.py", "scenario:cart Add a test for cart totals")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "I'll read the cart module first.The test is added and passes."
+    assert "usage:    115 input + 18 output tokens" in lines
+    assert "tool calls: 1" in lines
+    assert any(line.startswith("  readToolCall: success in 169 ms") for line in lines)
+
+
+def test_examples_say_on_stderr_which_agent_they_use() -> None:
+    proc = run_example("quickstart.py", "hi")
+    assert proc.returncode == 0, proc.stderr
+    assert "using the bundled fake agent" in proc.stderr
+    assert "fake agent" not in proc.stdout
+
+
+def test_quickstart_failure_is_reported_with_exit_code_1() -> None:
+    proc = run_example("quickstart.py", "scenario:not_logged_in hi")
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert "error: " in proc.stderr
+    assert "Hint:" in proc.stderr  # a classified failure says how to fix it
+
+
+# --- stream.py / stream_trio.py -------------------------------------------------------
+@pytest.mark.parametrize("script", ["stream.py", "stream_trio.py"])
+def test_stream_prints_the_reply_once_with_tool_calls(script: str) -> None:
+    proc = run_example(script, "scenario:cart Add a test for cart totals")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    # Streamed in partial deltas, flushes repeated by the CLI: each sentence shows once.
+    assert out.count("I'll read the cart module first.") == 1
+    assert out.count("The test is added and passes.") == 1
+    assert out.index("I'll read") < out.index("→ readToolCall") < out.index("← readToolCall")
+    assert out.index("← readToolCall: success") < out.index("The test is added")
+    assert "[done in 18788 ms" in out
+
+
+@pytest.mark.parametrize("script", ["stream.py", "stream_trio.py"])
+def test_stream_failure_prints_error_and_exits_1(script: str) -> None:
+    proc = run_example(script, "scenario:crash")
+    assert proc.returncode == 1
+    assert "I'll read the cart module first." in proc.stdout  # events before the crash
+    assert "error: cursor-agent exited with code 1" in proc.stderr
+
+
+# --- chat_bot.py ----------------------------------------------------------------------
+REPLY = re.compile(
+    r"^(?P<user>\w+) (?P<turn>#\d|\(reopened\)) < (?P<text>.*)  \[session (?P<id>.*)\]$"
+)
+
+
+@pytest.fixture(scope="module")
+def chat_replies() -> list[dict[str, str]]:
+    """The chat bot demo's replies, in the order it printed them."""
+    proc = run_example("chat_bot.py")
+    assert proc.returncode == 0, proc.stderr
+    return [m.groupdict() for line in proc.stdout.splitlines() if (m := REPLY.match(line))]
+
+
+def test_chat_bot_replies_to_every_message(chat_replies: list[dict[str, str]]) -> None:
+    turns = sorted((r["user"], r["turn"]) for r in chat_replies)
+    assert turns == [
+        ("alice", "#1"),
+        ("alice", "#2"),
+        ("alice", "(reopened)"),
+        ("bob", "#1"),
+        ("bob", "#2"),
+    ]
+    assert {r["text"] for r in chat_replies} == {"Done. I added the test."}
+
+
+def test_chat_bot_keeps_one_session_id_per_user_across_turns(
+    chat_replies: list[dict[str, str]],
+) -> None:
+    for user in ("alice", "bob"):
+        ids = {r["id"] for r in chat_replies if r["user"] == user}
+        assert len(ids) == 1, ids
+        assert re.fullmatch(r"[0-9a-f-]{36}", ids.pop())
+
+
+def test_chat_bot_gives_each_user_their_own_session(chat_replies: list[dict[str, str]]) -> None:
+    alice = {r["id"] for r in chat_replies if r["user"] == "alice"}
+    bob = {r["id"] for r in chat_replies if r["user"] == "bob"}
+    assert alice.isdisjoint(bob)
+
+
+def test_chat_bot_answers_a_users_queued_messages_in_order(
+    chat_replies: list[dict[str, str]],
+) -> None:
+    for user in ("alice", "bob"):
+        turns = [r["turn"] for r in chat_replies if r["user"] == user]
+        assert turns[:2] == ["#1", "#2"]
+
+
+# --- batch.py -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, subprocess.CompletedProcess[str]]:
+    """The built-in batch (12 prompts, three scenarios that fail): its summary and output."""
+    out = tmp_path_factory.mktemp("batch") / "summary.json"
+    proc = run_example("batch.py", "--out", out)
+    return json.loads(out.read_text(encoding="utf-8")), proc
+
+
+def test_batch_summary_marks_the_failing_tasks_failed(batch: tuple[Any, Any]) -> None:
+    summary, _ = batch
+    failed = {
+        task["prompt"].rsplit("scenario:", 1)[1]: task["error_type"]
+        for task in summary["tasks"]
+        if task["outcome"] == "failed"
+    }
+    assert failed == {
+        "crash": "AgentProcessError",
+        "is_error": "AgentResultError",
+        "usage_limit": "AgentUsageLimitError",
+    }
+    assert (summary["total"], summary["succeeded"], summary["failed"]) == (12, 9, 3)
+    crash = next(t for t in summary["tasks"] if t["prompt"].endswith("scenario:crash"))
+    assert "exited with code 1" in crash["error"]
+    assert crash["tool_calls"] == 1  # counted from the events before the crash
+
+
+def test_batch_summary_records_result_tokens_and_tool_calls(batch: tuple[Any, Any]) -> None:
+    summary, _ = batch
+    by_scenario = {t["prompt"].rsplit("scenario:", 1)[1]: t for t in summary["tasks"]}
+    cart = by_scenario["cart"]
+    assert cart["outcome"] == "ok"
+    assert cart["result"] == "I'll read the cart module first.The test is added and passes."
+    assert (cart["input_tokens"], cart["output_tokens"]) == (115, 18)
+    assert (cart["tool_calls"], cart["tool_kinds"]) == (1, {"readToolCall": 1})
+    assert by_scenario["tools"]["tool_calls"] > 5
+    assert [t["index"] for t in summary["tasks"]] == list(range(1, 13))
+    assert all(t["duration_s"] >= 0 and t["session_id"] for t in summary["tasks"])
+
+
+def test_batch_prints_a_table_and_exits_1_when_a_task_failed(batch: tuple[Any, Any]) -> None:
+    _, proc = batch
+    assert proc.returncode == 1
+    rows = [line for line in proc.stdout.splitlines() if re.match(r"^\s+\d+\s+(ok|failed)\s", line)]
+    assert len(rows) == 12
+    assert "↳ AgentUsageLimitError: " in proc.stdout
+    assert "9 ok, 3 failed" in proc.stdout
+
+
+def test_batch_reads_prompts_from_a_file_and_writes_summary_to_cwd(tmp_path: Path) -> None:
+    prompts = tmp_path / "prompts.txt"
+    prompts.write_text("# a comment\nscenario:hello first\n\nscenario:cart second\n")
+    proc = run_example("batch.py", prompts, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    summary = json.loads((tmp_path / "batch-summary.json").read_text(encoding="utf-8"))
+    assert [t["prompt"] for t in summary["tasks"]] == [
+        "scenario:hello first",
+        "scenario:cart second",
+    ]
+    assert [t["outcome"] for t in summary["tasks"]] == ["ok", "ok"]
+
+
+# --- sse_server.py --------------------------------------------------------------------
+# Driven in-process with httpx's ASGI transport, on asyncio and on trio.
+@pytest.fixture(scope="module")
+def sse_server() -> Iterator[ModuleType]:
+    """examples/sse_server.py, imported with the environment that picks the fake agent."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in example_env().items():
+            mp.setenv(name, value)
+        mp.delenv("FAKE_AGENT_SCENARIO", raising=False)
+        mp.syspath_prepend(str(EXAMPLES))
+        for module in ("sse_server", "_agent"):
+            sys.modules.pop(module, None)
+        yield importlib.import_module("sse_server")
+        for module in ("sse_server", "_agent"):
+            sys.modules.pop(module, None)
+
+
+def parse_sse(body: str) -> list[tuple[str, Any]]:
+    """(event, decoded data) of every server-sent event in a body."""
+    events = []
+    for block in body.split("\n\n"):
+        if not block.strip():
+            continue
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        assert set(fields) == {"event", "data"}, block
+        events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+async def get(module: ModuleType, path: str, **params: str) -> httpx.Response:
+    transport = httpx.ASGITransport(app=module.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://example") as client:
+        with anyio.fail_after(HANG_GUARD):
+            return await client.get(path, params=params)
+
+
+async def get_sse(module: ModuleType, prompt: str) -> list[tuple[str, Any]]:
+    response = await get(module, "/run", prompt=prompt)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return parse_sse(response.text)
+
+
+@pytest.mark.anyio
+async def test_sse_streams_every_event_then_done(sse_server: ModuleType) -> None:
+    events = await get_sse(sse_server, "scenario:cart Add a test for cart totals")
+    kinds = [kind for kind, _ in events]
+    assert kinds[:2] == ["system", "user"]
+    assert kinds[-2:] == ["result", "done"]
+    assert kinds.count("tool_call") == 2
+    assert set(kinds) == {"system", "user", "assistant", "tool_call", "result", "done"}
+    assert all(data["type"] == kind for kind, data in events[:-1])
+    done = events[-1][1]
+    assert done["result"] == "I'll read the cart module first.The test is added and passes."
+    assert done["tool_calls"] == 1
+    assert done["session_id"] == events[0][1]["session_id"]
+
+
+@pytest.mark.anyio
+async def test_sse_assistant_events_carry_the_reply_once(sse_server: ModuleType) -> None:
+    events = await get_sse(sse_server, "scenario:cart Add a test for cart totals")
+    text = "".join(data["new_text"] for kind, data in events if kind == "assistant")
+    assert text == events[-1][1]["result"]
+    started = next(data for kind, data in events if kind == "tool_call")
+    assert started["subtype"] == "started"
+    assert started["tool_call"]["readToolCall"]["args"] == {"path": "src/cart.py"}
+
+
+@pytest.mark.anyio
+async def test_sse_failed_run_ends_with_an_error_event(sse_server: ModuleType) -> None:
+    events = await get_sse(sse_server, "scenario:crash")
+    kinds = [kind for kind, _ in events]
+    assert kinds[0] == "system"
+    assert "done" not in kinds
+    assert kinds[-1] == "error"
+    error = events[-1][1]
+    assert error["error"] == "AgentProcessError"
+    assert error["message"].startswith("cursor-agent exited with code 1")
+
+
+@pytest.mark.anyio
+async def test_sse_index_page_opens_an_event_source(sse_server: ModuleType) -> None:
+    response = await get(sse_server, "/")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert 'new EventSource("/run?prompt="' in response.text
+
+
+@pytest.mark.anyio
+async def test_sse_run_without_prompt_is_a_bad_request(sse_server: ModuleType) -> None:
+    assert (await get(sse_server, "/run")).status_code == 400
+
+
+@pytest.mark.anyio
+async def test_sse_client_disconnect_ends_the_run(sse_server: ModuleType) -> None:
+    # `stall`: a first assistant segment, then an hour of silence with stdout open.
+    before = set(children())
+    assistant_sent = anyio.Event()
+    agent_pids: set[int] = set()
+    bodies: list[bytes] = []
+    requested = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await assistant_sent.wait()
+        return {"type": "http.disconnect"}  # the browser tab is closed
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.body":
+            bodies.append(message["body"])
+            if b"event: assistant" in message["body"] and not assistant_sent.is_set():
+                agent_pids.update(set(children()) - before)
+                assistant_sent.set()
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},  # as uvicorn says
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/run",
+        "raw_path": b"/run",
+        "root_path": "",
+        "query_string": b"prompt=scenario%3Astall",
+        "headers": [],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+    with anyio.fail_after(HANG_GUARD):
+        await sse_server.app(scope, receive, send)
+
+    assert agent_pids, "the agent was not running while the response streamed"
+    assert not any(is_running(pid) for pid in agent_pids)
+    assert b"event: done" not in b"".join(bodies)
