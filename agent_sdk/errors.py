@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .events import Event, ResultEvent
+    from .tool_calls import ToolCall
 
 __all__ = [
     "AgentAuthError",
@@ -66,6 +67,13 @@ class AgentError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message}\nHint: {self.hint}" if self.hint else self.message
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool calls among :attr:`events`, ``started`` paired with ``completed``."""
+        from .tool_calls import calls_of  # late: tool_calls imports events, events errors
+
+        return calls_of(self.events)
 
 
 class AgentNotFoundError(AgentError):

@@ -19,8 +19,9 @@ class Session:
 
     The first turn starts a chat; each later turn resumes it (``--resume <session_id>``,
     the id taken from the events). Turns of one session never overlap: a turn started
-    while another runs waits until that one has finished, so a bot can hand every
-    message of a user to that user's session as it arrives.
+    while another runs waits until that one has finished (waiting turns run in the
+    order they were started), so a bot can hand every message of a user to that
+    user's session as it arrives.
 
     Args:
         session_id: an id stored from an earlier run or session, to reopen that chat.

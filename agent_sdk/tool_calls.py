@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .events import ToolCallCompleted, ToolCallStarted
+from .events import Event, ToolCallCompleted, ToolCallStarted
 from .tools import ToolArgs, ToolResult
 
 __all__ = ["ToolCall"]
@@ -97,3 +98,12 @@ class ToolCallTracker:
     def calls(self) -> list[ToolCall]:
         """All calls, in the order they were first seen."""
         return list(self._calls.values())
+
+
+def calls_of(events: Iterable[Event]) -> list[ToolCall]:
+    """The tool calls among some events, paired, in the order they were first seen."""
+    tracker = ToolCallTracker()
+    for event in events:
+        if isinstance(event, (ToolCallStarted, ToolCallCompleted)):
+            tracker.add(event)
+    return tracker.calls

@@ -108,3 +108,11 @@ async def test_api_key_is_never_logged_nor_in_the_error(
     everything = [str(error), repr(error), error.stderr, *error.stdout_lines, repr(options)]
     everything += [record.getMessage() for record in caplog.records]
     assert not [text for text in everything if key in text]
+
+
+async def test_a_failed_run_still_offers_its_tool_calls(fake_options: MakeOptions) -> None:
+    with pytest.raises(AgentProcessError) as info:
+        await run_async("go", options=fake_options("crash_mid_stream"))
+    (call,) = info.value.tool_calls
+    assert call.kind == "shellToolCall"
+    assert call.is_finished
