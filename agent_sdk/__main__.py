@@ -1,0 +1,8 @@
+"""``python -m agent_sdk``: the ``agent-sdk`` command line (see ``agent_sdk._cli``)."""
+
+import sys
+
+from ._cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
