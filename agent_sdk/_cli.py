@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import os
 import re
@@ -77,6 +78,7 @@ class RunCommand:
         json: print events as NDJSON instead of rendering them.
         color: ``"auto"``, ``"always"`` or ``"never"``.
         thinking: show the thinking text instead of a one-line indicator.
+        fake_if_missing: run the bundled fake agent when cursor-agent is not installed.
     """
 
     prompt: str | None
@@ -84,6 +86,7 @@ class RunCommand:
     json: bool = False
     color: ColorMode = "auto"
     thinking: bool = False
+    fake_if_missing: bool = False
 
 
 def _run_parser() -> argparse.ArgumentParser:
@@ -114,6 +117,11 @@ def _run_parser() -> argparse.ArgumentParser:
         metavar="SCENARIO",
         help="run the bundled fake agent instead of cursor-agent; SCENARIO is a name "
         "(hello, tools, crash, ...) or a path to an .ndjson scenario",
+    )
+    show.add_argument(
+        "--fake-if-missing",
+        action="store_true",
+        help="use cursor-agent when it is installed, else the bundled fake agent (and say so)",
     )
     agent = parser.add_argument_group("agent options (see AgentOptions)")
     agent.add_argument("--binary", metavar="PATH", help="the cursor-agent executable")
@@ -284,7 +292,12 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
         parser.error(str(exc))
     prompt = None if words in ([], ["-"]) else " ".join(words)
     return RunCommand(
-        prompt=prompt, options=options, json=args.json, color=args.color, thinking=args.thinking
+        prompt=prompt,
+        options=options,
+        json=args.json,
+        color=args.color,
+        thinking=args.thinking,
+        fake_if_missing=args.fake_if_missing and args.fake is None,
     )
 
 
@@ -361,6 +374,7 @@ async def _live(
 ) -> AgentError | None:
     """Run the agent, handing each event to ``sink``; the error it ended with, if any."""
     error: AgentError | None = None
+    broken_pipe: BrokenPipeError | None = None
     async with anyio.create_task_group() as tasks:
         if isinstance(sink, Renderer) and sink.live_status:
             tasks.start_soon(_spin, sink, started)
@@ -371,8 +385,12 @@ async def _live(
         except AgentError as exc:
             # Returned, not raised: a task group would wrap it in an ExceptionGroup.
             error = exc
+        except BrokenPipeError as exc:
+            broken_pipe = exc  # raised below, outside the group, for main() to catch
         finally:
             tasks.cancel_scope.cancel()
+    if broken_pipe is not None:
+        raise broken_pipe
     return error
 
 
@@ -406,6 +424,14 @@ def _run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     try:
         with _terminate_as_interrupt():
             error = anyio.run(_live, prompt, command.options, sink, started, backend="asyncio")
+            if isinstance(error, AgentNotFoundError) and command.fake_if_missing:
+                import fake_agent
+
+                err.write(
+                    "agent-sdk: cursor-agent is not installed: running the bundled fake agent\n"
+                )
+                options = dataclasses.replace(command.options, binary=fake_agent.executable())
+                error = anyio.run(_live, prompt, options, sink, started, backend="asyncio")
     except KeyboardInterrupt as exc:
         how = "terminated" if isinstance(exc, _Terminated) else "interrupted"
         if renderer is not None:

@@ -415,3 +415,24 @@ def test_status_line_is_drawn_only_on_a_terminal() -> None:
 
 def test_event_json_adds_the_type_a_text_line_lacks() -> None:
     assert json.loads(event_json(TextLine(text="hi"))) == {"type": "text", "text": "hi"}
+
+
+def test_fake_if_missing_runs_the_fake_when_cursor_agent_is_not_installed(
+    tmp_path: Path,
+) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    done = cli("--fake-if-missing", "add a test", PATH=str(empty), HOME=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "running the bundled fake agent" in done.stderr
+    assert "Done. I added the test." in done.stdout
+
+
+def test_fake_if_missing_prefers_an_installed_cursor_agent(tmp_path: Path) -> None:
+    real = tmp_path / "cursor-agent"
+    real.write_text("#!/bin/sh\necho 'the real one' >&2\nexit 3\n")
+    real.chmod(0o755)
+    done = cli("--fake-if-missing", "add a test", CURSOR_AGENT_BIN=str(real))
+    assert done.returncode == 1
+    assert "the real one" in done.stderr
+    assert "bundled fake agent" not in done.stderr
