@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import signal
 from collections.abc import Callable
 from typing import Any
 
 from .errors import (
-    _MODEL_ERROR,
+    MODEL_ERROR,
     AgentAuthError,
     AgentModelError,
     AgentOptionError,
@@ -21,7 +20,7 @@ from .errors import (
 
 
 def _model_hint(text: str) -> str:
-    match = _MODEL_ERROR.search(text)
+    match = re.search(MODEL_ERROR, text)
     models = match["models"].strip().rstrip(".") if match else ""
     listed = f" ({models})" if models else ""
     return (
@@ -31,18 +30,19 @@ def _model_hint(text: str) -> str:
 
 
 # First match wins: auth before the others, because a logged-out CLI may say more.
-_RULES: list[tuple[re.Pattern[str], type[AgentProcessError], Callable[[str], str]]] = [
+# Patterns are strings: `re` compiles and caches them on first use, keeping import cheap.
+_RULES: list[tuple[str, type[AgentProcessError], Callable[[str], str]]] = [
     (
-        re.compile(r"Not logged in|Press any key to sign in|API key is invalid", re.I),
+        r"Not logged in|Press any key to sign in|API key is invalid",
         AgentAuthError,
         lambda _: (
             "log in once with `cursor-agent login`, or pass a valid key as "
             "AgentOptions(api_key=...) (sent as CURSOR_API_KEY)"
         ),
     ),
-    (_MODEL_ERROR, AgentModelError, _model_hint),
+    (MODEL_ERROR, AgentModelError, _model_hint),
     (
-        re.compile(r"Workspace Trust Required", re.I),
+        r"Workspace Trust Required",
         AgentTrustError,
         lambda _: (
             "keep AgentOptions(trust=True) (the default) or pass force=True; "
@@ -50,12 +50,12 @@ _RULES: list[tuple[re.Pattern[str], type[AgentProcessError], Callable[[str], str
         ),
     ),
     (
-        re.compile(r"Workspace path does not exist", re.I),
+        r"Workspace path does not exist",
         AgentWorkspaceError,
         lambda _: "create the directory or fix AgentOptions(workspace=...)",
     ),
     (
-        re.compile(r"hit your usage limit", re.I),
+        r"hit your usage limit",
         AgentUsageLimitError,
         lambda _: (
             "wait until the limit resets or raise it in your Cursor plan; the "
@@ -63,7 +63,7 @@ _RULES: list[tuple[re.Pattern[str], type[AgentProcessError], Callable[[str], str
         ),
     ),
     (
-        re.compile(r"unknown option|error: option '.*' argument .* is invalid", re.I),
+        r"unknown option|error: option '.*' argument .* is invalid",
         AgentOptionError,
         lambda _: (
             "check extra_args and the values of AgentOptions against "
@@ -71,7 +71,7 @@ _RULES: list[tuple[re.Pattern[str], type[AgentProcessError], Callable[[str], str
         ),
     ),
     (
-        re.compile(r"RetriableError"),
+        r"RetriableError",
         AgentRetriableError,
         lambda _: (
             "the server or the network failed after several retries: try again "
@@ -84,7 +84,7 @@ _RULES: list[tuple[re.Pattern[str], type[AgentProcessError], Callable[[str], str
 def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
     """The error class for what a failed CLI printed, and the hint that goes with it."""
     for pattern, error_type, hint in _RULES:
-        if pattern.search(said):
+        if re.search(pattern, said, re.IGNORECASE):
             return error_type, hint(said)
     return AgentProcessError, None
 
@@ -93,6 +93,8 @@ def process_error(said: str, *, exit_code: int, **context: Any) -> AgentProcessE
     """The error for a CLI that exited non-zero or was killed, quoting what it said."""
     context["exit_code"] = exit_code
     if exit_code < 0:
+        import signal  # late: only for this message
+
         try:
             name = signal.Signals(-exit_code).name
         except ValueError:

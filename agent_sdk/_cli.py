@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import io
 import os
 import re
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, Literal, TextIO, get_args
 
 import anyio
+import msgspec
 
 from ._decode import LineDecoder
 from ._framing import LineFramer
@@ -430,7 +430,7 @@ def _run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
                 err.write(
                     "agent-sdk: cursor-agent is not installed: running the bundled fake agent\n"
                 )
-                options = dataclasses.replace(command.options, binary=fake_agent.executable())
+                options = msgspec.structs.replace(command.options, binary=fake_agent.executable())
                 error = anyio.run(_live, prompt, options, sink, started, backend="asyncio")
     except KeyboardInterrupt as exc:
         how = "terminated" if isinstance(exc, _Terminated) else "interrupted"

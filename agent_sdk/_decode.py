@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -55,17 +56,33 @@ _WireEvent = (
     | RetryEvent
     | ResultEvent
 )
-_wire_decoder: msgspec.json.Decoder[_WireEvent] = msgspec.json.Decoder(_WireEvent)
-_init_decoder = msgspec.json.Decoder(SystemInit)
-_any_decoder = msgspec.json.Decoder(dict[str, Any])
+
+
+class _Decoders(NamedTuple):
+    wire: msgspec.json.Decoder[_WireEvent]
+    init: msgspec.json.Decoder[SystemInit]
+    any: msgspec.json.Decoder[dict[str, Any]]
+
+
+@functools.cache
+def _decoders() -> _Decoders:
+    # Built on first use, once per process: `import agent_sdk` stays cheap (benchmarks/).
+    return _Decoders(
+        msgspec.json.Decoder(_WireEvent),
+        msgspec.json.Decoder(SystemInit),
+        msgspec.json.Decoder(dict[str, Any]),
+    )
+
 
 # A \uXXXX surrogate escape, unless it is part of a valid pair; escaped backslashes are
 # matched first so that `\\ud83d` (a literal backslash, then text) is left alone.
-_SURROGATE = re.compile(
-    rb"(\\\\)"
-    rb"|(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-    rb"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
-)
+@functools.cache
+def _surrogate() -> re.Pattern[bytes]:
+    return re.compile(
+        rb"(\\\\)"
+        rb"|(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+        rb"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
+    )
 
 
 def _replace_lone_surrogate(match: re.Match[bytes]) -> bytes:
@@ -81,7 +98,7 @@ def repair_line(line: bytes) -> bytes:
     which msgspec rejects; invalid UTF-8 is rejected too. Both become U+FFFD.
     """
     if b"\\u" in line:
-        line = _SURROGATE.sub(_replace_lone_surrogate, line)
+        line = _surrogate().sub(_replace_lone_surrogate, line)
     return line.decode("utf-8", "replace").encode("utf-8")
 
 
@@ -93,15 +110,16 @@ class LineDecoder:
             assistant events carry new text (cli-protocol.md §3.3).
     """
 
-    __slots__ = ("partial",)
+    __slots__ = ("_wire", "partial")
 
     def __init__(self, *, partial: bool) -> None:
         self.partial = partial
+        self._wire = _decoders().wire
 
     def decode(self, line: bytes) -> Event | None:
         """The event on this line, or ``None`` if the line is not a JSON object."""
         try:
-            wire = _wire_decoder.decode(line)
+            wire = self._wire.decode(line)
         except msgspec.ValidationError as exc:
             return self._decode_unknown(line, str(exc))
         except (msgspec.DecodeError, UnicodeDecodeError):
@@ -131,10 +149,10 @@ class LineDecoder:
     @staticmethod
     def _decode_unknown(line: bytes, error: str) -> UnknownEvent | None:
         try:
-            raw = _any_decoder.decode(line)
+            raw = _decoders().any.decode(line)
         except (msgspec.DecodeError, UnicodeDecodeError):
             try:
-                raw = _any_decoder.decode(repair_line(line))
+                raw = _decoders().any.decode(repair_line(line))
             except (msgspec.DecodeError, UnicodeDecodeError):
                 return None  # valid JSON, but not an object: not an event
         kind = raw.get("type")
@@ -177,15 +195,15 @@ def _thinking(wire: _ThinkingWire, line: bytes) -> Event:
 def _system(wire: _SystemWire, line: bytes) -> Event:
     if wire.subtype == "init":
         try:
-            return _init_decoder.decode(line)
+            return _decoders().init.decode(line)
         except msgspec.DecodeError as exc:
             return LineDecoder._decode_unknown(line, str(exc)) or _unknown_subtype(wire, line)
-    raw = _any_decoder.decode(line)
+    raw = _decoders().any.decode(line)
     return SystemEvent(
         subtype=wire.subtype, raw=raw, session_id=wire.session_id, timestamp_ms=wire.timestamp_ms
     )
 
 
 def _unknown_subtype(wire: _SystemWire | _ThinkingWire | _ToolCallWire, line: bytes) -> Event:
-    raw = _any_decoder.decode(line)
+    raw = _decoders().any.decode(line)
     return UnknownEvent(type=str(raw.get("type", "")), subtype=wire.subtype, raw=raw)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
-from pathlib import Path
 
 from .errors import AgentNotFoundError
 
@@ -19,6 +17,9 @@ INSTALL_HINT = (
 
 def _resolve(name: str, path: str | None) -> str | None:
     """An executable file for a path (anything with a separator) or a name on PATH."""
+    import shutil
+    from pathlib import Path
+
     if os.sep in name or (os.altsep and os.altsep in name):
         candidate = Path(name).expanduser()
         return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
@@ -28,6 +29,8 @@ def _resolve(name: str, path: str | None) -> str | None:
 def _is_cursor_agent(path: str) -> bool:
     # Other tools install an `agent` too; the installer's `agent` is a link into a
     # cursor-agent install, so the resolved path names it.
+    from pathlib import Path
+
     resolved = Path(path).resolve()
     return resolved.name == "cursor-agent" or "cursor-agent" in resolved.parts
 
@@ -42,6 +45,8 @@ def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, s
     Raises:
         AgentNotFoundError: nothing was found; the message lists where it looked.
     """
+    import shutil  # late, like everything slow here: this runs in a worker thread
+
     path = environ.get("PATH", os.defpath)
     for source, name in (
         ("AgentOptions.binary", explicit),

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import errno
 import os
-import signal
-import subprocess
+from typing import TYPE_CHECKING
 
 import anyio
-import anyio.abc
 
 from ._discovery import find_binary
 from .errors import AgentError, AgentNotFoundError
 from .options import AgentOptions, Invocation
 
+if TYPE_CHECKING:
+    import anyio.abc
+
+# POSIX numbers, as constants: the `signal` module costs a millisecond of import time.
+SIGTERM, SIGKILL = 15, 9
 # Large reads: one wake-up per chunk, framing and decoding whole batches of lines.
 CHUNK_BYTES = 1 << 20
 STDERR_TAIL_BYTES = 64 * 1024
@@ -40,7 +42,7 @@ _live_groups: set[int] = set()
 def _kill_live_groups() -> None:
     for pgid in list(_live_groups):
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signal.SIGKILL)
+            os.killpg(pgid, SIGKILL)
     _live_groups.clear()
 
 
@@ -97,6 +99,8 @@ class AgentProcess:
             AgentNotFoundError: the binary vanished between discovery and spawn.
             AgentError: the working directory does not exist, or argv is too long.
         """
+        import subprocess  # late: a cheap `import agent_sdk` (benchmarks/)
+
         try:
             process = await anyio.open_process(
                 invocation.argv,
@@ -118,7 +122,7 @@ class AgentProcess:
                 "AgentOptions(binary=...) or CURSOR_AGENT_BIN."
             ) from exc
         except OSError as exc:
-            if exc.errno == errno.E2BIG:
+            if exc.errno == 7:  # E2BIG
                 raise AgentError(
                     "the command line is too long for the OS: shorten extra_args, add_dirs "
                     "or headers (long prompts are sent on stdin automatically)"
@@ -198,10 +202,10 @@ class AgentProcess:
         _live_groups.discard(self._process.pid)
         with anyio.CancelScope(shield=True):
             if self._process.returncode is None:
-                self._signal_group(signal.SIGTERM)
+                self._signal_group(SIGTERM)
                 with anyio.move_on_after(TERM_GRACE):
                     await self._process.wait()
-            self._signal_group(signal.SIGKILL)
+            self._signal_group(SIGKILL)
             with anyio.move_on_after(TERM_GRACE * 4):
                 await self._process.aclose()
 
@@ -210,4 +214,4 @@ class AgentProcess:
         if not self._closed:
             self._closed = True
             _live_groups.discard(self._process.pid)
-            self._signal_group(signal.SIGKILL)
+            self._signal_group(SIGKILL)

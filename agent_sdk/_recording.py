@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import os
@@ -10,6 +9,7 @@ import signal
 from pathlib import Path
 
 import anyio
+import msgspec
 
 from ._framing import LineFramer
 from ._process import AgentProcess, locate_binary
@@ -39,7 +39,7 @@ async def record(
 
         await record("Add a test for cart totals", "tests/scenarios/cart.ndjson")
     """
-    options = dataclasses.replace(
+    options = msgspec.structs.replace(
         options if options is not None else AgentOptions(),
         output_format="stream-json",
         stream_partial_output=False,

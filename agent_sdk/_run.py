@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-import signal
 import sys
-import threading
 from collections import deque
 from types import TracebackType
 from typing import Any, Literal
@@ -16,7 +14,7 @@ import anyio
 from ._classify import process_error
 from ._decode import LineDecoder
 from ._framing import LineFramer
-from ._process import AgentProcess, locate_binary
+from ._process import SIGKILL, AgentProcess, locate_binary
 from .errors import (
     AgentError,
     AgentProtocolError,
@@ -308,7 +306,7 @@ class Run:
             await self._process.aclose()
         self._done = True
         exit_code = code if code is not None else self._process.returncode
-        error = self._failure(exit_code if exit_code is not None else -signal.SIGKILL, code is None)
+        error = self._failure(exit_code if exit_code is not None else -SIGKILL, code is None)
         if error is not None:
             raise error
         self._run_result = self._build_result(exit_code if exit_code is not None else 0)
@@ -456,6 +454,8 @@ def run_sync(prompt: str, *, options: AgentOptions | None = None) -> RunResult:
     """
     if not _loop_running_in_this_thread():
         return anyio.run(_run_async_positional, prompt, options)
+    import threading
+
     box: list[RunResult] = []
     failure: list[BaseException] = []
 

@@ -104,7 +104,7 @@ class AgentModelError(AgentProcessError):
     @property
     def available_models(self) -> list[str]:
         """The model ids the CLI listed in its error message."""
-        match = _MODEL_ERROR.search("\n".join([*self.stdout_lines, self.stderr]))
+        match = re.search(MODEL_ERROR, "\n".join([*self.stdout_lines, self.stderr]))
         if match is None:
             return []
         return [m.strip().rstrip(".") for m in match["models"].split(",") if m.strip()]
@@ -130,9 +130,7 @@ class AgentRetriableError(AgentProcessError):
     """The CLI gave up after reconnecting and retrying (``RetriableError``)."""
 
 
-_MODEL_ERROR = re.compile(
-    r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
-)
+MODEL_ERROR = r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
 
 
 class AgentResultError(AgentError):

@@ -19,11 +19,12 @@ Example::
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
 
-from .tools import ToolArgs, ToolResult, _parse_tool_call, _ParsedToolCall
+if TYPE_CHECKING:
+    from .tools import ToolArgs, ToolResult, _ParsedToolCall
 
 __all__ = [
     "AssistantEvent",
@@ -155,7 +156,10 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, dict=True):
     @functools.cached_property
     def _parsed(self) -> _ParsedToolCall:
         # Decoded on first access only: a consumer that never opens a tool payload (a
-        # 40 MB file read, say) never pays for decoding it.
+        # 40 MB file read, say) never pays for decoding it; the tools module itself loads
+        # on first use.
+        from .tools import _parse_tool_call
+
         return _parse_tool_call(self.tool_call)
 
     @property

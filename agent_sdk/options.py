@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, get_args
+from typing import Any, Literal, NamedTuple, get_args
+
+import msgspec
 
 __all__ = [
     "AgentOptions",
@@ -33,8 +34,7 @@ MAX_PROMPT_ARG_BYTES = 100_000
 _SECRET_FLAGS = ("--api-key",)
 
 
-@dataclass(frozen=True, kw_only=True)
-class AgentOptions:
+class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Options of one agent run. Frozen and keyword-only; all have defaults.
 
     Args:
@@ -89,7 +89,7 @@ class AgentOptions:
     mode: Mode | None = None
     resume: str | None = None
     continue_session: bool = False
-    api_key: str | None = field(default=None, repr=False)
+    api_key: str | None = None
     env: Mapping[str, str] | None = None
     output_format: OutputFormat = "stream-json"
     stream_partial_output: bool = False
@@ -102,6 +102,15 @@ class AgentOptions:
     timeout: float | None = None
     idle_timeout: float | None = None
     result_grace: float = 2.0
+
+    def __repr__(self) -> str:
+        # Only what differs from the defaults, and never the key itself.
+        shown = []
+        for name in self.__struct_fields__:
+            value = getattr(self, name)
+            if value != _DEFAULTS[name]:
+                shown.append(f"{name}={'***' if name == 'api_key' else repr(value)}")
+        return f"AgentOptions({', '.join(shown)})"
 
     def __post_init__(self) -> None:
         _check_choice("output_format", self.output_format, OutputFormat)
@@ -140,6 +149,16 @@ class AgentOptions:
                 raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
         if not self.result_grace >= 0:
             raise ValueError(f"result_grace must be >= 0 seconds, got {self.result_grace!r}")
+
+
+_DEFAULTS: dict[str, Any] = dict(
+    zip(
+        AgentOptions.__struct_fields__,
+        (None,) * (len(AgentOptions.__struct_fields__) - len(AgentOptions.__struct_defaults__))
+        + AgentOptions.__struct_defaults__,
+        strict=True,
+    )
+)
 
 
 def _check_choice(name: str, value: object, choices: object) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 
 from .events import Event, Usage
 from .tool_calls import ToolCall
@@ -10,8 +10,7 @@ from .tool_calls import ToolCall
 __all__ = ["RunResult"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class RunResult:
+class RunResult(msgspec.Struct, frozen=True, kw_only=True):
     """Everything a successful run produced.
 
     Attributes:
@@ -43,7 +42,7 @@ class RunResult:
     usage: Usage | None = None
     duration_ms: int | None = None
     duration_api_ms: int | None = None
-    events: list[Event] = field(default_factory=list)
-    tool_calls: list[ToolCall] = field(default_factory=list)
+    events: list[Event] = msgspec.field(default_factory=list)
+    tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
     exit_code: int = 0
     stderr: str = ""

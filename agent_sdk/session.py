@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import anyio
+import msgspec
 
 from ._run import Run
 from .options import AgentOptions
@@ -97,7 +96,7 @@ class _Turn(Run):
         self._holds_turn = True
         if session._session_id is None:
             return session._options
-        return dataclasses.replace(session._options, resume=session._session_id)
+        return msgspec.structs.replace(session._options, resume=session._session_id)
 
     def _on_end(self) -> None:
         session = self._session

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import msgspec
 
 from .events import Event, ToolCallCompleted, ToolCallStarted
-from .tools import ToolArgs, ToolResult
+
+if TYPE_CHECKING:
+    from .tools import ToolArgs, ToolResult
 
 __all__ = ["ToolCall"]
 
 
-@dataclass(frozen=True)
-class ToolCall:
+class ToolCall(msgspec.Struct, frozen=True):
     """One tool call of a run: what the agent asked for and how it ended.
 
     Attributes:
