@@ -66,6 +66,7 @@ class Run:
         self._prompt = prompt
         self._options = options
         self._text_format = options.output_format == "text"
+        self._keep_events = options.keep_events
         self._process: AgentProcess | None = None
         self._framer = LineFramer(keep_empty=self._text_format)
         self._decoder = LineDecoder(
@@ -246,12 +247,14 @@ class Run:
                 text = line.decode("utf-8", "replace").rstrip("\r")
                 self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
                 return None
-            if isinstance(event, AssistantEvent):
+            if not self._keep_events:
+                pass
+            elif isinstance(event, AssistantEvent):
                 if event.new_text:
                     self._text_parts.append(event.new_text)
             elif isinstance(event, (ToolCallStarted, ToolCallCompleted)):
                 self._tool_calls.add(event)
-            elif isinstance(event, ResultEvent):
+            if isinstance(event, ResultEvent):
                 self.result_event = event
                 # The known hang (cli-protocol.md §5): from here on the CLI has
                 # result_grace seconds to finish; then its group is ended, successfully.
@@ -259,7 +262,8 @@ class Run:
             session_id = event.session_id
             if session_id is not None:
                 self.session_id = session_id
-        self.events.append(event)
+        if self._keep_events:
+            self.events.append(event)
         return event
 
     def _start_grace(self) -> None:
@@ -383,7 +387,7 @@ class Run:
             )
         result = self.result_event
         assert result is not None
-        has_assistant_text = self._options.output_format == "stream-json"
+        has_assistant_text = self._options.output_format == "stream-json" and self._keep_events
         return RunResult(
             result=result.result,
             text="".join(self._text_parts) if has_assistant_text else result.result,

@@ -71,6 +71,10 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
         result_grace: seconds the CLI gets to exit after its ``result`` event (or after
             closing stdout) before agent_sdk ends its process group; a run with a
             result still succeeds (cli-protocol.md §5, the known hang).
+        keep_events: keep every event for ``RunResult.events``, ``.text``, ``.tool_calls``
+            and the ``events`` of errors. ``False`` keeps memory flat however long the
+            stream (the consumer of :func:`run` sees every event anyway); those are then
+            empty and ``RunResult.text`` is the result text.
 
     Raises:
         ValueError: on options that contradict each other or the CLI's rules.
@@ -102,6 +106,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
     timeout: float | None = None
     idle_timeout: float | None = None
     result_grace: float = 2.0
+    keep_events: bool = True
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, and never the key itself.
