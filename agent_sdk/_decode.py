@@ -33,11 +33,8 @@ _KNOWN_TYPES = frozenset(
 
 # Wire shapes of the types whose subtype picks the public class; msgspec tags on one
 # field only, so these decode with a free `subtype` and are converted (cheaply) after.
-class _SystemWire(_Event, tag="system", frozen=True):
-    subtype: str = ""
-
-
-class _ThinkingWire(_Event, tag="thinking", frozen=True):
+# `system` needs no such shape: all but `init` are rare, and take the slow path.
+class _ThinkingWire(_Event, tag="thinking", frozen=True, gc=False):
     subtype: str = ""
     text: str = ""
 
@@ -47,7 +44,7 @@ class _ToolCallWire(_ToolCallEvent, tag="tool_call", frozen=True):
 
 
 _WireEvent = (
-    _SystemWire
+    SystemInit
     | UserEvent
     | AssistantEvent
     | _ThinkingWire
@@ -58,20 +55,19 @@ _WireEvent = (
 )
 
 
+class _NeedsLineError(Exception):
+    """An event that can only be built from its own line: an unknown subtype (rare)."""
+
+
 class _Decoders(NamedTuple):
     wire: msgspec.json.Decoder[_WireEvent]
-    init: msgspec.json.Decoder[SystemInit]
     any: msgspec.json.Decoder[dict[str, Any]]
 
 
 @functools.cache
 def _decoders() -> _Decoders:
     # Built on first use, once per process: `import agent_sdk` stays cheap (benchmarks/).
-    return _Decoders(
-        msgspec.json.Decoder(_WireEvent),
-        msgspec.json.Decoder(SystemInit),
-        msgspec.json.Decoder(dict[str, Any]),
-    )
+    return _Decoders(msgspec.json.Decoder(_WireEvent), msgspec.json.Decoder(dict[str, Any]))
 
 
 # A \uXXXX surrogate escape, unless it is part of a valid pair; escaped backslashes are
@@ -103,7 +99,7 @@ def repair_line(line: bytes) -> bytes:
 
 
 class LineDecoder:
-    """Decodes NDJSON lines into events.
+    """Decodes NDJSON into events.
 
     Args:
         partial: whether the run used ``--stream-partial-output``; it decides which
@@ -116,94 +112,110 @@ class LineDecoder:
         self.partial = partial
         self._wire = _decoders().wire
 
+    def decode_block(self, block: bytes) -> tuple[list[Event], list[bytes]]:
+        """The events of a block of complete lines, and its lines that are not events.
+
+        The whole block is decoded in one call when it holds only known events (the
+        hot path: benchmarks/); anything else in it (a banner, a new event type, a
+        lone surrogate) sends the block through :meth:`decode`, line by line.
+        """
+        try:
+            return [self._finish(wire) for wire in self._wire.decode_lines(block)], []
+        except (msgspec.DecodeError, UnicodeDecodeError, _NeedsLineError):
+            pass
+        events: list[Event] = []
+        junk: list[bytes] = []
+        for line in block.split(b"\n"):
+            if line and not line.isspace():
+                event = self.decode(line)
+                if event is None:
+                    junk.append(line)
+                else:
+                    events.append(event)
+        return events, junk
+
     def decode(self, line: bytes) -> Event | None:
-        """The event on this line, or ``None`` if the line is not a JSON object."""
+        """The event on one line, or ``None`` if the line is not a JSON object."""
         try:
             wire = self._wire.decode(line)
         except msgspec.ValidationError as exc:
-            return self._decode_unknown(line, str(exc))
+            return _not_plain(line, str(exc))
         except (msgspec.DecodeError, UnicodeDecodeError):
             repaired = repair_line(line)
             if repaired == line:
                 return None
             return self.decode(repaired)
+        try:
+            return self._finish(wire)
+        except _NeedsLineError:
+            return _not_plain(line, None)
+
+    def _finish(self, wire: _WireEvent) -> Event:
+        """The public event for a decoded wire event."""
         if isinstance(wire, AssistantEvent):
-            return self._with_new_text(wire)
+            event = wire
+            # §3.3: without partial output every event is the only copy of its text. With
+            # it, only deltas (timestamp, no model_call_id) are new; flushes repeat.
+            if not self.partial or (event.timestamp_ms is not None and event.model_call_id is None):
+                msgspec.structs.force_setattr(event, "new_text", event.message.text)
+            return event
         if isinstance(wire, _ToolCallWire):
-            return _tool_call(wire, line)
+            call = wire
+            kind: type[ToolCallStarted | ToolCallCompleted]
+            if call.subtype == "started":
+                kind = ToolCallStarted
+            elif call.subtype == "completed":
+                kind = ToolCallCompleted
+            else:
+                raise _NeedsLineError
+            return kind(
+                call_id=call.call_id,
+                # Copies: a Raw would otherwise keep the whole decoded block alive.
+                tool_call={key: raw.copy() for key, raw in call.tool_call.items()},
+                model_call_id=call.model_call_id,
+                session_id=call.session_id,
+                timestamp_ms=call.timestamp_ms,
+            )
         if isinstance(wire, _ThinkingWire):
-            return _thinking(wire, line)
-        if isinstance(wire, _SystemWire):
-            return _system(wire, line)
+            thinking = wire
+            if thinking.subtype == "delta":
+                return ThinkingDelta(
+                    text=thinking.text,
+                    session_id=thinking.session_id,
+                    timestamp_ms=thinking.timestamp_ms,
+                )
+            if thinking.subtype == "completed":
+                return ThinkingCompleted(
+                    session_id=thinking.session_id, timestamp_ms=thinking.timestamp_ms
+                )
+            raise _NeedsLineError
         return wire
 
-    def _with_new_text(self, event: AssistantEvent) -> AssistantEvent:
-        # §3.3: without partial output every event is the only copy of its text. With it,
-        # only deltas (timestamp, no model_call_id) are new; the two flush kinds repeat.
-        is_new = not self.partial or (
-            event.timestamp_ms is not None and event.model_call_id is None
-        )
-        msgspec.structs.force_setattr(event, "new_text", event.message.text if is_new else "")
-        return event
 
-    @staticmethod
-    def _decode_unknown(line: bytes, error: str) -> UnknownEvent | None:
+def _not_plain(line: bytes, error: str | None) -> Event | None:
+    """A line that is JSON but not a plain known event: another system subtype, an
+    unknown type or subtype, or a known type whose fields do not fit (``error``)."""
+    try:
+        raw = _decoders().any.decode(line)
+    except (msgspec.DecodeError, UnicodeDecodeError):
         try:
-            raw = _decoders().any.decode(line)
+            raw = _decoders().any.decode(repair_line(line))
         except (msgspec.DecodeError, UnicodeDecodeError):
-            try:
-                raw = _decoders().any.decode(repair_line(line))
-            except (msgspec.DecodeError, UnicodeDecodeError):
-                return None  # valid JSON, but not an object: not an event
-        kind = raw.get("type")
-        subtype = raw.get("subtype")
-        return UnknownEvent(
-            type=kind if isinstance(kind, str) else "",
-            subtype=subtype if isinstance(subtype, str) else None,
+            return None  # valid JSON, but not an object: not an event
+    kind = raw.get("type")
+    subtype = raw.get("subtype")
+    if kind == "system" and isinstance(subtype, str) and subtype != "init":
+        session_id = raw.get("session_id")
+        timestamp = raw.get("timestamp_ms")
+        return SystemEvent(
+            subtype=subtype,
             raw=raw,
-            error=error if kind in _KNOWN_TYPES else None,
+            session_id=session_id if isinstance(session_id, str) else None,
+            timestamp_ms=timestamp if type(timestamp) is int else None,
         )
-
-
-def _tool_call(wire: _ToolCallWire, line: bytes) -> Event:
-    cls: type[ToolCallStarted | ToolCallCompleted]
-    if wire.subtype == "started":
-        cls = ToolCallStarted
-    elif wire.subtype == "completed":
-        cls = ToolCallCompleted
-    else:
-        return _unknown_subtype(wire, line)
-    return cls(
-        call_id=wire.call_id,
-        tool_call=wire.tool_call,
-        model_call_id=wire.model_call_id,
-        session_id=wire.session_id,
-        timestamp_ms=wire.timestamp_ms,
+    return UnknownEvent(
+        type=kind if isinstance(kind, str) else "",
+        subtype=subtype if isinstance(subtype, str) else None,
+        raw=raw,
+        error=error if kind in _KNOWN_TYPES else None,
     )
-
-
-def _thinking(wire: _ThinkingWire, line: bytes) -> Event:
-    if wire.subtype == "delta":
-        return ThinkingDelta(
-            text=wire.text, session_id=wire.session_id, timestamp_ms=wire.timestamp_ms
-        )
-    if wire.subtype == "completed":
-        return ThinkingCompleted(session_id=wire.session_id, timestamp_ms=wire.timestamp_ms)
-    return _unknown_subtype(wire, line)
-
-
-def _system(wire: _SystemWire, line: bytes) -> Event:
-    if wire.subtype == "init":
-        try:
-            return _decoders().init.decode(line)
-        except msgspec.DecodeError as exc:
-            return LineDecoder._decode_unknown(line, str(exc)) or _unknown_subtype(wire, line)
-    raw = _decoders().any.decode(line)
-    return SystemEvent(
-        subtype=wire.subtype, raw=raw, session_id=wire.session_id, timestamp_ms=wire.timestamp_ms
-    )
-
-
-def _unknown_subtype(wire: _SystemWire | _ThinkingWire | _ToolCallWire, line: bytes) -> Event:
-    raw = _decoders().any.decode(line)
-    return UnknownEvent(type=str(raw.get("type", "")), subtype=wire.subtype, raw=raw)

@@ -21,16 +21,28 @@ class LineFramer:
         self._pending: list[bytes] = []
         self._keep_empty = keep_empty
 
+    def feed_block(self, chunk: bytes) -> bytes:
+        """Add a chunk; return the lines it completed as one block (each ending ``\\n``),
+        or ``b""``. A block decodes in one call (``msgspec``'s ``decode_lines``)."""
+        end = chunk.rfind(b"\n") + 1
+        if not end:
+            if chunk:
+                self._pending.append(chunk)
+            return b""
+        if self._pending:
+            self._pending.append(chunk[:end])
+            block = b"".join(self._pending)
+            self._pending = []
+        else:
+            block = chunk if end == len(chunk) else chunk[:end]
+        if end < len(chunk):
+            self._pending.append(chunk[end:])
+        return block
+
     def feed(self, chunk: bytes) -> list[bytes]:
         """Add a chunk; return the lines it completed, in order."""
-        lines = chunk.split(b"\n")
-        tail = lines.pop()  # the unfinished rest (b"" when the chunk ends with \n)
-        if lines and self._pending:
-            self._pending.append(lines[0])
-            lines[0] = b"".join(self._pending)
-            self._pending = []
-        if tail:
-            self._pending.append(tail)
+        lines = self.feed_block(chunk).split(b"\n")
+        lines.pop()  # what follows the last \n: nothing, or the pending rest
         if not self._keep_empty and b"" in lines:
             lines = [line for line in lines if line]
         return lines

@@ -68,11 +68,11 @@ class Run:
         self._text_format = options.output_format == "text"
         self._keep_events = options.keep_events
         self._process: AgentProcess | None = None
-        self._framer = LineFramer(keep_empty=self._text_format)
+        self._framer = LineFramer()
         self._decoder = LineDecoder(
             partial=options.stream_partial_output or "--stream-partial-output" in options.extra_args
         )
-        self._lines: deque[bytes] = deque()
+        self._ready: deque[Event] = deque()
         self._eof = False
         self._done = False
         self._ended = False
@@ -138,6 +138,13 @@ class Run:
         await self._end()
 
     async def __anext__(self) -> Event:
+        # The hot path: events decoded from the last chunk wait here, ready.
+        ready = self._ready
+        if ready:
+            return ready.popleft()
+        return await self._next_slow()
+
+    async def _next_slow(self) -> Event:
         if self._done:
             raise StopAsyncIteration
         if self._busy:
@@ -173,6 +180,7 @@ class Run:
     # --- machinery ------------------------------------------------------------------
     async def _end(self) -> None:
         self._done = True
+        self._ready.clear()  # ended: nothing more is delivered
         if self._process is not None:
             await self._process.aclose()
         if not self._ended:
@@ -195,16 +203,13 @@ class Run:
 
     async def _next_event(self) -> Event:
         await self._start()
-        while True:
-            while self._lines:
-                event = self._take(self._lines.popleft())
-                if event is not None:
-                    return event
+        ready = self._ready
+        while not ready:
             if self._eof:
-                break
+                await self._finish()
+                raise StopAsyncIteration
             await self._read()
-        await self._finish()
-        raise StopAsyncIteration
+        return ready.popleft()
 
     def _limit(self, *, idle: bool) -> tuple[float, _Expiry]:
         """How long the next wait on the CLI may last, and what it means if it expires."""
@@ -228,43 +233,56 @@ class Run:
             self._eof = True
             tail = self._framer.flush()
             if tail is not None:
-                self._lines.append(tail)
+                self._absorb(tail)
         else:
-            self._lines.extend(self._framer.feed(chunk))
+            block = self._framer.feed_block(chunk)
+            if block:
+                self._absorb(block)
 
-    def _take(self, line: bytes) -> Event | None:
-        """Decode a line and record it; ``None`` for a line that is not an event."""
-        event: Event | None
+    def _absorb(self, block: bytes) -> None:
+        """Decode a block of complete lines, record its events and queue them, in order."""
         if self._text_format:
-            text = line.decode("utf-8", "replace")
-            self._text_parts.append(text)
-            # In text output every line is also what the CLI said, should it fail.
+            self._absorb_text(block)
+            return
+        events, junk = self._decoder.decode_block(block)
+        for line in junk:
+            text = line.decode("utf-8", "replace").rstrip("\r")
             self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
-            event = TextLine(text=text.removesuffix("\r"))
-        else:
-            event = self._decoder.decode(line)
-            if event is None:
-                text = line.decode("utf-8", "replace").rstrip("\r")
-                self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
-                return None
-            if not self._keep_events:
-                pass
-            elif isinstance(event, AssistantEvent):
-                if event.new_text:
+        if not events:
+            return
+        keep = self._keep_events
+        for event in events:
+            if isinstance(event, AssistantEvent):
+                if keep and event.new_text:
                     self._text_parts.append(event.new_text)
             elif isinstance(event, (ToolCallStarted, ToolCallCompleted)):
-                self._tool_calls.add(event)
-            if isinstance(event, ResultEvent):
+                if keep:
+                    self._tool_calls.add(event)
+            elif isinstance(event, ResultEvent):
                 self.result_event = event
                 # The known hang (cli-protocol.md §5): from here on the CLI has
                 # result_grace seconds to finish; then its group is ended, successfully.
                 self._start_grace()
-            session_id = event.session_id
-            if session_id is not None:
-                self.session_id = session_id
-        if self._keep_events:
-            self.events.append(event)
-        return event
+        for event in reversed(events):
+            if event.session_id is not None:
+                self.session_id = event.session_id
+                break
+        if keep:
+            self.events.extend(events)
+        self._ready.extend(events)
+
+    def _absorb_text(self, block: bytes) -> None:
+        lines = block.decode("utf-8", "replace").split("\n")
+        if block.endswith(b"\n"):
+            lines.pop()  # what follows the last newline is not a line
+        for text in lines:
+            self._text_parts.append(text)
+            # In text output every line is also what the CLI said, should it fail.
+            self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
+            event = TextLine(text=text.removesuffix("\r"))
+            if self._keep_events:
+                self.events.append(event)
+            self._ready.append(event)
 
     def _start_grace(self) -> None:
         if self._grace_deadline is None:

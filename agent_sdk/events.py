@@ -47,29 +47,35 @@ __all__ = [
 ]
 
 
-class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+# gc=False: events hold no reference cycles, so the garbage collector need not track
+# them; a run that keeps a million events would otherwise spend its time in GC passes.
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
     session_id: str | None = None
     timestamp_ms: int | None = None
 
 
-class ContentBlock(msgspec.Struct, frozen=True, kw_only=True):
+class ContentBlock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One item of ``message.content``; text blocks have ``type == "text"``."""
 
     type: str = "text"
     text: str = ""
 
 
-class Message(msgspec.Struct, frozen=True, kw_only=True):
+class Message(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     role: str = ""
-    content: list[ContentBlock] = msgspec.field(default_factory=list)
+    content: tuple[ContentBlock, ...] = ()
 
     @property
     def text(self) -> str:
         """The text of all text blocks, joined with no separator (as the CLI does)."""
-        return "".join(block.text for block in self.content if block.type == "text")
+        content = self.content
+        if len(content) == 1:  # nearly always: skip the join
+            block = content[0]
+            return block.text if block.type == "text" else ""
+        return "".join(block.text for block in content if block.type == "text")
 
 
-class Usage(msgspec.Struct, frozen=True, kw_only=True):
+class Usage(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Token counts of a run (2026 CLIs; older ones send no usage)."""
 
     inputTokens: int = 0
@@ -146,7 +152,7 @@ class ThinkingCompleted(_Event, tag="thinking", frozen=True):
 
 
 # --- tool calls ---------------------------------------------------------------------
-class _ToolCallEvent(_Event, tag="tool_call", frozen=True, dict=True):
+class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     call_id: str = ""
     """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
     tool_call: dict[str, msgspec.Raw] = msgspec.field(default_factory=dict)
@@ -244,7 +250,7 @@ class ResultEvent(_Event, tag="result", frozen=True):
 
 
 # --- not from the stream-json wire ---------------------------------------------------
-class UnknownEvent(msgspec.Struct, frozen=True, kw_only=True):
+class UnknownEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """An event this SDK does not know (or one that did not fit its known shape).
 
     ``raw`` is the whole JSON object. ``error`` says why a known ``type`` did not decode.
@@ -261,7 +267,7 @@ class UnknownEvent(msgspec.Struct, frozen=True, kw_only=True):
         return value if isinstance(value, str) else None
 
 
-class TextLine(msgspec.Struct, frozen=True, kw_only=True):
+class TextLine(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One line of output of a ``output_format="text"`` run (without its newline)."""
 
     type: ClassVar[str] = "text"
