@@ -23,7 +23,7 @@ import msgspec
 
 from ._decode import LineDecoder
 from ._framing import LineFramer
-from ._render import Renderer, _isatty, event_json
+from ._render import Renderer, _isatty
 from ._run import run
 from .errors import (
     AgentError,
@@ -31,7 +31,7 @@ from .errors import (
     AgentResultError,
     AgentTimeoutError,
 )
-from .events import AssistantEvent, Event, ResultEvent, TextLine, UnknownEvent
+from .events import AssistantEvent, Event, ResultEvent, TextLine, UnknownEvent, to_json
 from .options import AgentOptions, Mode, OutputFormat, Sandbox
 
 __all__ = ["RunCommand", "main", "parse_run_args"]
@@ -338,7 +338,7 @@ class _JsonSink:
         self.out = out
 
     def event(self, event: Event) -> None:
-        self.out.write(event_json(event).decode("utf-8") + "\n")
+        self.out.write(to_json(event).decode("utf-8") + "\n")
         self.out.flush()
 
 

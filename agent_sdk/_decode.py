@@ -22,7 +22,6 @@ from .events import (
     ToolCallStarted,
     UnknownEvent,
     UserEvent,
-    _Event,
     _ToolCallEvent,
 )
 
@@ -33,12 +32,8 @@ _KNOWN_TYPES = frozenset(
 
 # Wire shapes of the types whose subtype picks the public class; msgspec tags on one
 # field only, so these decode with a free `subtype` and are converted (cheaply) after.
-# `system` needs no such shape: all but `init` are rare, and take the slow path.
-class _ThinkingWire(_Event, tag="thinking", frozen=True, gc=False):
-    subtype: str = ""
-    text: str = ""
-
-
+# `system` and `thinking` need no such shape: their other subtypes are rare (take the
+# slow path, or are converted below).
 class _ToolCallWire(_ToolCallEvent, tag="tool_call", frozen=True):
     subtype: str = ""
 
@@ -47,7 +42,7 @@ _WireEvent = (
     SystemInit
     | UserEvent
     | AssistantEvent
-    | _ThinkingWire
+    | ThinkingDelta
     | _ToolCallWire
     | ConnectionEvent
     | RetryEvent
@@ -120,10 +115,18 @@ class LineDecoder:
         lone surrogate) sends the block through :meth:`decode`, line by line.
         """
         try:
-            return [self._finish(wire) for wire in self._wire.decode_lines(block)], []
+            events: list[Any] = self._wire.decode_lines(block)
+            for i, event in enumerate(events):
+                cls = type(event)
+                if cls is AssistantEvent:
+                    if self.partial:
+                        self._mark_flush(event)
+                elif cls is _ToolCallWire or (cls is ThinkingDelta and event.subtype != "delta"):
+                    events[i] = self._finish(event)
+            return events, []
         except (msgspec.DecodeError, UnicodeDecodeError, _NeedsLineError):
             pass
-        events: list[Event] = []
+        events = []
         junk: list[bytes] = []
         for line in block.split(b"\n"):
             if line and not line.isspace():
@@ -150,44 +153,38 @@ class LineDecoder:
         except _NeedsLineError:
             return _not_plain(line, None)
 
+    @staticmethod
+    def _mark_flush(event: AssistantEvent) -> None:
+        # §3.3, with partial output: only deltas (timestamp, no model_call_id) are new
+        # text; the flush before a tool call and the end-of-turn flush repeat it.
+        if event.timestamp_ms is None or event.model_call_id is not None:
+            msgspec.structs.force_setattr(event, "is_flush", True)
+
     def _finish(self, wire: _WireEvent) -> Event:
         """The public event for a decoded wire event."""
         if isinstance(wire, AssistantEvent):
-            event = wire
-            # §3.3: without partial output every event is the only copy of its text. With
-            # it, only deltas (timestamp, no model_call_id) are new; flushes repeat.
-            if not self.partial or (event.timestamp_ms is not None and event.model_call_id is None):
-                msgspec.structs.force_setattr(event, "new_text", event.message.text)
-            return event
+            if self.partial:
+                self._mark_flush(wire)
+            return wire
         if isinstance(wire, _ToolCallWire):
-            call = wire
             kind: type[ToolCallStarted | ToolCallCompleted]
-            if call.subtype == "started":
+            if wire.subtype == "started":
                 kind = ToolCallStarted
-            elif call.subtype == "completed":
+            elif wire.subtype == "completed":
                 kind = ToolCallCompleted
             else:
                 raise _NeedsLineError
             return kind(
-                call_id=call.call_id,
+                call_id=wire.call_id,
                 # Copies: a Raw would otherwise keep the whole decoded block alive.
-                tool_call={key: raw.copy() for key, raw in call.tool_call.items()},
-                model_call_id=call.model_call_id,
-                session_id=call.session_id,
-                timestamp_ms=call.timestamp_ms,
+                tool_call={key: raw.copy() for key, raw in wire.tool_call.items()},
+                model_call_id=wire.model_call_id,
+                session_id=wire.session_id,
+                timestamp_ms=wire.timestamp_ms,
             )
-        if isinstance(wire, _ThinkingWire):
-            thinking = wire
-            if thinking.subtype == "delta":
-                return ThinkingDelta(
-                    text=thinking.text,
-                    session_id=thinking.session_id,
-                    timestamp_ms=thinking.timestamp_ms,
-                )
-            if thinking.subtype == "completed":
-                return ThinkingCompleted(
-                    session_id=thinking.session_id, timestamp_ms=thinking.timestamp_ms
-                )
+        if isinstance(wire, ThinkingDelta) and wire.subtype != "delta":
+            if wire.subtype == "completed":
+                return ThinkingCompleted(session_id=wire.session_id, timestamp_ms=wire.timestamp_ms)
             raise _NeedsLineError
         return wire
 

@@ -12,8 +12,6 @@ import time
 from collections import Counter
 from typing import TextIO
 
-import msgspec
-
 from .events import (
     AssistantEvent,
     ConnectionEvent,
@@ -54,7 +52,7 @@ from .tools import (
     WriteSuccess,
 )
 
-__all__ = ["Renderer", "event_json", "tool_label"]
+__all__ = ["Renderer", "tool_label"]
 
 _RESET = "\x1b[0m"
 _BOLD = "1"
@@ -72,19 +70,6 @@ _SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 MAX_LABEL = 72
 # The status line is drawn only after this much silence, so fast output never flickers.
 STATUS_AFTER = 0.1
-
-
-def event_json(event: Event) -> bytes:
-    """One event as a compact JSON object that always has a ``"type"`` key.
-
-    Tagged events carry ``type`` as their msgspec tag; :class:`TextLine` has it only as a
-    class variable, so it is added here.
-    """
-    encoded = msgspec.json.encode(event)
-    if encoded.startswith(b'{"type":'):
-        return encoded
-    head = b'{"type":' + msgspec.json.encode(event.type)
-    return head + (b"}" if encoded == b"{}" else b"," + encoded[1:])
 
 
 def _shorten(text: str, limit: int = MAX_LABEL) -> str:

@@ -252,10 +252,7 @@ class Run:
             return
         keep = self._keep_events
         for event in events:
-            if isinstance(event, AssistantEvent):
-                if keep and event.new_text:
-                    self._text_parts.append(event.new_text)
-            elif isinstance(event, (ToolCallStarted, ToolCallCompleted)):
+            if isinstance(event, (ToolCallStarted, ToolCallCompleted)):
                 if keep:
                     self._tool_calls.add(event)
             elif isinstance(event, ResultEvent):
@@ -408,7 +405,9 @@ class Run:
         has_assistant_text = self._options.output_format == "stream-json" and self._keep_events
         return RunResult(
             result=result.result,
-            text="".join(self._text_parts) if has_assistant_text else result.result,
+            text="".join(e.new_text for e in self.events if isinstance(e, AssistantEvent))
+            if has_assistant_text
+            else result.result,
             session_id=self.session_id,
             request_id=result.request_id,
             usage=result.usage,

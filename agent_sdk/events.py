@@ -44,6 +44,7 @@ __all__ = [
     "UnknownEvent",
     "Usage",
     "UserEvent",
+    "to_json",
 ]
 
 
@@ -122,27 +123,35 @@ class UserEvent(_Event, tag="user", frozen=True):
 class AssistantEvent(_Event, tag="assistant", frozen=True):
     """Assistant text.
 
-    ``new_text`` is the text this event adds to the reply, worked out by agent_sdk from
-    the rules of cli-protocol.md §3.3 (with ``stream_partial_output`` the CLI repeats
-    text in flush events; those have ``new_text == ""``). Appending ``new_text`` of every
+    :attr:`new_text` is the text this event adds to the reply: appending it for every
     event shows the reply exactly once. ``text`` is what the event itself carries.
+    With ``stream_partial_output`` the CLI repeats text in flush events (cli-protocol.md
+    §3.3); agent_sdk marks those ``is_flush``, and their ``new_text`` is ``""``.
     """
 
     type: ClassVar[str] = "assistant"
     subtype: ClassVar[None] = None
     message: Message = msgspec.field(default_factory=Message)
     model_call_id: str | None = None
-    new_text: str = ""
+    is_flush: bool = False
+    """Set by agent_sdk: this event repeats text that earlier events streamed."""
 
     @property
     def text(self) -> str:
         return self.message.text
 
+    @property
+    def new_text(self) -> str:
+        """The text this event adds to the reply (``""`` for a flush)."""
+        return "" if self.is_flush else self.message.text
+
 
 # --- thinking -----------------------------------------------------------------------
 class ThinkingDelta(_Event, tag="thinking", frozen=True):
+    """A piece of the model's thinking (mostly seen with ``stream_partial_output``)."""
+
     type: ClassVar[str] = "thinking"
-    subtype: Literal["delta"] = "delta"
+    subtype: str = "delta"
     text: str = ""
 
 
@@ -295,3 +304,21 @@ Event = (
     | TextLine
 )
 """Any event :func:`~agent_sdk.run` yields."""
+
+
+def to_json(event: Event) -> bytes:
+    """An event as one compact JSON object: its wire fields, ``"type"`` always, and for
+    assistant events the ``"new_text"`` agent_sdk works out.
+
+    Example::
+
+        async for event in run("Add a test"):
+            sys.stdout.buffer.write(to_json(event) + b"\\n")
+    """
+    encoded = msgspec.json.encode(event)
+    if not encoded.startswith(b'{"type":'):  # TextLine, whose type is a class variable
+        head = b'{"type":' + msgspec.json.encode(event.type)
+        encoded = head + (b"}" if encoded == b"{}" else b"," + encoded[1:])
+    if isinstance(event, AssistantEvent):
+        encoded = encoded[:-1] + b',"new_text":' + msgspec.json.encode(event.new_text) + b"}"
+    return encoded

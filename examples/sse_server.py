@@ -29,6 +29,7 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from agent_sdk import AgentError, AgentOptions, run
+from agent_sdk.events import to_json
 
 if __package__:  # uvicorn examples.sse_server:app
     from ._agent import default_options
@@ -51,9 +52,9 @@ async def agent_events(prompt: str) -> AsyncIterator[bytes]:
         # waits; leaving `async with` then ends the CLI's process group at once.
         async with run(prompt, options=OPTIONS) as events:
             async for event in events:
-                # Events are msgspec structs: they encode to the CLI's JSON shape, plus
-                # the fields agent_sdk adds (AssistantEvent.new_text: the text to append).
-                yield sse(event.type, msgspec.json.encode(event))
+                # to_json: the CLI's JSON shape, plus what agent_sdk adds
+                # (AssistantEvent.new_text: the text to append).
+                yield sse(event.type, to_json(event))
         result = events.result
         done = {
             "session_id": result.session_id,

@@ -16,7 +16,8 @@ import fake_agent
 from agent_sdk import AgentOptions, TextLine
 from agent_sdk._cli import main, parse_run_args, use_color
 from agent_sdk._decode import LineDecoder
-from agent_sdk._render import Renderer, event_json, tool_label
+from agent_sdk._render import Renderer, tool_label
+from agent_sdk.events import to_json
 from agent_sdk.tools import GrepArgs, ReadArgs, ShellArgs
 
 DATA = Path(__file__).parent / "data" / "cli"
@@ -413,8 +414,8 @@ def test_status_line_is_drawn_only_on_a_terminal() -> None:
     assert "2.5 s · waiting for the agent" in terminal.getvalue()
 
 
-def test_event_json_adds_the_type_a_text_line_lacks() -> None:
-    assert json.loads(event_json(TextLine(text="hi"))) == {"type": "text", "text": "hi"}
+def test_to_json_adds_the_type_a_text_line_lacks() -> None:
+    assert json.loads(to_json(TextLine(text="hi"))) == {"type": "text", "text": "hi"}
 
 
 def test_fake_if_missing_runs_the_fake_when_cursor_agent_is_not_installed(
