@@ -50,8 +50,19 @@ _WireEvent = (
 )
 
 
+class Block(NamedTuple):
+    """What a block of lines held."""
+
+    events: list[Event]
+    notable: list[Event]
+    """Its tool-call and result events, which the run keeps track of."""
+    junk: list[bytes]
+    """Its lines that were not events (banners, plain-text errors, garbage)."""
+
+
 class _NeedsLineError(Exception):
-    """An event that can only be built from its own line: an unknown subtype (rare)."""
+    """An event that can only be built from its own line: an unknown subtype, or a
+    field of the wrong shape (rare). Its message, if any, says what did not fit."""
 
 
 class _Decoders(NamedTuple):
@@ -107,8 +118,8 @@ class LineDecoder:
         self.partial = partial
         self._wire = _decoders().wire
 
-    def decode_block(self, block: bytes) -> tuple[list[Event], list[bytes]]:
-        """The events of a block of complete lines, and its lines that are not events.
+    def decode_block(self, block: bytes) -> Block:
+        """The events of a block of complete lines (see :class:`Block`).
 
         The whole block is decoded in one call when it holds only known events (the
         hot path: benchmarks/); anything else in it (a banner, a new event type, a
@@ -116,17 +127,29 @@ class LineDecoder:
         """
         try:
             events: list[Any] = self._wire.decode_lines(block)
-            for i, event in enumerate(events):
-                cls = type(event)
-                if cls is AssistantEvent:
-                    if self.partial:
-                        self._mark_flush(event)
-                elif cls is _ToolCallWire or (cls is ThinkingDelta and event.subtype != "delta"):
-                    events[i] = self._finish(event)
-            return events, []
-        except (msgspec.DecodeError, UnicodeDecodeError, _NeedsLineError):
-            pass
-        events = []
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            return self._decode_lines_one_by_one(block)
+        notable: list[Event] = []
+        # Most blocks need no second look: no flags to set without partial output, and
+        # nothing to convert or note unless these words are somewhere in the bytes.
+        if self.partial or b"tool_call" in block or b"complete" in block or b"result" in block:
+            partial = self.partial
+            try:
+                for i, event in enumerate(events):
+                    cls = type(event)
+                    if cls is AssistantEvent:
+                        if partial:
+                            self._mark_flush(event)
+                    elif cls is _ToolCallWire or cls is ThinkingDelta or cls is ResultEvent:
+                        events[i] = event = self._finish(event)
+                        if cls is not ThinkingDelta:
+                            notable.append(event)
+            except _NeedsLineError:
+                return self._decode_lines_one_by_one(block)
+        return Block(events, notable, [])
+
+    def _decode_lines_one_by_one(self, block: bytes) -> Block:
+        events: list[Event] = []
         junk: list[bytes] = []
         for line in block.split(b"\n"):
             if line and not line.isspace():
@@ -135,7 +158,10 @@ class LineDecoder:
                     junk.append(line)
                 else:
                     events.append(event)
-        return events, junk
+        notable: list[Event] = [
+            e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted, ResultEvent))
+        ]
+        return Block(events, notable, junk)
 
     def decode(self, line: bytes) -> Event | None:
         """The event on one line, or ``None`` if the line is not a JSON object."""
@@ -150,8 +176,8 @@ class LineDecoder:
             return self.decode(repaired)
         try:
             return self._finish(wire)
-        except _NeedsLineError:
-            return _not_plain(line, None)
+        except _NeedsLineError as exc:
+            return _not_plain(line, str(exc) or None)
 
     @staticmethod
     def _mark_flush(event: AssistantEvent) -> None:
@@ -174,10 +200,12 @@ class LineDecoder:
                 kind = ToolCallCompleted
             else:
                 raise _NeedsLineError
+            if memoryview(wire.tool_call)[:1].tobytes() != b"{":
+                raise _NeedsLineError("Expected `object` - at `$.tool_call`")
             return kind(
                 call_id=wire.call_id,
-                # Copies: a Raw would otherwise keep the whole decoded block alive.
-                tool_call={key: raw.copy() for key, raw in wire.tool_call.items()},
+                # A copy: the Raw would otherwise keep the whole decoded block alive.
+                tool_call=wire.tool_call.copy(),
                 model_call_id=wire.model_call_id,
                 session_id=wire.session_id,
                 timestamp_ms=wire.timestamp_ms,

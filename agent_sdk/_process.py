@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 
 # POSIX numbers, as constants: the `signal` module costs a millisecond of import time.
 SIGTERM, SIGKILL = 15, 9
-# Large reads: one wake-up per chunk, framing and decoding whole batches of lines.
-CHUNK_BYTES = 1 << 20
+# Large reads: one wake-up per chunk, framing and decoding whole batches of lines. A
+# quarter megabyte decodes faster than more: the events of a chunk stay in the caches.
+CHUNK_BYTES = 256 * 1024
+PIPE_BYTES = 1 << 20
 STDERR_TAIL_BYTES = 64 * 1024
 # After SIGTERM, how long the group gets to exit before SIGKILL.
 TERM_GRACE = 0.5
@@ -58,7 +60,7 @@ def _grow_pipe(fd: int) -> None:
     try:
         import fcntl
 
-        fcntl.fcntl(fd, 1031, CHUNK_BYTES)  # F_SETPIPE_SZ
+        fcntl.fcntl(fd, 1031, PIPE_BYTES)  # F_SETPIPE_SZ
     except (ImportError, OSError):
         pass  # another OS, or above /proc/sys/fs/pipe-max-size: the default works too
 

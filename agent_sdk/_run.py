@@ -244,22 +244,21 @@ class Run:
         if self._text_format:
             self._absorb_text(block)
             return
-        events, junk = self._decoder.decode_block(block)
+        events, notable, junk = self._decoder.decode_block(block)
         for line in junk:
             text = line.decode("utf-8", "replace").rstrip("\r")
             self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
         if not events:
             return
         keep = self._keep_events
-        for event in events:
-            if isinstance(event, (ToolCallStarted, ToolCallCompleted)):
-                if keep:
-                    self._tool_calls.add(event)
-            elif isinstance(event, ResultEvent):
+        for event in notable:
+            if isinstance(event, ResultEvent):
                 self.result_event = event
                 # The known hang (cli-protocol.md §5): from here on the CLI has
                 # result_grace seconds to finish; then its group is ended, successfully.
                 self._start_grace()
+            elif keep and isinstance(event, (ToolCallStarted, ToolCallCompleted)):
+                self._tool_calls.add(event)
         for event in reversed(events):
             if event.session_id is not None:
                 self.session_id = event.session_id

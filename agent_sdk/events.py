@@ -164,8 +164,8 @@ class ThinkingCompleted(_Event, tag="thinking", frozen=True):
 class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     call_id: str = ""
     """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
-    tool_call: dict[str, msgspec.Raw] = msgspec.field(default_factory=dict)
-    """The wire ``tool_call`` object, undecoded; see :attr:`kind`, :attr:`args`."""
+    tool_call: msgspec.Raw = msgspec.Raw(b"{}")
+    """The wire ``tool_call`` object, undecoded JSON; see :attr:`kind`, :attr:`args`."""
     model_call_id: str | None = None
 
     @functools.cached_property

@@ -397,8 +397,11 @@ def _string(raw: msgspec.Raw | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _parse_tool_call(tool_call: dict[str, msgspec.Raw]) -> _ParsedToolCall:
+def _parse_tool_call(raw: msgspec.Raw) -> _ParsedToolCall:
     """Split a wire ``tool_call`` object into kind, typed args and typed outcome."""
+    tool_call = _decode_or_dict(raw, dict[str, msgspec.Raw])
+    if not isinstance(tool_call, dict):
+        return _ParsedToolCall("", None, None, None, None, None, None)
     kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
     args: ToolArgs | None = None
     outcome: str | None = None

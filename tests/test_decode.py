@@ -562,7 +562,7 @@ def test_an_unknown_tool_kind_keeps_args_and_result_as_dicts() -> None:
 
 def test_an_unknown_tool_kind_keeps_the_raw_tool_call() -> None:
     event = completed("call_websearch\nfc_18")
-    raw = msgspec.json.decode(event.tool_call["webSearchToolCall"])
+    raw = msgspec.json.decode(event.tool_call)["webSearchToolCall"]
     assert raw["args"]["searchTerm"] == "python decimal quantize"
 
 
