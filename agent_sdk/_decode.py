@@ -118,7 +118,7 @@ class LineDecoder:
         self.partial = partial
         self._wire = _decoders().wire
 
-    def decode_block(self, block: bytes) -> Block:
+    def decode_block(self, block: bytes | memoryview) -> Block:
         """The events of a block of complete lines (see :class:`Block`).
 
         The whole block is decoded in one call when it holds only known events (the
@@ -130,28 +130,28 @@ class LineDecoder:
         except (msgspec.DecodeError, UnicodeDecodeError):
             return self._decode_lines_one_by_one(block)
         notable: list[Event] = []
-        # Most blocks need no second look: no flags to set without partial output, and
-        # nothing to convert or note unless these words are somewhere in the bytes.
-        if self.partial or b"tool_call" in block or b"complete" in block or b"result" in block:
-            partial = self.partial
-            try:
-                for i, event in enumerate(events):
-                    cls = type(event)
-                    if cls is AssistantEvent:
-                        if partial:
-                            self._mark_flush(event)
-                    elif cls is _ToolCallWire or cls is ThinkingDelta or cls is ResultEvent:
-                        events[i] = event = self._finish(event)
-                        if cls is not ThinkingDelta:
-                            notable.append(event)
-            except _NeedsLineError:
-                return self._decode_lines_one_by_one(block)
+        partial = self.partial
+        try:
+            for i, event in enumerate(events):
+                cls = type(event)
+                if cls is AssistantEvent:
+                    if partial:
+                        self._mark_flush(event)
+                elif cls is _ToolCallWire:
+                    events[i] = event = self._finish(event)
+                    notable.append(event)
+                elif cls is ResultEvent:
+                    notable.append(event)
+                elif cls is ThinkingDelta and event.subtype != "delta":
+                    events[i] = self._finish(event)
+        except _NeedsLineError:
+            return self._decode_lines_one_by_one(block)
         return Block(events, notable, [])
 
-    def _decode_lines_one_by_one(self, block: bytes) -> Block:
+    def _decode_lines_one_by_one(self, block: bytes | memoryview) -> Block:
         events: list[Event] = []
         junk: list[bytes] = []
-        for line in block.split(b"\n"):
+        for line in bytes(block).split(b"\n"):
             if line and not line.isspace():
                 event = self.decode(line)
                 if event is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import time
 from typing import TYPE_CHECKING
 
 import anyio
@@ -30,6 +31,10 @@ SIGTERM, SIGKILL = 15, 9
 CHUNK_BYTES = 256 * 1024
 PIPE_BYTES = 1 << 20
 STDERR_TAIL_BYTES = 64 * 1024
+# Longest stretch of reading without a checkpoint, in seconds.
+CHECKPOINT_EVERY = 0.005
+# How long to wait for stdout alone before also watching stderr.
+STDOUT_GLANCE = 0.01
 # After SIGTERM, how long the group gets to exit before SIGKILL.
 TERM_GRACE = 0.5
 # After the leader exits, how long a grandchild may hold stderr open before we stop reading.
@@ -99,6 +104,7 @@ class AgentProcess:
         self.stderr = StderrTail()
         self._stderr_done = anyio.Event()
         self._closed = False
+        self._last_checkpoint = time.monotonic()
 
     @property
     def pid(self) -> int:
@@ -186,14 +192,25 @@ class AgentProcess:
             if not data:
                 self._close_fd("_stdout")
                 return None
-            # Data was there at once: still let other tasks run, and cancellation in.
-            await anyio.lowlevel.checkpoint()
+            # Data was there at once. While it keeps coming, still let other tasks run
+            # and cancellation in, every few milliseconds (not every chunk: each
+            # checkpoint is a trip around the event loop).
+            now = time.monotonic()
+            if now - self._last_checkpoint > CHECKPOINT_EVERY:
+                self._last_checkpoint = now
+                await anyio.lowlevel.checkpoint()
             return data
 
     async def _wait_for_stdout(self, fd: int) -> None:
         if self._stderr is None:
             await anyio.wait_readable(fd)
             return
+        # Usually stdout is back within moments: wait for it alone first (cheap), and
+        # only then also watch stderr, which a child blocked on a full stderr pipe needs.
+        with anyio.move_on_after(STDOUT_GLANCE):
+            await anyio.wait_readable(fd)
+            return
+        self._read_stderr()
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._drain_stderr)
             await anyio.wait_readable(fd)

@@ -224,22 +224,24 @@ class Run:
     async def _read(self) -> None:
         assert self._process is not None
         delay, expiry = self._limit(idle=True)
-        chunk = None
-        with anyio.move_on_after(delay) as scope:
+        if delay == math.inf:  # no limit: spare the cancel scope, this is the hot path
             chunk = await self._process.receive()
-        if scope.cancelled_caught:
-            await self._expired(expiry)
+        else:
+            chunk = None
+            with anyio.move_on_after(delay) as scope:
+                chunk = await self._process.receive()
+            if scope.cancelled_caught:
+                await self._expired(expiry)
         if chunk is None:
             self._eof = True
             tail = self._framer.flush()
             if tail is not None:
                 self._absorb(tail)
         else:
-            block = self._framer.feed_block(chunk)
-            if block:
+            for block in self._framer.feed_blocks(chunk):
                 self._absorb(block)
 
-    def _absorb(self, block: bytes) -> None:
+    def _absorb(self, block: bytes | memoryview) -> None:
         """Decode a block of complete lines, record its events and queue them, in order."""
         if self._text_format:
             self._absorb_text(block)
@@ -267,9 +269,10 @@ class Run:
             self.events.extend(events)
         self._ready.extend(events)
 
-    def _absorb_text(self, block: bytes) -> None:
-        lines = block.decode("utf-8", "replace").split("\n")
-        if block.endswith(b"\n"):
+    def _absorb_text(self, block: bytes | memoryview) -> None:
+        data = bytes(block)
+        lines = data.decode("utf-8", "replace").split("\n")
+        if data.endswith(b"\n"):
             lines.pop()  # what follows the last newline is not a line
         for text in lines:
             self._text_parts.append(text)
