@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 
@@ -50,14 +50,10 @@ _WireEvent = (
 )
 
 
-class Block(NamedTuple):
-    """What a block of lines held."""
-
-    events: list[Event]
-    notable: list[Event]
-    """Its tool-call and result events, which the run keeps track of."""
-    junk: list[bytes]
-    """Its lines that were not events (banners, plain-text errors, garbage)."""
+# What a block of lines held: its events; the tool-call and result events among them,
+# which the run keeps track of; and its lines that were not events (banners, garbage).
+# A plain tuple: a NamedTuple class costs more to create at import than it saves.
+Block = tuple[list[Event], list[Event], list[bytes]]
 
 
 class _NeedsLineError(Exception):
@@ -65,15 +61,15 @@ class _NeedsLineError(Exception):
     field of the wrong shape (rare). Its message, if any, says what did not fit."""
 
 
-class _Decoders(NamedTuple):
-    wire: msgspec.json.Decoder[_WireEvent]
-    any: msgspec.json.Decoder[dict[str, Any]]
+@functools.cache
+def _wire_decoder() -> msgspec.json.Decoder[_WireEvent]:
+    # Built on first use, once per process: `import agent_sdk` stays cheap (benchmarks/).
+    return msgspec.json.Decoder(_WireEvent)
 
 
 @functools.cache
-def _decoders() -> _Decoders:
-    # Built on first use, once per process: `import agent_sdk` stays cheap (benchmarks/).
-    return _Decoders(msgspec.json.Decoder(_WireEvent), msgspec.json.Decoder(dict[str, Any]))
+def _any_decoder() -> msgspec.json.Decoder[dict[str, Any]]:
+    return msgspec.json.Decoder(dict[str, Any])
 
 
 # A \uXXXX surrogate escape, unless it is part of a valid pair; escaped backslashes are
@@ -116,7 +112,7 @@ class LineDecoder:
 
     def __init__(self, *, partial: bool) -> None:
         self.partial = partial
-        self._wire = _decoders().wire
+        self._wire = _wire_decoder()
 
     def decode_block(self, block: bytes | memoryview) -> Block:
         """The events of a block of complete lines (see :class:`Block`).
@@ -146,7 +142,7 @@ class LineDecoder:
                     events[i] = self._finish(event)
         except _NeedsLineError:
             return self._decode_lines_one_by_one(block)
-        return Block(events, notable, [])
+        return events, notable, []
 
     def _decode_lines_one_by_one(self, block: bytes | memoryview) -> Block:
         events: list[Event] = []
@@ -161,7 +157,7 @@ class LineDecoder:
         notable: list[Event] = [
             e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted, ResultEvent))
         ]
-        return Block(events, notable, junk)
+        return events, notable, junk
 
     def decode(self, line: bytes) -> Event | None:
         """The event on one line, or ``None`` if the line is not a JSON object."""
@@ -221,10 +217,10 @@ def _not_plain(line: bytes, error: str | None) -> Event | None:
     """A line that is JSON but not a plain known event: another system subtype, an
     unknown type or subtype, or a known type whose fields do not fit (``error``)."""
     try:
-        raw = _decoders().any.decode(line)
+        raw = _any_decoder().decode(line)
     except (msgspec.DecodeError, UnicodeDecodeError):
         try:
-            raw = _decoders().any.decode(repair_line(line))
+            raw = _any_decoder().decode(repair_line(line))
         except (msgspec.DecodeError, UnicodeDecodeError):
             return None  # valid JSON, but not an object: not an event
     kind = raw.get("type")

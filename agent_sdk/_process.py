@@ -15,9 +15,7 @@ import time
 from typing import TYPE_CHECKING
 
 import anyio
-import anyio.lowlevel
 
-from ._discovery import find_binary
 from .errors import AgentError, AgentNotFoundError
 from .options import AgentOptions, Invocation
 
@@ -56,6 +54,8 @@ def _kill_live_groups() -> None:
 
 async def locate_binary(options: AgentOptions) -> str:
     """The CLI to run for these options, searched (blocking I/O) in a worker thread."""
+    from ._discovery import find_binary  # late: only a run needs it, not the import
+
     environ = {**os.environ, **(options.env or {})}
     return await anyio.to_thread.run_sync(find_binary, options.binary, environ)
 
@@ -198,7 +198,9 @@ class AgentProcess:
             now = time.monotonic()
             if now - self._last_checkpoint > CHECKPOINT_EVERY:
                 self._last_checkpoint = now
-                await anyio.lowlevel.checkpoint()
+                from anyio.lowlevel import checkpoint  # late: costly at import time
+
+                await checkpoint()
             return data
 
     async def _wait_for_stdout(self, fd: int) -> None:

@@ -11,7 +11,6 @@ from typing import Any, Literal
 
 import anyio
 
-from ._classify import process_error
 from ._decode import LineDecoder
 from ._framing import LineFramer
 from ._process import SIGKILL, AgentProcess, locate_binary
@@ -356,6 +355,8 @@ class Run:
                 **context,
             )
         if exit_code != 0:
+            from ._classify import process_error  # late: only failures need it
+
             return process_error(said, session_id=self.session_id, **context)
         if self.result_event is None and not self._text_format:
             return AgentProtocolError(

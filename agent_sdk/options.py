@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NamedTuple, get_args
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -172,7 +172,7 @@ def _check_choice(name: str, value: object, choices: object) -> None:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
 
 
-class Invocation(NamedTuple):
+class Invocation(msgspec.Struct, frozen=True):
     """What the SDK executes for a run: argv (no shell), bytes for stdin, environment."""
 
     argv: list[str]

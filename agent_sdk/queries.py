@@ -7,7 +7,7 @@ environment, process-group handling and error classification as a run.
 from __future__ import annotations
 
 import os
-from typing import Any, NamedTuple
+from typing import Any
 
 import anyio
 import msgspec
@@ -22,7 +22,7 @@ __all__ = ["Model", "Status", "create_chat", "list_models", "status", "version"]
 QUERY_TIMEOUT = 60.0
 
 
-class Model(NamedTuple):
+class Model(msgspec.Struct, frozen=True):
     """A model the CLI offers: the ``id`` to pass as ``AgentOptions(model=...)``."""
 
     id: str

@@ -1,0 +1,430 @@
+"""agent_sdk benchmarks: what the SDK costs on top of the agent, next to its baselines.
+
+    python benchmarks/run.py            # the full run (a few minutes), prints the table
+    python benchmarks/run.py --quick    # small sizes: checks the harness, not the numbers
+
+Every figure is measured in a fresh interpreter (so memory and import figures are its
+own), against a child process that replays a pre-rendered stream as fast as the pipe
+allows (`cat` of a file), so the agent's own time is out of the picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import streams  # noqa: E402
+
+# --- the workers: each runs in its own interpreter and prints one JSON object -------------
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _options(stream: str, **kw: Any) -> Any:
+    from agent_sdk import AgentOptions
+
+    return AgentOptions(binary=os.environ["BENCH_CHILD"], env={"BENCH_STREAM": stream}, **kw)
+
+
+def worker_sdk(stream: str, keep: str = "1") -> dict[str, Any]:
+    import anyio
+
+    from agent_sdk import run
+
+    async def main() -> int:
+        count = 0
+        async with run("bench", options=_options(stream, keep_events=keep == "1")) as events:
+            async for _ in events:
+                count += 1
+        return count
+
+    start = time.perf_counter()
+    count = anyio.run(main)
+    return {"seconds": time.perf_counter() - start, "events": count, "rss_mb": _peak_rss_mb()}
+
+
+def worker_raw(stream: str) -> dict[str, Any]:
+    """The limit: the same child and pipe, read in 1 MiB reads, nothing parsed."""
+    proc = subprocess.Popen(
+        [os.environ["BENCH_CHILD"]],
+        env={**os.environ, "BENCH_STREAM": stream},
+        stdout=subprocess.PIPE,
+        bufsize=0,
+    )
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    start = time.perf_counter()
+    total = 0
+    while data := os.read(fd, 1 << 20):
+        total += len(data)
+    proc.wait()
+    return {"seconds": time.perf_counter() - start, "bytes": total}
+
+
+def worker_memory_decode(stream: str, typed: str = "1") -> dict[str, Any]:
+    """msgspec alone, from memory: into agent_sdk's event types, or (typed=0) into dicts."""
+    import msgspec
+
+    from agent_sdk._decode import _wire_decoder
+
+    decode = _wire_decoder().decode if typed == "1" else msgspec.json.decode
+    lines = Path(stream).read_bytes().splitlines()
+    start = time.perf_counter()
+    for line in lines:
+        decode(line)
+    return {"seconds": time.perf_counter() - start, "events": len(lines)}
+
+
+def worker_json_loads(stream: str) -> dict[str, Any]:
+    async def main() -> int:
+        proc = await asyncio.create_subprocess_exec(
+            os.environ["BENCH_CHILD"],
+            env={**os.environ, "BENCH_STREAM": stream},
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 30,  # the default 64 KiB limit would fail on big lines
+        )
+        assert proc.stdout is not None
+        count = 0
+        while line := await proc.stdout.readline():
+            json.loads(line)
+            count += 1
+        await proc.wait()
+        return count
+
+    start = time.perf_counter()
+    count = asyncio.run(main())
+    return {"seconds": time.perf_counter() - start, "events": count}
+
+
+def worker_startup(stream: str, repeat: str) -> dict[str, Any]:
+    import anyio
+
+    from agent_sdk import run
+
+    child = os.environ["BENCH_CHILD"]
+    env = {**os.environ, "BENCH_STREAM": stream}
+
+    async def sdk() -> tuple[float, float]:
+        start = time.perf_counter()
+        first = None
+        async with run("bench", options=_options(stream)) as events:
+            async for _ in events:
+                if first is None:
+                    first = time.perf_counter() - start
+        return first or 0.0, time.perf_counter() - start
+
+    async def bare() -> tuple[float, float]:
+        start = time.perf_counter()
+        first = None
+        async with await anyio.open_process([child], env=env) as proc:
+            assert proc.stdout is not None
+            async for _ in proc.stdout:
+                if first is None:
+                    first = time.perf_counter() - start
+        return first or 0.0, time.perf_counter() - start
+
+    async def main() -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {
+            "sdk_first": [],
+            "sdk_total": [],
+            "bare_first": [],
+            "bare_total": [],
+        }
+        await sdk(), await bare()  # warm-up: thread pool, imports, page cache
+        for _ in range(int(repeat)):
+            for name, fn in (("sdk", sdk), ("bare", bare)):
+                first, total = await fn()
+                out[f"{name}_first"].append(first)
+                out[f"{name}_total"].append(total)
+        return out
+
+    samples = anyio.run(main)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def worker_concurrent(stream: str, runs: str) -> dict[str, Any]:
+    import anyio
+
+    from agent_sdk import run
+
+    base = _peak_rss_mb()
+
+    async def one() -> None:
+        async with run("bench", options=_options(stream)) as events:
+            async for _ in events:
+                pass
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tg:
+            for _ in range(int(runs)):
+                tg.start_soon(one)
+
+    start = time.perf_counter()
+    anyio.run(main)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "rss_per_run_kb": (_peak_rss_mb() - base) * 1024 / int(runs)}
+
+
+WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
+    name.removeprefix("worker_"): fn for name, fn in globals().items() if name.startswith("worker_")
+}
+
+# --- the harness ----------------------------------------------------------------------------
+
+
+def measure(name: str, *args: object, env: dict[str, str]) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", name, *map(str, args)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"worker {name} failed:\n{out.stderr}")
+    return json.loads(out.stdout)
+
+
+def import_time(modules: str, runs: int, env: dict[str, str]) -> float:
+    code = f"import time; t = time.perf_counter(); import {modules}; print(time.perf_counter() - t)"
+    subprocess.run([sys.executable, "-c", f"import {modules}"], env=env, check=True)
+    return statistics.median(
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for _ in range(runs)
+    )
+
+
+def best(runs: int, name: str, *args: object, env: dict[str, str]) -> dict[str, Any]:
+    """The fastest of several runs: the least disturbed by the rest of the machine."""
+    return min((measure(name, *args, env=env) for _ in range(runs)), key=lambda r: r["seconds"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="small sizes, to check the harness")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        name, *rest = args.worker
+        print(json.dumps(WORKERS[name](*rest)))
+        return 0
+
+    quick = args.quick
+    sizes = {
+        "throughput_events": 20_000 if quick else 300_000,
+        "memory_events": (5_000, 20_000) if quick else (250_000, 1_000_000),
+        "huge_line": 5_000_000 if quick else 100_000_000,
+        "concurrent": 20 if quick else 200,
+        "repeat": 2 if quick else 5,
+        "startup_repeat": 5 if quick else 40,
+    }
+    work = Path(tempfile.mkdtemp(prefix="agent_sdk_bench_"))
+    child = work / "child.sh"
+    child.write_text('#!/bin/sh\nexec cat "$BENCH_STREAM"\n')
+    child.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["BENCH_CHILD"] = str(child)
+    env["PYTHONPATH"] = os.pathsep.join([str(HERE.parent), env.get("PYTHONPATH", "")])
+
+    def stream(name: str, events: int, **kw: Any) -> tuple[str, int, int]:
+        path = work / f"{name}.ndjson"
+        count = streams.write_stream(path, events, **kw)
+        return str(path), count, path.stat().st_size
+
+    rows: list[tuple[str, str, str, str]] = []
+    figures: dict[str, Any] = {"quick": quick, "sizes": sizes}
+    r = sizes["repeat"]
+
+    # 1. Throughput
+    path, count, size = stream("throughput", sizes["throughput_events"])
+    sdk = best(r, "sdk", path, "0", env=env)
+    sdk_kept = best(r, "sdk", path, "1", env=env)
+    raw = best(r, "raw", path, env=env)
+    typed = best(r, "memory_decode", path, "1", env=env)
+    untyped = best(r, "memory_decode", path, "0", env=env)
+    loads = best(r, "json_loads", path, env=env)
+    mb = size / 1e6
+
+    def rate(fig: dict[str, Any]) -> float:
+        return count / fig["seconds"]
+
+    figures["throughput"] = {
+        "events": count,
+        "mb": mb,
+        "sdk": sdk,
+        "sdk_keep_events": sdk_kept,
+        "raw": raw,
+        "msgspec_typed": typed,
+        "msgspec_untyped": untyped,
+        "json_loads": loads,
+    }
+    rows += [
+        (
+            "throughput: run() → typed events",
+            f"{rate(sdk):,.0f} ev/s",
+            f"{mb / sdk['seconds']:,.0f} MB/s",
+            "keep_events=False (streaming)",
+        ),
+        (
+            "  run(), keeping every event",
+            f"{rate(sdk_kept):,.0f} ev/s",
+            f"{mb / sdk_kept['seconds']:,.0f} MB/s",
+            "the default",
+        ),
+        ("  limit: the pipe, no parsing", "", f"{mb / raw['seconds']:,.0f} MB/s", ""),
+        (
+            "  msgspec from memory, typed",
+            f"{rate(typed):,.0f} ev/s",
+            f"{mb / typed['seconds']:,.0f} MB/s",
+            f"run() = {rate(sdk) / rate(typed):.0%} (target ≥ 60%)",
+        ),
+        (
+            "  msgspec from memory, untyped",
+            f"{rate(untyped):,.0f} ev/s",
+            f"{mb / untyped['seconds']:,.0f} MB/s",
+            f"run() = {rate(sdk) / rate(untyped):.0%}",
+        ),
+        (
+            "  asyncio readline + json.loads",
+            f"{rate(loads):,.0f} ev/s",
+            f"{mb / loads['seconds']:,.0f} MB/s",
+            f"run() = {rate(sdk) / rate(loads):.1f}× (target ≥ 5×)",
+        ),
+    ]
+
+    # 2. Start-up
+    tiny, _, _ = stream("tiny", 4, tools=False)
+    st = measure("startup", tiny, sizes["startup_repeat"], env=env)
+    figures["startup"] = st
+    gap = (st["sdk_first"] - st["bare_first"]) * 1000
+    rows += [
+        (
+            "start-up: first event, run()",
+            f"{st['sdk_first'] * 1000:.1f} ms",
+            f"total {st['sdk_total'] * 1000:.1f} ms",
+            f"+{gap:.1f} ms over bare (target ≤ 5 ms)",
+        ),
+        (
+            "  bare anyio.open_process",
+            f"{st['bare_first'] * 1000:.1f} ms",
+            f"total {st['bare_total'] * 1000:.1f} ms",
+            "",
+        ),
+    ]
+
+    # 3. Import time: median over fresh interpreters that import nothing else first,
+    # with bytecode caches written (as after `pip install`).
+    n = 5 if quick else 30
+    imp_sdk = import_time("agent_sdk", n, env)
+    imp_base = import_time("anyio, msgspec", n, env)
+    figures["import"] = {"agent_sdk": imp_sdk, "anyio_msgspec": imp_base}
+    rows += [
+        (
+            "import agent_sdk",
+            f"{imp_sdk * 1000:.1f} ms",
+            "",
+            f"{imp_sdk / imp_base:.2f}× (target ≤ 1.2×)",
+        ),
+        ("  import anyio, msgspec", f"{imp_base * 1000:.1f} ms", "", ""),
+    ]
+
+    # 4. Memory
+    small_n, large_n = sizes["memory_events"]
+    small, small_count, _ = stream("mem_small", small_n, tools=False)
+    large, large_count, large_size = stream("mem_large", large_n, tools=False)
+    flat_small = measure("sdk", small, "0", env=env)
+    flat_large = measure("sdk", large, "0", env=env)
+    kept_large = measure("sdk", large, "1", env=env)
+    huge = work / "huge.ndjson"
+    streams.write_huge_line(huge, sizes["huge_line"])
+    huge_run = measure("sdk", str(huge), "0", env=env)
+    line_mb = sizes["huge_line"] / 1e6
+    figures["memory"] = {
+        "events_small": small_count,
+        "events_large": large_count,
+        "flat_small": flat_small,
+        "flat_large": flat_large,
+        "kept_large": kept_large,
+        "huge_line_mb": line_mb,
+        "huge": huge_run,
+    }
+    rows += [
+        (
+            f"peak RSS, {small_count:,} events",
+            f"{flat_small['rss_mb']:.0f} MB",
+            "keep_events=False",
+            "",
+        ),
+        (
+            f"peak RSS, {large_count:,} events",
+            f"{flat_large['rss_mb']:.0f} MB",
+            "keep_events=False",
+            f"{flat_large['rss_mb'] / flat_small['rss_mb']:.2f}× for "
+            f"{large_count / small_count:.0f}× the stream (flat)",
+        ),
+        (
+            "  same, keeping every event",
+            f"{kept_large['rss_mb']:.0f} MB",
+            f"stream {large_size / 1e6:.0f} MB",
+            "the default",
+        ),
+        (
+            f"peak RSS, one {line_mb:,.0f} MB line",
+            f"{huge_run['rss_mb']:.0f} MB",
+            "",
+            f"{huge_run['rss_mb'] / line_mb:.1f}× the line (target < 4×)",
+        ),
+    ]
+
+    # 5. Concurrency
+    conc_stream, conc_events, _ = stream("concurrent", 200)
+    conc = measure("concurrent", conc_stream, sizes["concurrent"], env=env)
+    figures["concurrency"] = conc
+    rows.append(
+        (
+            f"{sizes['concurrent']} concurrent runs × {conc_events} events",
+            f"{conc['seconds']:.2f} s",
+            f"{conc['rss_per_run_kb']:.0f} KB/run",
+            "",
+        )
+    )
+
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    print(f"agent_sdk benchmarks{' (quick: sizes too small for the targets)' if quick else ''}")
+    print(
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.machine()}, {os.cpu_count()} cores"
+    )
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""The benchmark harness runs (its quick mode): a smoke test, not a timing claim."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
+    figures_file = tmp_path / "figures.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "run.py"),
+            "--quick",
+            "--json",
+            str(figures_file),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    for row in ("throughput", "start-up", "import agent_sdk", "peak RSS", "concurrent runs"):
+        assert row in done.stdout
+    figures = json.loads(figures_file.read_text())
+    assert figures["throughput"]["sdk"]["events"] == figures["throughput"]["events"]
+    assert figures["memory"]["flat_large"]["events"] == figures["memory"]["events_large"]
