@@ -159,27 +159,47 @@ def worker_startup(stream: str, repeat: str) -> dict[str, Any]:
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
+def _current_rss_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def worker_concurrent(stream: str, runs: str) -> dict[str, Any]:
+    """``runs`` runs at once; memory is sampled while every one of them is open."""
     import anyio
 
     from agent_sdk import run
 
-    base = _peak_rss_mb()
+    count = int(runs)
 
-    async def one() -> None:
-        async with run("bench", options=_options(stream)) as events:
-            async for _ in events:
-                pass
+    async def main() -> float:
+        opened = 0
+        all_open = anyio.Event()
+        sample: list[float] = []
 
-    async def main() -> None:
+        async def one() -> None:
+            nonlocal opened
+            async with run("bench", options=_options(stream)) as events:
+                first = True
+                async for _ in events:
+                    if first:
+                        first = False
+                        opened += 1
+                        if opened == count:
+                            sample.append(_current_rss_mb())
+                            all_open.set()
+                        await all_open.wait()
+
         async with anyio.create_task_group() as tg:
-            for _ in range(int(runs)):
+            for _ in range(count):
                 tg.start_soon(one)
+        return sample[0]
 
+    base = _current_rss_mb()
     start = time.perf_counter()
-    anyio.run(main)
+    during = anyio.run(main)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "rss_per_run_kb": (_peak_rss_mb() - base) * 1024 / int(runs)}
+    return {"seconds": seconds, "rss_per_run_kb": (during - base) * 1024 / count}
 
 
 WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
@@ -215,9 +235,16 @@ def import_time(modules: str, runs: int, env: dict[str, str]) -> float:
     )
 
 
-def best(runs: int, name: str, *args: object, env: dict[str, str]) -> dict[str, Any]:
-    """The fastest of several runs: the least disturbed by the rest of the machine."""
-    return min((measure(name, *args, env=env) for _ in range(runs)), key=lambda r: r["seconds"])
+def best_of_each(
+    runs: int, workers: list[tuple[object, ...]], env: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The fastest of several runs of each worker. The workers take turns, round after
+    round, so that a noisy stretch of the machine hits them all alike."""
+    results: list[list[dict[str, Any]]] = [[] for _ in workers]
+    for _ in range(runs):
+        for i, (name, *args) in enumerate(workers):
+            results[i].append(measure(str(name), *args, env=env))
+    return [min(rs, key=lambda r: r["seconds"]) for rs in results]
 
 
 def main() -> int:
@@ -239,7 +266,7 @@ def main() -> int:
         "memory_events": (5_000, 20_000) if quick else (250_000, 1_000_000),
         "huge_line": 5_000_000 if quick else 100_000_000,
         "concurrent": 20 if quick else 200,
-        "repeat": 2 if quick else 5,
+        "repeat": 2 if quick else 7,
         "startup_repeat": 5 if quick else 40,
     }
     work = Path(tempfile.mkdtemp(prefix="agent_sdk_bench_"))
@@ -261,12 +288,18 @@ def main() -> int:
 
     # 1. Throughput
     path, count, size = stream("throughput", sizes["throughput_events"])
-    sdk = best(r, "sdk", path, "0", env=env)
-    sdk_kept = best(r, "sdk", path, "1", env=env)
-    raw = best(r, "raw", path, env=env)
-    typed = best(r, "memory_decode", path, "1", env=env)
-    untyped = best(r, "memory_decode", path, "0", env=env)
-    loads = best(r, "json_loads", path, env=env)
+    sdk, sdk_kept, raw, typed, untyped, loads = best_of_each(
+        r,
+        [
+            ("sdk", path, "0"),
+            ("sdk", path, "1"),
+            ("raw", path),
+            ("memory_decode", path, "1"),
+            ("memory_decode", path, "0"),
+            ("json_loads", path),
+        ],
+        env=env,
+    )
     mb = size / 1e6
 
     def rate(fig: dict[str, Any]) -> float:
