@@ -200,8 +200,7 @@ class LineDecoder:
                 raise _NeedsLineError("Expected `object` - at `$.tool_call`")
             return kind(
                 call_id=wire.call_id,
-                # A copy: the Raw would otherwise keep the whole decoded block alive.
-                tool_call=wire.tool_call.copy(),
+                tool_call=_detach(wire.tool_call),
                 model_call_id=wire.model_call_id,
                 session_id=wire.session_id,
                 timestamp_ms=wire.timestamp_ms,
@@ -211,6 +210,16 @@ class LineDecoder:
                 return ThinkingCompleted(session_id=wire.session_id, timestamp_ms=wire.timestamp_ms)
             raise _NeedsLineError
         return wire
+
+
+# A Raw is a view into the block it was decoded from and keeps all of it alive. Small
+# ones are copied out (cheap); a big one is most of its block anyway, and copying it
+# would cost more than the block it keeps: at most a few times its own size.
+_COPY_BELOW = 64 * 1024
+
+
+def _detach(raw: msgspec.Raw) -> msgspec.Raw:
+    return raw.copy() if len(raw) < _COPY_BELOW else raw
 
 
 def _not_plain(line: bytes, error: str | None) -> Event | None:
