@@ -11,15 +11,13 @@ class LineFramer:
     Works on bytes, so a multi-byte UTF-8 character split across chunks is rejoined
     before anything decodes it. A line may be any length (a 40 MB file read arrives as
     one line): the pieces of an unfinished line are kept in a list and joined once, so a
-    long line costs linear time. Lines keep everything but their ``\\n``; empty ones are
-    dropped unless ``keep_empty`` (text output, where a blank line is content).
+    long line costs linear time. Lines keep everything but their ``\\n``.
     """
 
-    __slots__ = ("_keep_empty", "_pending")
+    __slots__ = ("_pending",)
 
-    def __init__(self, *, keep_empty: bool = False) -> None:
+    def __init__(self) -> None:
         self._pending: list[bytes] = []
-        self._keep_empty = keep_empty
 
     def feed_blocks(self, chunk: bytes) -> list[bytes | memoryview]:
         """Add a chunk; return the lines it completed as blocks of whole lines, each
@@ -49,10 +47,10 @@ class LineFramer:
         return blocks
 
     def feed(self, chunk: bytes) -> list[bytes]:
-        """Add a chunk; return the lines it completed, in order."""
+        """Add a chunk; return the (non-empty) lines it completed, in order."""
         lines = b"".join(self.feed_blocks(chunk)).split(b"\n")
         lines.pop()  # what follows the last \n: nothing, or the pending rest
-        if not self._keep_empty and b"" in lines:
+        if b"" in lines:
             lines = [line for line in lines if line]
         return lines
 
@@ -63,8 +61,3 @@ class LineFramer:
         line = b"".join(self._pending)
         self._pending = []
         return line or None
-
-    @property
-    def pending_bytes(self) -> int:
-        """Bytes of the unfinished line held so far."""
-        return sum(map(len, self._pending))

@@ -51,13 +51,18 @@ def test_empty_lines_are_dropped_by_default() -> None:
     assert LineFramer().feed(b"\na\n\n\nb\n\n") == [b"a", b"b"]
 
 
-def test_empty_lines_are_kept_with_keep_empty() -> None:
-    assert LineFramer(keep_empty=True).feed(b"a\n\nb\n") == [b"a", b"", b"b"]
+def test_blocks_keep_blank_lines_for_text_output() -> None:
+    blocks = LineFramer().feed_blocks(b"a\n\nb\n")
+    assert b"".join(blocks) == b"a\n\nb\n"
 
 
-def test_an_empty_line_at_a_chunk_seam_is_kept_with_keep_empty() -> None:
-    framer = LineFramer(keep_empty=True)
-    assert feed_all(framer, [b"a\n", b"\n", b"b\n"]) == [b"a", b"", b"b"]
+def test_a_line_begun_in_earlier_chunks_comes_first_and_whole() -> None:
+    framer = LineFramer()
+    assert framer.feed_blocks(b'{"ty') == []
+    first, rest = framer.feed_blocks(b'pe":1}\n{"b":2}\n{"c"')
+    assert bytes(first) == b'{"type":1}\n'
+    assert bytes(rest) == b'{"b":2}\n'
+    assert framer.flush() == b'{"c"'
 
 
 def test_flush_returns_the_unterminated_last_line() -> None:
@@ -82,13 +87,6 @@ def test_flush_forgets_the_line_it_returned() -> None:
     framer.feed(b"tail")
     framer.flush()
     assert framer.flush() is None
-
-
-def test_pending_bytes_counts_the_unfinished_line() -> None:
-    framer = LineFramer()
-    framer.feed(b"done\nabc")
-    framer.feed(b"de")
-    assert framer.pending_bytes == 5
 
 
 def test_a_40_mb_line_fed_in_64_kib_chunks_comes_out_as_one_line() -> None:
