@@ -252,6 +252,20 @@ class AgentProcess:
             tg.cancel_scope.cancel()
         return code
 
+    async def communicate(self, within: float) -> tuple[bytes, int | None]:
+        """All of stdout and the exit code (``None`` if ``within`` seconds ran out
+        first); the process is closed in every case."""
+        chunks: list[bytes] = []
+        code: int | None = None
+        try:
+            with anyio.move_on_after(within):
+                while (chunk := await self.receive()) is not None:
+                    chunks.append(chunk)
+                code = await self.wait()
+        finally:
+            await self.aclose()
+        return b"".join(chunks), code
+
     def _close_fd(self, name: str) -> None:
         fd = getattr(self, name)
         if fd is not None:
@@ -291,8 +305,5 @@ class AgentProcess:
             self._closed = True
             _live_groups.discard(self._process.pid)
             self._signal_group(SIGKILL)
-            for name in ("_stdout", "_stderr"):
-                fd = getattr(self, name)
-                if fd is not None:
-                    setattr(self, name, None)
-                    os.close(fd)
+            self._close_fd("_stdout")
+            self._close_fd("_stderr")

@@ -11,7 +11,6 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from ._framing import LineFramer
 from ._process import AgentProcess, locate_binary
 from .errors import AgentTimeoutError
 from .options import AgentOptions, build_invocation
@@ -46,24 +45,13 @@ async def record(
     )
     binary = await locate_binary(options)
     invocation = build_invocation(prompt, options, binary=binary, environ=os.environ)
-    framer = LineFramer()
-    lines: list[bytes] = []
-    code: int | None = None
     process = await AgentProcess.spawn(invocation, options.cwd)
-    try:
-        with anyio.move_on_after(options.timeout if options.timeout else math.inf):
-            while (chunk := await process.receive()) is not None:
-                lines.extend(framer.feed(chunk))
-            code = await process.wait()
-    finally:
-        await process.aclose()
+    stdout, code = await process.communicate(options.timeout or math.inf)
     if code is None:
         raise AgentTimeoutError(
             f"the run to record did not finish within {options.timeout:g} s; nothing written"
         )
-    tail = framer.flush()
-    if tail is not None:
-        lines.append(tail)
+    lines = [line for line in stdout.split(b"\n") if line]
     out = [_scenario_line(line) for line in lines]
     stderr = process.stderr.text().rstrip("\n")
     if options.api_key:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import anyio
 import msgspec
 
 from ._classify import process_error
@@ -43,16 +42,9 @@ async def _output(args: list[str], options: AgentOptions | None) -> str:
     binary = await locate_binary(options)
     env = child_environment(options, os.environ)
     process = await AgentProcess.spawn(Invocation([binary, *args], None, env), options.cwd)
-    chunks: list[bytes] = []
-    try:
-        with anyio.move_on_after(options.timeout or QUERY_TIMEOUT) as scope:
-            while (chunk := await process.receive()) is not None:
-                chunks.append(chunk)
-            code = await process.wait()
-    finally:
-        await process.aclose()
-    out = b"".join(chunks).decode("utf-8", "replace")
-    if scope.cancelled_caught:
+    stdout, code = await process.communicate(options.timeout or QUERY_TIMEOUT)
+    out = stdout.decode("utf-8", "replace")
+    if code is None:
         raise AgentTimeoutError(
             f"`cursor-agent {' '.join(args)}` did not answer in time",
             stderr=process.stderr.text(),

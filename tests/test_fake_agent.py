@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_env import fake_env
 
 from fake_agent import SCENARIOS_DIR, scenario_names
 
@@ -63,15 +63,7 @@ FORMATS = ["text", "json", "stream-json"]
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("FAKE_AGENT_") and k != "CURSOR_API_KEY"
-    }
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    env["FAKE_AGENT_HUGE_READ_BYTES"] = str(SMALL_HUGE_READ)
-    env.update(extra)
-    return env
+    return fake_env(FAKE_AGENT_HUGE_READ_BYTES=str(SMALL_HUGE_READ), **extra)
 
 
 def run(

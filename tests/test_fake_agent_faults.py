@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_env import fake_env
 
 from fake_agent import SCENARIOS_DIR
 from fake_agent._directives import check_directive
@@ -44,15 +45,7 @@ LINGER = re.compile(rb"fake_agent: lingering child (\d+)\n")
 
 
 def _env(scenario: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("FAKE_AGENT_") and k != "CURSOR_API_KEY"
-    }
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    env["FAKE_AGENT_HUGE_LINE_BYTES"] = str(SMALL_HUGE_LINE)
-    env["FAKE_AGENT_SCENARIO"] = scenario
-    return env
+    return fake_env(FAKE_AGENT_HUGE_LINE_BYTES=str(SMALL_HUGE_LINE), FAKE_AGENT_SCENARIO=scenario)
 
 
 def _kill_group(pgid: int) -> None:
