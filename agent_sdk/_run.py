@@ -212,6 +212,9 @@ class Run:
 
     def _limit(self, *, idle: bool) -> tuple[float, _Expiry]:
         """How long the next wait on the CLI may last, and what it means if it expires."""
+        unlimited = self._deadline == math.inf and self._grace_deadline is None
+        if unlimited and (not idle or self._options.idle_timeout is None):
+            return math.inf, "timeout"  # no limit: spare the clock (once per chunk)
         now = anyio.current_time()
         limits: list[tuple[float, _Expiry]] = [(self._deadline - now, "timeout")]
         if idle and self._options.idle_timeout is not None:
@@ -408,7 +411,7 @@ class Run:
         has_assistant_text = self._options.output_format == "stream-json" and self._keep_events
         return RunResult(
             result=result.result,
-            text="".join(e.new_text for e in self.events if isinstance(e, AssistantEvent))
+            text="".join([e.new_text for e in self.events if type(e) is AssistantEvent])
             if has_assistant_text
             else result.result,
             session_id=self.session_id,

@@ -276,7 +276,7 @@ def test_an_unknown_subtype_of_thinking_or_tool_call_becomes_unknown_event(type_
         '{"type":"assistant","message":{"content":"not a list"}}',
         '{"type":"system","subtype":"init","cwd":42}',
         '{"type":"thinking","subtype":"delta","text":7}',
-        '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":"read"}',
+        '{"type":"tool_call","subtype":"started","call_id":7,"tool_call":{}}',
         '{"type":"connection","subtype":"reconnecting","attempt":"one"}',
     ],
 )
@@ -285,6 +285,16 @@ def test_a_known_type_with_a_wrong_typed_field_becomes_unknown_event_with_error(
     assert isinstance(event, UnknownEvent)
     assert event.raw == json.loads(line)
     assert event.error
+
+
+def test_a_tool_call_payload_that_is_not_an_object_is_kept_and_parses_to_nothing() -> None:
+    # The payload is decoded on first access only (benchmarks/), so its shape is not
+    # checked while the stream is read: the event arrives, and its views are empty.
+    line = '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":"read"}'
+    event = decode(line)
+    assert isinstance(event, ToolCallStarted)
+    assert bytes(event.tool_call) == b'"read"'
+    assert (event.kind, event.args, event.tool_call_id) == ("", None, None)
 
 
 # --- lines that are not events ------------------------------------------------------
