@@ -165,7 +165,9 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     call_id: str = ""
     """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
     tool_call: msgspec.Raw = msgspec.Raw(b"{}")
-    """The wire ``tool_call`` object, undecoded JSON; see :attr:`kind`, :attr:`args`."""
+    """The wire ``tool_call`` object, undecoded JSON; see :attr:`kind`, :attr:`args`.
+    Nothing checks it until one of those is read; if it is not a JSON object, they are
+    empty (``kind == ""``)."""
     model_call_id: str | None = None
 
     @functools.cached_property
