@@ -65,8 +65,8 @@ def worker_sdk(stream: str, keep: str = "1") -> dict[str, Any]:
 
 
 def worker_raw(stream: str) -> dict[str, Any]:
-    """The limit: the same child and pipe (1 MiB, as agent_sdk asks), nothing parsed."""
-    import fcntl
+    """The limit: the same child, pipe size and read size as agent_sdk, nothing parsed."""
+    from agent_sdk._process import CHUNK_BYTES, _grow_pipe
 
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -77,9 +77,9 @@ def worker_raw(stream: str) -> dict[str, Any]:
     )
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
-    fcntl.fcntl(fd, 1031, 1 << 20)  # F_SETPIPE_SZ
+    _grow_pipe(fd)
     total = 0
-    while data := os.read(fd, 1 << 18):
+    while data := os.read(fd, CHUNK_BYTES):
         total += len(data)
     proc.wait()
     return {"seconds": time.perf_counter() - start, "bytes": total}
