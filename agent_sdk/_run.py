@@ -65,7 +65,9 @@ class Run:
         self._prompt = prompt
         self._options = options
         self._text_format = options.output_format == "text"
-        self._keep_events = options.keep_events
+        # None: streamed, nothing kept (flat memory); _for_result() keeps for a RunResult.
+        self._keep_events = options.keep_events is True
+        self._received = 0
         self._process: AgentProcess | None = None
         self._framer = LineFramer()
         self._decoder = LineDecoder(
@@ -82,9 +84,10 @@ class Run:
         self._run_result: RunResult | None = None
         self._text_parts: list[str] = []
         self._stdout_lines: deque[str] = deque(maxlen=MAX_STDOUT_LINES)
-        self._tool_calls = ToolCallTracker()
+        self._tool_calls = ToolCallTracker(keep=self._keep_events)
         self.events: list[Event] = []
-        """Every event received so far."""
+        """Every event received so far, when the run keeps them (``keep_events``);
+        a streamed run does not by default: it hands each event over as it arrives."""
         self.session_id: str | None = None
         """The chat id, as soon as an event has carried it."""
         self.result_event: ResultEvent | None = None
@@ -109,13 +112,14 @@ class Run:
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        """The tool calls seen so far, ``started`` paired with ``completed``."""
+        """The tool calls seen so far, ``started`` paired with ``completed``; when the run
+        does not keep its events (``keep_events``), only those still running."""
         return self._tool_calls.calls
 
     def tool_call(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
-        """The :class:`ToolCall` an event of this run belongs to, as known now."""
-        call = self._tool_calls.get(event.call_id)
-        return call if call is not None else ToolCall(event.call_id)
+        """The :class:`ToolCall` an event of this run belongs to, as known now: its
+        ``started`` and ``completed`` events, whether or not the run keeps its events."""
+        return self._tool_calls.call_of(event)
 
     def __aiter__(self) -> Run:
         return self
@@ -167,6 +171,14 @@ class Run:
         if not getattr(self, "_ended", True):
             self._ended = True
             self._on_end()
+
+    def _for_result(self) -> Run:
+        """This run ends in a :class:`RunResult` (``run_async``, ``Session.send``): keep
+        every event for it, unless the options say ``keep_events=False``."""
+        if self._options.keep_events is None:
+            self._keep_events = True
+            self._tool_calls = ToolCallTracker(keep=True)
+        return self
 
     # --- hooks for subclasses (Session) -----------------------------------------------
     async def _prepare(self) -> AgentOptions:
@@ -254,6 +266,7 @@ class Run:
             self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
         if not events:
             return
+        self._received += len(events)
         keep = self._keep_events
         for event in notable:
             if isinstance(event, ResultEvent):
@@ -261,7 +274,7 @@ class Run:
                 # The known hang (cli-protocol.md §5): from here on the CLI has
                 # result_grace seconds to finish; then its group is ended, successfully.
                 self._start_grace()
-            elif keep and isinstance(event, (ToolCallStarted, ToolCallCompleted)):
+            elif isinstance(event, (ToolCallStarted, ToolCallCompleted)):
                 self._tool_calls.add(event)
         for event in reversed(events):
             if event.session_id is not None:
@@ -281,6 +294,7 @@ class Run:
             # In text output every line is also what the CLI said, should it fail.
             self._stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
             event = TextLine(text=text.removesuffix("\r"))
+            self._received += 1
             if self._keep_events:
                 self.events.append(event)
             self._ready.append(event)
@@ -304,7 +318,7 @@ class Run:
         context = self._context(self._process.returncode if self._process else None)
         said = self._what_the_cli_said(context["stderr"], context["stdout_lines"], quiet="")
         raise AgentTimeoutError(
-            f"cursor-agent {what}; its process group was ended after {len(self.events)} "
+            f"cursor-agent {what}; its process group was ended after {self._received} "
             f"events (session {self.session_id}). {said}".rstrip(),
             session_id=self.session_id,
             hint="raise the timeout, or resume the chat with AgentOptions(resume=session_id)"
@@ -462,7 +476,7 @@ async def run_async(prompt: str, *, options: AgentOptions | None = None) -> RunR
         result = await run_async("Add a docstring to utils.py")
         print(result.result)
     """
-    async with run(prompt, options=options) as events:
+    async with run(prompt, options=options)._for_result() as events:
         async for _ in events:
             pass
     return events.result

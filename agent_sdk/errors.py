@@ -1,8 +1,9 @@
 """The exceptions agent_sdk raises. Every one is an :class:`AgentError`.
 
-A failed run never loses what it received: each error carries the events that
-arrived before the failure, the session id (so the chat can be resumed), the
-exit code, the tail of stderr and the stdout lines that were not JSON.
+A failed run never loses what it received: a streamed run has handed over every event
+before it raises, and each error carries the events the run kept, the session id (so the
+chat can be resumed), the exit code, the tail of stderr and the stdout lines that were
+not JSON.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ class AgentError(Exception):
     """Base class of every agent_sdk error.
 
     Attributes:
-        events: the events received before the failure, in order.
+        events: the events received before the failure, in order, when the run kept
+            them (``run_sync``, ``run_async``, ``Session.send``, or
+            ``keep_events=True``); a streamed run handed them over already.
         session_id: the chat id the CLI reported, if any; pass it as
             ``AgentOptions(resume=...)`` to continue the chat.
         exit_code: the CLI's exit code (negative: killed by that signal), or

@@ -71,10 +71,14 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
         result_grace: seconds the CLI gets to exit after its ``result`` event (or after
             closing stdout) before agent_sdk ends its process group; a run with a
             result still succeeds (cli-protocol.md §5, the known hang).
-        keep_events: keep every event for ``RunResult.events``, ``.text``, ``.tool_calls``
-            and the ``events`` of errors. ``False`` keeps memory flat however long the
-            stream (the consumer of :func:`run` sees every event anyway); those are then
-            empty and ``RunResult.text`` is the result text.
+        keep_events: whether the run keeps every event, for ``RunResult.events``,
+            ``.text`` and ``.tool_calls``, ``Run.events`` and the ``events`` of errors.
+            ``None`` (the default): :func:`~agent_sdk.run_sync`, :func:`~agent_sdk.run_async`
+            and ``Session.send`` keep them, as their result returns them; a streamed
+            :func:`~agent_sdk.run` keeps none, so its memory stays flat however long the stream
+            (its consumer sees every event as it arrives). ``True`` keeps them in a
+            streamed run too; ``False`` never does. Without them, those lists are empty
+            and ``RunResult.text`` is the result text.
 
     Raises:
         ValueError: on options that contradict each other or the CLI's rules.
@@ -106,7 +110,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
     timeout: float | None = None
     idle_timeout: float | None = None
     result_grace: float = 2.0
-    keep_events: bool = True
+    keep_events: bool | None = None
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, and never the key itself.

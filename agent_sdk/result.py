@@ -17,14 +17,18 @@ class RunResult(msgspec.Struct, frozen=True, kw_only=True):
         result: the final text of the ``result`` event: authoritative. With
             ``output_format="text"``, the whole output less its trailing newline.
         text: the assistant text assembled from the events (each event's ``new_text``);
-            for ``json`` and ``text`` runs, which have no assistant events, ``result``.
+            ``result`` for ``json`` and ``text`` runs, which have no assistant events,
+            and for a run that did not keep its events.
         session_id: the chat id; pass it as ``AgentOptions(resume=...)`` to continue.
         request_id: the id of the last request, when the CLI sends it.
         usage: token counts, when the CLI sends them (2026 versions).
         duration_ms: wall time of the run as the CLI measured it.
         duration_api_ms: time spent in API calls.
-        events: every event, in order.
-        tool_calls: the tool calls, ``started`` paired with ``completed``, in start order.
+        events: every event, in order. Kept by :func:`run_sync`, :func:`run_async` and
+            ``Session.send``; empty for a streamed :func:`~agent_sdk.run` unless
+            ``AgentOptions(keep_events=True)``, since its consumer had each event.
+        tool_calls: the tool calls, ``started`` paired with ``completed``, in start order
+            (from the kept events: empty when ``events`` is).
         exit_code: the CLI's exit code (0; negative if it hung after its result and was
             ended by agent_sdk).
         stderr: the tail of what the CLI wrote to stderr.

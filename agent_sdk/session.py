@@ -70,7 +70,7 @@ class Session:
 
     async def send(self, prompt: str) -> RunResult:
         """One whole turn; its :class:`RunResult`. Raises what :func:`agent_sdk.run` raises."""
-        async with self.run(prompt) as events:
+        async with self.run(prompt)._for_result() as events:
             async for _ in events:
                 pass
         return events.result

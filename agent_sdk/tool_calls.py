@@ -77,12 +77,20 @@ class ToolCall(msgspec.Struct, frozen=True):
 
 
 class ToolCallTracker:
-    """Pairs tool-call events as they stream, in any order (parallel calls included)."""
+    """Pairs tool-call events as they stream, in any order (parallel calls included).
 
-    __slots__ = ("_calls",)
+    Args:
+        keep: keep every call, for :attr:`calls`. Without it only the calls still
+            running are held, so memory stays flat however long the stream; a
+            ``completed`` event then carries its ``started`` event itself, for
+            :meth:`call_of`, for as long as someone holds the event.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("_calls", "_keep")
+
+    def __init__(self, *, keep: bool = True) -> None:
         self._calls: dict[str, ToolCall] = {}
+        self._keep = keep
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """Record an event; return the :class:`ToolCall` it belongs to, as known now."""
@@ -91,16 +99,33 @@ class ToolCallTracker:
             call = ToolCall(call.call_id, event, call.completed)
         else:
             call = ToolCall(call.call_id, call.started, event)
-        self._calls[event.call_id] = call
+        if self._keep or call.completed is None:
+            self._calls[event.call_id] = call
+        else:
+            self._calls.pop(event.call_id, None)
+            # The events are frozen, but have a __dict__ (for their lazily parsed payload).
+            event.__dict__[_STARTED] = call.started
         return call
+
+    def call_of(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
+        """The :class:`ToolCall` an event belongs to, as known now."""
+        call = self._calls.get(event.call_id)
+        if call is not None:
+            return call
+        if isinstance(event, ToolCallCompleted):
+            return ToolCall(event.call_id, event.__dict__.get(_STARTED), event)
+        return ToolCall(event.call_id, event)
 
     def get(self, call_id: str) -> ToolCall | None:
         return self._calls.get(call_id)
 
     @property
     def calls(self) -> list[ToolCall]:
-        """All calls, in the order they were first seen."""
+        """All calls, in the order they were first seen (with ``keep``; else those running)."""
         return list(self._calls.values())
+
+
+_STARTED = "_agent_sdk_started"
 
 
 def calls_of(events: Iterable[Event]) -> list[ToolCall]:

@@ -28,7 +28,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from agent_sdk import AgentError, AgentOptions, run
+from agent_sdk import AgentError, AgentOptions, ToolCallStarted, run
 from agent_sdk.events import to_json
 
 if __package__:  # uvicorn examples.sse_server:app
@@ -50,8 +50,10 @@ async def agent_events(prompt: str) -> AsyncIterator[bytes]:
     try:
         # If the client goes away, this generator is cancelled (or closed) wherever it
         # waits; leaving `async with` then ends the CLI's process group at once.
+        calls = 0  # a streamed run keeps no events (flat memory): count as they pass
         async with run(prompt, options=OPTIONS) as events:
             async for event in events:
+                calls += isinstance(event, ToolCallStarted)
                 # to_json: the CLI's JSON shape, plus what agent_sdk adds
                 # (AssistantEvent.new_text: the text to append).
                 yield sse(event.type, to_json(event))
@@ -61,7 +63,7 @@ async def agent_events(prompt: str) -> AsyncIterator[bytes]:
             "result": result.result,
             "duration_ms": result.duration_ms,
             "usage": result.usage,
-            "tool_calls": len(result.tool_calls),
+            "tool_calls": calls,
         }
         yield sse("done", done)
     except AgentError as exc:

@@ -27,19 +27,22 @@ from agent_sdk import (
 
 
 async def main_async(prompt: str, options: AgentOptions) -> None:
+    calls = 0
     async with run(prompt, options=options) as events:
         async for event in events:
             if isinstance(event, AssistantEvent):
                 print(event.new_text, end="", flush=True)  # the reply, exactly once
             elif isinstance(event, ToolCallStarted):
+                calls += 1
                 print(f"\n  → {event.kind} {event.args}")
             elif isinstance(event, ToolCallCompleted):
                 print(f"  ← {event.kind}: {event.outcome}")
             elif isinstance(event, ResultEvent):
                 print(f"\n[done in {event.duration_ms} ms]")
-    # After the block the run is over: its RunResult holds everything it produced.
+    # After the block the run is over: its RunResult has the session, usage and final
+    # text. A streamed run keeps no events (memory stays flat): count what you need.
     result = events.result
-    print(f"[session {result.session_id}, {len(result.tool_calls)} tool calls]")
+    print(f"[session {result.session_id}, {calls} tool calls]")
 
 
 def main() -> int:

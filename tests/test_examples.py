@@ -87,6 +87,12 @@ def test_stream_prints_the_reply_once_with_tool_calls(script: str) -> None:
     assert "[done in 18788 ms" in out
 
 
+def test_stream_trio_ends_with_the_session_and_its_tool_call_count() -> None:
+    proc = run_example("stream_trio.py", "scenario:cart Add a test for cart totals")
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^\[session \S+, 1 tool calls\]$", proc.stdout, re.MULTILINE)
+
+
 @pytest.mark.parametrize("script", ["stream.py", "stream_trio.py"])
 def test_stream_failure_prints_error_and_exits_1(script: str) -> None:
     proc = run_example(script, "scenario:crash")

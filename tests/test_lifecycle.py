@@ -50,7 +50,7 @@ async def test_timeout_ends_a_stalled_run_and_keeps_what_it_received(
     fake_options: MakeOptions,
 ) -> None:
     received: list[Event] = []
-    events = run("go", options=fake_options("stall", timeout=1))
+    events = run("go", options=fake_options("stall", timeout=1, keep_events=True))
     async with guarded():
         with pytest.raises(AgentTimeoutError) as info:
             async for event in events:
@@ -102,7 +102,7 @@ async def test_killed_cli_raises_naming_the_signal_after_its_events(
     fake_options: MakeOptions,
 ) -> None:
     received: list[Event] = []
-    events = run("go", options=fake_options("killed"))
+    events = run("go", options=fake_options("killed", keep_events=True))
     with pytest.raises(AgentProcessError, match="killed by signal SIGKILL") as info:
         async for event in events:
             received.append(event)
@@ -113,7 +113,7 @@ async def test_killed_cli_raises_naming_the_signal_after_its_events(
 
 async def test_crash_mid_stream_keeps_events_and_the_cut_line(fake_options: MakeOptions) -> None:
     received: list[Event] = []
-    events = run("go", options=fake_options("crash_mid_stream"))
+    events = run("go", options=fake_options("crash_mid_stream", keep_events=True))
     with pytest.raises(AgentProcessError) as info:
         async for event in events:
             received.append(event)

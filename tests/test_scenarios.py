@@ -170,7 +170,8 @@ async def test_failing_scenario_raises_what_the_cli_said_after_its_events(
         pytest.skip("text output has no result event: exit 0 is all a text run can check")
     received: list[Event] = []
     with pytest.raises(error_type) as info:
-        async for event in run("go", options=options_for(fake_options, scenario, fmt)):
+        options = options_for(fake_options, scenario, fmt, keep_events=True)
+        async for event in run("go", options=options):
             received.append(event)
     error = info.value
     assert said in str(error)

@@ -60,8 +60,10 @@ def parallel_call(call_id: str) -> ToolCall:
     return call
 
 
-def track(events: list[ToolCallStarted | ToolCallCompleted]) -> ToolCallTracker:
-    tracker = ToolCallTracker()
+def track(
+    events: list[ToolCallStarted | ToolCallCompleted], *, keep: bool = True
+) -> ToolCallTracker:
+    tracker = ToolCallTracker(keep=keep)
     for e in events:
         tracker.add(e)
     return tracker
@@ -113,6 +115,40 @@ def test_a_completed_arriving_before_its_started_pairs() -> None:
 
 def test_get_of_an_unknown_call_id_is_none() -> None:
     assert track(parallel_events()).get("call_Rd01") is None
+
+
+# --- without keep: only running calls are held (a streamed run, flat memory) ---------
+def test_without_keep_only_the_running_calls_are_held() -> None:
+    events = parallel_events()  # cart and README start, README completes, cart runs on
+    tracker = track(events[:3], keep=False)
+    assert tracker.calls == [ToolCall(CART, events[0], None)]
+    tracker.add(events[3])
+    assert tracker.calls == []
+
+
+def test_without_keep_a_completed_event_still_gives_its_whole_call() -> None:
+    events = parallel_events()
+    tracker = track(events, keep=False)
+    assert tracker.call_of(events[2]) == ToolCall(README, events[1], events[2])
+    assert tracker.call_of(events[3]) == ToolCall(CART, events[0], events[3])
+
+
+def test_call_of_a_running_call_is_its_started_event() -> None:
+    events = parallel_events()
+    tracker = track(events[:1], keep=False)
+    assert tracker.call_of(events[0]) == ToolCall(CART, events[0], None)
+
+
+def test_without_keep_a_completed_without_its_started_is_a_call_of_its_own() -> None:
+    completed = event("completed", args={"path": "a.py"}, result=SUCCESS)
+    tracker = track([completed], keep=False)
+    assert tracker.call_of(completed) == ToolCall("call_1\nfc_1", None, completed)
+    assert tracker.calls == []
+
+
+def test_call_of_with_keep_is_the_paired_call() -> None:
+    events = parallel_events()
+    assert track(events).call_of(events[0]) == ToolCall(CART, events[0], events[3])
 
 
 def test_calls_are_listed_in_first_seen_order() -> None:
