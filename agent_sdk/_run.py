@@ -30,7 +30,7 @@ from .events import (
 )
 from .options import AgentOptions, build_invocation
 from .result import RunResult
-from .tool_calls import ToolCall, ToolCallTracker
+from .tool_calls import RunningToolCalls, ToolCall, ToolCallTracker
 
 __all__ = ["Run", "run", "run_async", "run_sync"]
 
@@ -84,7 +84,9 @@ class Run:
         self._run_result: RunResult | None = None
         self._text_parts: list[str] = []
         self._stdout_lines: deque[str] = deque(maxlen=MAX_STDOUT_LINES)
-        self._tool_calls = ToolCallTracker(keep=self._keep_events)
+        self._tool_calls: ToolCallTracker | RunningToolCalls = (
+            ToolCallTracker() if self._keep_events else RunningToolCalls()
+        )
         self.events: list[Event] = []
         """Every event received so far, when the run keeps them (``keep_events``);
         a streamed run does not by default: it hands each event over as it arrives."""
@@ -177,7 +179,7 @@ class Run:
         every event for it, unless the options say ``keep_events=False``."""
         if self._options.keep_events is None:
             self._keep_events = True
-            self._tool_calls = ToolCallTracker(keep=True)
+            self._tool_calls = ToolCallTracker()
         return self
 
     # --- hooks for subclasses (Session) -----------------------------------------------
@@ -434,7 +436,7 @@ class Run:
             duration_ms=result.duration_ms,
             duration_api_ms=result.duration_api_ms,
             events=self.events,
-            tool_calls=self._tool_calls.calls,
+            tool_calls=self._tool_calls.calls if self._keep_events else [],
             exit_code=exit_code,
             stderr=stderr,
         )

@@ -77,20 +77,13 @@ class ToolCall(msgspec.Struct, frozen=True):
 
 
 class ToolCallTracker:
-    """Pairs tool-call events as they stream, in any order (parallel calls included).
+    """Pairs tool-call events as they stream, in any order (parallel calls included),
+    and keeps every call."""
 
-    Args:
-        keep: keep every call, for :attr:`calls`. Without it only the calls still
-            running are held, so memory stays flat however long the stream; a
-            ``completed`` event then carries its ``started`` event itself, for
-            :meth:`call_of`, for as long as someone holds the event.
-    """
+    __slots__ = ("_calls",)
 
-    __slots__ = ("_calls", "_keep")
-
-    def __init__(self, *, keep: bool = True) -> None:
+    def __init__(self) -> None:
         self._calls: dict[str, ToolCall] = {}
-        self._keep = keep
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """Record an event; return the :class:`ToolCall` it belongs to, as known now."""
@@ -99,33 +92,66 @@ class ToolCallTracker:
             call = ToolCall(call.call_id, event, call.completed)
         else:
             call = ToolCall(call.call_id, call.started, event)
-        if self._keep or call.completed is None:
-            self._calls[event.call_id] = call
-        else:
-            self._calls.pop(event.call_id, None)
-            # The events are frozen, but have a __dict__ (for their lazily parsed payload).
-            event.__dict__[_STARTED] = call.started
+        self._calls[event.call_id] = call
         return call
 
     def call_of(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """The :class:`ToolCall` an event belongs to, as known now."""
         call = self._calls.get(event.call_id)
-        if call is not None:
-            return call
-        if isinstance(event, ToolCallCompleted):
-            return ToolCall(event.call_id, event.__dict__.get(_STARTED), event)
-        return ToolCall(event.call_id, event)
+        return call if call is not None else _alone(event)
 
     def get(self, call_id: str) -> ToolCall | None:
         return self._calls.get(call_id)
 
     @property
     def calls(self) -> list[ToolCall]:
-        """All calls, in the order they were first seen (with ``keep``; else those running)."""
+        """All calls, in the order they were first seen."""
         return list(self._calls.values())
 
 
+class RunningToolCalls:
+    """Pairs tool-call events as they stream, holding only the calls still running, so
+    memory stays flat however long the stream (a run that keeps no events).
+
+    A ``completed`` event carries its ``started`` event from then on, so
+    :meth:`call_of` pairs them for as long as someone holds the ``completed`` event.
+    """
+
+    __slots__ = ("_running",)
+
+    def __init__(self) -> None:
+        self._running: dict[str, ToolCallStarted] = {}
+
+    def add(self, event: ToolCallStarted | ToolCallCompleted) -> None:
+        """Record an event (this is on the hot path of every streamed run)."""
+        if type(event) is ToolCallStarted:
+            self._running[event.call_id] = event
+            return
+        started = self._running.pop(event.call_id, None)
+        if started is not None:
+            # Events are frozen, but have a __dict__ (for their lazily parsed payload).
+            event.__dict__[_STARTED] = started
+
+    def call_of(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
+        """The :class:`ToolCall` an event belongs to: a ``started`` event's call is
+        running; a ``completed`` event's call has both events, if ``started`` was seen."""
+        if isinstance(event, ToolCallCompleted):
+            return ToolCall(event.call_id, event.__dict__.get(_STARTED), event)
+        return _alone(event)
+
+    @property
+    def calls(self) -> list[ToolCall]:
+        """The calls still running, in the order they started."""
+        return [ToolCall(started.call_id, started) for started in self._running.values()]
+
+
 _STARTED = "_agent_sdk_started"
+
+
+def _alone(event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
+    if isinstance(event, ToolCallStarted):
+        return ToolCall(event.call_id, event)
+    return ToolCall(event.call_id, None, event)
 
 
 def calls_of(events: Iterable[Event]) -> list[ToolCall]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from agent_sdk._decode import LineDecoder
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
-from agent_sdk.tool_calls import ToolCall, ToolCallTracker
+from agent_sdk.tool_calls import RunningToolCalls, ToolCall, ToolCallTracker
 from agent_sdk.tools import ReadArgs, ReadSuccess
 
 PARALLEL = Path(__file__).parent / "data" / "parallel_tool_calls.ndjson"
@@ -60,10 +60,8 @@ def parallel_call(call_id: str) -> ToolCall:
     return call
 
 
-def track(
-    events: list[ToolCallStarted | ToolCallCompleted], *, keep: bool = True
-) -> ToolCallTracker:
-    tracker = ToolCallTracker(keep=keep)
+def track(events: list[ToolCallStarted | ToolCallCompleted]) -> ToolCallTracker:
+    tracker = ToolCallTracker()
     for e in events:
         tracker.add(e)
     return tracker
@@ -117,38 +115,49 @@ def test_get_of_an_unknown_call_id_is_none() -> None:
     assert track(parallel_events()).get("call_Rd01") is None
 
 
-# --- without keep: only running calls are held (a streamed run, flat memory) ---------
-def test_without_keep_only_the_running_calls_are_held() -> None:
+# --- RunningToolCalls: only running calls are held (a streamed run, flat memory) -------
+def running(events: list[ToolCallStarted | ToolCallCompleted]) -> RunningToolCalls:
+    calls = RunningToolCalls()
+    for e in events:
+        calls.add(e)
+    return calls
+
+
+def test_running_calls_hold_only_the_calls_not_yet_completed() -> None:
     events = parallel_events()  # cart and README start, README completes, cart runs on
-    tracker = track(events[:3], keep=False)
-    assert tracker.calls == [ToolCall(CART, events[0], None)]
-    tracker.add(events[3])
-    assert tracker.calls == []
+    calls = running(events[:3])
+    assert calls.calls == [ToolCall(CART, events[0], None)]
+    calls.add(events[3])
+    assert calls.calls == []
 
 
-def test_without_keep_a_completed_event_still_gives_its_whole_call() -> None:
+def test_running_calls_still_pair_a_completed_event_with_its_start() -> None:
     events = parallel_events()
-    tracker = track(events, keep=False)
-    assert tracker.call_of(events[2]) == ToolCall(README, events[1], events[2])
-    assert tracker.call_of(events[3]) == ToolCall(CART, events[0], events[3])
+    calls = running(events)
+    assert calls.call_of(events[2]) == ToolCall(README, events[1], events[2])
+    assert calls.call_of(events[3]) == ToolCall(CART, events[0], events[3])
 
 
-def test_call_of_a_running_call_is_its_started_event() -> None:
+def test_running_calls_give_a_started_event_its_running_call() -> None:
     events = parallel_events()
-    tracker = track(events[:1], keep=False)
-    assert tracker.call_of(events[0]) == ToolCall(CART, events[0], None)
+    assert running(events[:1]).call_of(events[0]) == ToolCall(CART, events[0], None)
 
 
-def test_without_keep_a_completed_without_its_started_is_a_call_of_its_own() -> None:
+def test_running_calls_give_a_completed_without_its_start_a_call_of_its_own() -> None:
     completed = event("completed", args={"path": "a.py"}, result=SUCCESS)
-    tracker = track([completed], keep=False)
-    assert tracker.call_of(completed) == ToolCall("call_1\nfc_1", None, completed)
-    assert tracker.calls == []
+    calls = running([completed])
+    assert calls.call_of(completed) == ToolCall("call_1\nfc_1", None, completed)
+    assert calls.calls == []
 
 
-def test_call_of_with_keep_is_the_paired_call() -> None:
+def test_call_of_is_the_paired_call_when_every_call_is_kept() -> None:
     events = parallel_events()
     assert track(events).call_of(events[0]) == ToolCall(CART, events[0], events[3])
+
+
+def test_call_of_an_event_the_tracker_never_saw_is_that_event_alone() -> None:
+    completed = event("completed", result=SUCCESS)
+    assert ToolCallTracker().call_of(completed) == ToolCall("call_1\nfc_1", None, completed)
 
 
 def test_calls_are_listed_in_first_seen_order() -> None:
