@@ -56,7 +56,9 @@ class Run:
         print(events.result.usage)
 
     Events already received are delivered before any failure is raised. The process
-    starts on entering the block or on the first iteration.
+    starts on entering the block or on the first iteration. Each event is handed over,
+    not kept, so memory stays flat however long the run; ``.result`` has the session,
+    usage and final text (``AgentOptions.keep_events=True`` keeps every event too).
     """
 
     def __init__(self, prompt: str, options: AgentOptions) -> None:
