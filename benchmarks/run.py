@@ -3,26 +3,23 @@
     python benchmarks/run.py            # the full run (a few minutes), prints the table
     python benchmarks/run.py --quick    # small sizes: checks the harness, not the numbers
 
-Every figure is measured in a fresh interpreter (so memory and import figures are its
-own), against a child process that replays a pre-rendered stream as fast as the pipe
-allows (`cat` of a file), so the agent's own time is out of the picture.
+Every figure is measured in a fresh interpreter, by one of the workers in
+``benchmarks/workers.py`` (so memory and import figures are its own), against a child
+process that replays a pre-rendered stream as fast as the pipe allows (`cat` of a file),
+so the agent's own time is out of the picture.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import platform
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,273 +28,10 @@ sys.path.insert(0, str(HERE))
 
 import streams  # noqa: E402
 
-# --- the workers: each runs in its own interpreter and prints one JSON object -------------
-
-
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _options(stream: str, **kw: Any) -> Any:
-    from agent_sdk import AgentOptions
-
-    return AgentOptions(binary=os.environ["BENCH_CHILD"], env={"BENCH_STREAM": stream}, **kw)
-
-
-def worker_sdk(stream: str, keep: str = "default") -> dict[str, Any]:
-    """``run()`` with its defaults (streamed: keeps nothing), or (keep) keeping every event."""
-    import anyio
-
-    from agent_sdk import run
-
-    keep_events = True if keep == "keep" else None
-
-    async def main(stream: str) -> int:
-        count = 0
-        async with run("bench", options=_options(stream, keep_events=keep_events)) as events:
-            async for _ in events:
-                count += 1
-        return count
-
-    # Warm up on a tiny stream: the one-off costs of a process's first run (loading
-    # the event loop backend and subprocess machinery) are the start-up figure's, not
-    # throughput's; a bot pays them once.
-    anyio.run(main, os.environ["BENCH_WARMUP"])
-    start = time.perf_counter()
-    count = anyio.run(main, stream)
-    return {"seconds": time.perf_counter() - start, "events": count, "rss_mb": _peak_rss_mb()}
-
-
-def worker_raw(stream: str) -> dict[str, Any]:
-    """The limit: the same child, pipe size and read size as agent_sdk, nothing parsed."""
-    from agent_sdk._process import CHUNK_BYTES, _grow_pipe
-
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [os.environ["BENCH_CHILD"]],
-        env={**os.environ, "BENCH_STREAM": stream},
-        stdout=subprocess.PIPE,
-        bufsize=0,
-    )
-    assert proc.stdout is not None
-    fd = proc.stdout.fileno()
-    _grow_pipe(fd)
-    total = 0
-    while data := os.read(fd, CHUNK_BYTES):
-        total += len(data)
-    proc.wait()
-    return {"seconds": time.perf_counter() - start, "bytes": total}
-
-
-def worker_floor(stream: str) -> dict[str, Any]:
-    """The least any async iterator of typed events over this pipe does: the same pipe,
-    reads and decoder as agent_sdk, one ``decode_lines`` per chunk, one ``async def
-    __anext__`` per event; no timeouts, stderr, checks, tool calls or errors."""
-    from collections import deque
-
-    import anyio
-
-    from agent_sdk._decode import _wire_decoder
-    from agent_sdk._process import CHUNK_BYTES, _grow_pipe
-
-    decode_lines = _wire_decoder().decode_lines
-
-    class Events:
-        def __init__(self, fd: int) -> None:
-            self.fd = fd
-            self.ready: deque[Any] = deque()
-            self.rest: list[bytes] = []
-
-        def __aiter__(self) -> Events:
-            return self
-
-        async def __anext__(self) -> Any:
-            if self.ready:
-                return self.ready.popleft()
-            while not self.ready:
-                try:
-                    data = os.read(self.fd, CHUNK_BYTES)
-                except BlockingIOError:
-                    await anyio.wait_readable(self.fd)
-                    continue
-                if not data:
-                    raise StopAsyncIteration
-                end = data.rfind(b"\n") + 1
-                if not end:  # the middle of a long line
-                    self.rest.append(data)
-                    continue
-                start = 0
-                if self.rest:
-                    start = data.find(b"\n") + 1
-                    self.rest.append(data[:start])
-                    self.ready.extend(decode_lines(b"".join(self.rest)))
-                    self.rest = []
-                self.ready.extend(decode_lines(memoryview(data)[start:end]))
-                if end < len(data):
-                    self.rest.append(data[end:])
-            return self.ready.popleft()
-
-    async def drain(fd: int) -> int:
-        count = 0
-        async for _ in Events(fd):
-            count += 1
-        return count
-
-    def main(stream: str) -> int:
-        proc = subprocess.Popen(
-            [os.environ["BENCH_CHILD"]], env={**os.environ, "BENCH_STREAM": stream}, stdout=-1
-        )
-        assert proc.stdout is not None
-        fd = proc.stdout.fileno()
-        _grow_pipe(fd)
-        os.set_blocking(fd, False)
-        count = anyio.run(drain, fd)
-        proc.wait()
-        return count
-
-    main(os.environ["BENCH_WARMUP"])
-    start = time.perf_counter()
-    count = main(stream)
-    return {"seconds": time.perf_counter() - start, "events": count}
-
-
-def worker_memory_decode(stream: str, typed: str = "1") -> dict[str, Any]:
-    """msgspec alone, from memory: into agent_sdk's event types, or (typed=0) into dicts."""
-    import msgspec
-
-    from agent_sdk._decode import _wire_decoder
-
-    decode = _wire_decoder().decode if typed == "1" else msgspec.json.decode
-    lines = Path(stream).read_bytes().splitlines()
-    start = time.perf_counter()
-    for line in lines:
-        decode(line)
-    return {"seconds": time.perf_counter() - start, "events": len(lines)}
-
-
-def worker_json_loads(stream: str) -> dict[str, Any]:
-    """The common wrapper: asyncio subprocess, ``readline()``, ``json.loads`` into dicts."""
-
-    async def main(stream: str) -> int:
-        proc = await asyncio.create_subprocess_exec(
-            os.environ["BENCH_CHILD"],
-            env={**os.environ, "BENCH_STREAM": stream},
-            stdout=asyncio.subprocess.PIPE,
-            limit=1 << 30,  # the default 64 KiB limit would fail on big lines
-        )
-        assert proc.stdout is not None
-        count = 0
-        while line := await proc.stdout.readline():
-            json.loads(line)
-            count += 1
-        await proc.wait()
-        return count
-
-    asyncio.run(main(os.environ["BENCH_WARMUP"]))  # warmed up like worker_sdk
-    start = time.perf_counter()
-    count = asyncio.run(main(stream))
-    return {"seconds": time.perf_counter() - start, "events": count}
-
-
-def worker_startup(stream: str, repeat: str) -> dict[str, Any]:
-    import anyio
-
-    from agent_sdk import run
-
-    child = os.environ["BENCH_CHILD"]
-    env = {**os.environ, "BENCH_STREAM": stream}
-
-    async def sdk() -> tuple[float, float]:
-        start = time.perf_counter()
-        first = None
-        async with run("bench", options=_options(stream)) as events:
-            async for _ in events:
-                if first is None:
-                    first = time.perf_counter() - start
-        return first or 0.0, time.perf_counter() - start
-
-    async def bare() -> tuple[float, float]:
-        start = time.perf_counter()
-        first = None
-        async with await anyio.open_process([child], env=env) as proc:
-            assert proc.stdout is not None
-            async for _ in proc.stdout:
-                if first is None:
-                    first = time.perf_counter() - start
-        return first or 0.0, time.perf_counter() - start
-
-    async def main() -> dict[str, list[float]]:
-        out: dict[str, list[float]] = {
-            "sdk_first": [],
-            "sdk_total": [],
-            "bare_first": [],
-            "bare_total": [],
-        }
-        await sdk(), await bare()  # warm-up: thread pool, imports, page cache
-        for _ in range(int(repeat)):
-            for name, fn in (("sdk", sdk), ("bare", bare)):
-                first, total = await fn()
-                out[f"{name}_first"].append(first)
-                out[f"{name}_total"].append(total)
-        return out
-
-    samples = anyio.run(main)
-    return {name: statistics.median(values) for name, values in samples.items()}
-
-
-def _current_rss_mb() -> float:
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def worker_concurrent(stream: str, runs: str) -> dict[str, Any]:
-    """``runs`` runs at once; memory is sampled while every one of them is open."""
-    import anyio
-
-    from agent_sdk import run
-
-    count = int(runs)
-
-    async def main() -> float:
-        opened = 0
-        all_open = anyio.Event()
-        sample: list[float] = []
-
-        async def one() -> None:
-            nonlocal opened
-            async with run("bench", options=_options(stream)) as events:
-                first = True
-                async for _ in events:
-                    if first:
-                        first = False
-                        opened += 1
-                        if opened == count:
-                            sample.append(_current_rss_mb())
-                            all_open.set()
-                        await all_open.wait()
-
-        async with anyio.create_task_group() as tg:
-            for _ in range(count):
-                tg.start_soon(one)
-        return sample[0]
-
-    base = _current_rss_mb()
-    start = time.perf_counter()
-    during = anyio.run(main)
-    seconds = time.perf_counter() - start
-    return {"seconds": seconds, "rss_per_run_kb": (during - base) * 1024 / count}
-
-
-WORKERS: dict[str, Callable[..., dict[str, Any]]] = {
-    name.removeprefix("worker_"): fn for name, fn in globals().items() if name.startswith("worker_")
-}
-
-# --- the harness ----------------------------------------------------------------------------
-
 
 def measure(name: str, *args: object, env: dict[str, str]) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", name, *map(str, args)],
+        [sys.executable, str(HERE / "workers.py"), name, *map(str, args)],
         env=env,
         capture_output=True,
         text=True,
@@ -305,7 +39,8 @@ def measure(name: str, *args: object, env: dict[str, str]) -> dict[str, Any]:
     )
     if out.returncode != 0:
         raise SystemExit(f"worker {name} failed:\n{out.stderr}")
-    return json.loads(out.stdout)
+    figures: dict[str, Any] = json.loads(out.stdout)
+    return figures
 
 
 def import_times(choices: list[str], runs: int, env: dict[str, str]) -> list[float]:
@@ -343,12 +78,7 @@ def main() -> int:
     )
     parser.add_argument("--quick", action="store_true", help="small sizes, to check the harness")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
-    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker:
-        name, *rest = args.worker
-        print(json.dumps(WORKERS[name](*rest)))
-        return 0
     # The streams live in memory (tmpfs) where there is one: on a disk, the host may evict
     # them from the page cache between runs, and the child then waits on the disk.
     shm = Path("/dev/shm")
@@ -362,7 +92,7 @@ def main() -> int:
 
 
 def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
-    sizes = {
+    sizes: dict[str, Any] = {
         "throughput_events": 20_000 if quick else 300_000,
         "memory_events": (5_000, 20_000) if quick else (250_000, 1_000_000),
         "huge_line": 5_000_000 if quick else 100_000_000,
@@ -406,7 +136,7 @@ def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
     mb = size / 1e6
 
     def rate(fig: dict[str, Any]) -> float:
-        return count / fig["seconds"]
+        return count / float(fig["seconds"])
 
     figures["throughput"] = {
         "events": count,

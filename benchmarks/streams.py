@@ -148,7 +148,7 @@ def write_stream(path: Path, events: int, *, seed: int = 1, tools: bool = True) 
     ts = 1_785_515_118_000
     count = 0
     with path.open("w", encoding="utf-8") as out:
-        head = [
+        head: list[dict[str, object]] = [
             {
                 "type": "system",
                 "subtype": "init",
