@@ -67,8 +67,6 @@ class Run:
         self._prompt = prompt
         self._options = options
         self._text_format = options.output_format == "text"
-        # None: streamed, nothing kept (flat memory); _for_result() keeps for a RunResult.
-        self._keep_events = options.keep_events is True
         self._received = 0
         self._process: AgentProcess | None = None
         self._framer = LineFramer()
@@ -86,9 +84,8 @@ class Run:
         self._run_result: RunResult | None = None
         self._text_parts: list[str] = []
         self._stdout_lines: deque[str] = deque(maxlen=MAX_STDOUT_LINES)
-        self._tool_calls: ToolCallTracker | RunningToolCalls = (
-            ToolCallTracker() if self._keep_events else RunningToolCalls()
-        )
+        # None: streamed, nothing kept (flat memory); _for_result() keeps for a RunResult.
+        self._keep(options.keep_events is True)
         self.events: list[Event] = []
         """Every event received so far, when the run keeps them (``keep_events``);
         a streamed run does not by default: it hands each event over as it arrives."""
@@ -180,9 +177,14 @@ class Run:
         """This run ends in a :class:`RunResult` (``run_async``, ``Session.send``): keep
         every event for it, unless the options say ``keep_events=False``."""
         if self._options.keep_events is None:
-            self._keep_events = True
-            self._tool_calls = ToolCallTracker()
+            self._keep(True)
         return self
+
+    def _keep(self, keep: bool) -> None:
+        self._keep_events = keep
+        self._tool_calls: ToolCallTracker | RunningToolCalls = (
+            ToolCallTracker() if keep else RunningToolCalls()
+        )
 
     # --- hooks for subclasses (Session) -----------------------------------------------
     async def _prepare(self) -> AgentOptions:
@@ -271,7 +273,6 @@ class Run:
         if not events:
             return
         self._received += len(events)
-        keep = self._keep_events
         for event in notable:
             if isinstance(event, ResultEvent):
                 self.result_event = event
@@ -284,7 +285,7 @@ class Run:
             if event.session_id is not None:
                 self.session_id = event.session_id
                 break
-        if keep:
+        if self._keep_events:
             self.events.extend(events)
         self._ready.extend(events)
 

@@ -76,13 +76,14 @@ def worker_raw(stream: str) -> dict[str, Any]:
 
 def worker_floor(stream: str) -> dict[str, Any]:
     """The least any async iterator of typed events over this pipe does: the same pipe,
-    reads and decoder as agent_sdk, one ``decode_lines`` per chunk, one ``async def
-    __anext__`` per event; no timeouts, stderr, checks, tool calls or errors."""
+    reads, framing and decoder as agent_sdk, one ``decode_lines`` per block, one ``async
+    def __anext__`` per event; no timeouts, stderr, checks, tool calls or errors."""
     from collections import deque
 
     import anyio
 
     from agent_sdk._decode import _wire_decoder
+    from agent_sdk._framing import LineFramer
     from agent_sdk._process import CHUNK_BYTES, _grow_pipe
 
     decode_lines = _wire_decoder().decode_lines
@@ -91,7 +92,7 @@ def worker_floor(stream: str) -> dict[str, Any]:
         def __init__(self, fd: int) -> None:
             self.fd = fd
             self.ready: deque[Any] = deque()
-            self.rest: list[bytes] = []
+            self.framer = LineFramer()
 
         def __aiter__(self) -> Events:
             return self
@@ -107,19 +108,8 @@ def worker_floor(stream: str) -> dict[str, Any]:
                     continue
                 if not data:
                     raise StopAsyncIteration
-                end = data.rfind(b"\n") + 1
-                if not end:  # the middle of a long line
-                    self.rest.append(data)
-                    continue
-                start = 0
-                if self.rest:
-                    start = data.find(b"\n") + 1
-                    self.rest.append(data[:start])
-                    self.ready.extend(decode_lines(b"".join(self.rest)))
-                    self.rest = []
-                self.ready.extend(decode_lines(memoryview(data)[start:end]))
-                if end < len(data):
-                    self.rest.append(data[end:])
+                for block in self.framer.feed_blocks(data):
+                    self.ready.extend(decode_lines(block))
             return self.ready.popleft()
 
     async def drain(fd: int) -> int:
