@@ -11,6 +11,7 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 """
 
 from ._run import Run, run, run_async, run_sync
+from ._transport.base import Transport
 from .errors import (
     AgentAuthError,
     AgentError,
@@ -21,15 +22,18 @@ from .errors import (
     AgentProtocolError,
     AgentResultError,
     AgentRetriableError,
+    AgentStartError,
     AgentTimeoutError,
     AgentTrustError,
     AgentUsageLimitError,
     AgentWorkspaceError,
+    ErrorContext,
 )
 from .events import (
     AssistantEvent,
     ConnectionEvent,
     Event,
+    PartialAssistantEvent,
     ResultEvent,
     RetryEvent,
     SystemEvent,
@@ -46,8 +50,10 @@ from .events import (
 from .options import AgentOptions
 from .queries import Model, Status, create_chat, list_models, status, version
 from .result import RunResult
-from .session import Session
+from .session import Session, Turn
 from .tool_calls import ToolCall
+
+__version__ = "0.1.0"
 
 __all__ = [
     "AgentAuthError",
@@ -60,14 +66,17 @@ __all__ = [
     "AgentProtocolError",
     "AgentResultError",
     "AgentRetriableError",
+    "AgentStartError",
     "AgentTimeoutError",
     "AgentTrustError",
     "AgentUsageLimitError",
     "AgentWorkspaceError",
     "AssistantEvent",
     "ConnectionEvent",
+    "ErrorContext",
     "Event",
     "Model",
+    "PartialAssistantEvent",
     "ResultEvent",
     "RetryEvent",
     "Run",
@@ -82,9 +91,12 @@ __all__ = [
     "ToolCall",
     "ToolCallCompleted",
     "ToolCallStarted",
+    "Transport",
+    "Turn",
     "UnknownEvent",
     "Usage",
     "UserEvent",
+    "__version__",
     "create_chat",
     "list_models",
     "run",

@@ -1,16 +1,33 @@
-"""The exceptions agent_sdk raises. Every one is an :class:`AgentError`.
+"""The exceptions agent_sdk raises. Every one is an :class:`AgentError`::
+
+    AgentError
+    ├── AgentStartError          the CLI could not be started (cwd, argv, fds, format)
+    │   └── AgentNotFoundError   no cursor-agent binary
+    ├── AgentProcessError        the CLI exited non-zero or was killed by a signal
+    │   ├── AgentAuthError         not logged in, invalid API key
+    │   ├── AgentModelError        unknown model (.available_models)
+    │   ├── AgentTrustError        workspace not trusted
+    │   ├── AgentWorkspaceError    workspace path missing
+    │   ├── AgentUsageLimitError   usage limit reached
+    │   ├── AgentOptionError       an option or value the CLI refused
+    │   └── AgentRetriableError    the CLI gave up after reconnecting
+    ├── AgentResultError         the result event says is_error
+    ├── AgentProtocolError       the output broke the contract (no result event)
+    └── AgentTimeoutError        timeout or idle_timeout ran out (also a TimeoutError)
 
 A failed run never loses what it received: a streamed run has handed over every event
-before it raises, and each error carries the events the run kept, the session id (so the
-chat can be resumed), the exit code, the tail of stderr and the stdout lines that were
-not JSON.
+before it raises, and each error carries an :class:`ErrorContext`: the events the run
+kept, the session id (so the chat can be resumed), the exit code, the tail of stderr and
+the stdout lines that were not JSON.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+import msgspec
 
 if TYPE_CHECKING:
     from .events import Event, ResultEvent
@@ -26,60 +43,100 @@ __all__ = [
     "AgentProtocolError",
     "AgentResultError",
     "AgentRetriableError",
+    "AgentStartError",
     "AgentTimeoutError",
     "AgentTrustError",
     "AgentUsageLimitError",
     "AgentWorkspaceError",
+    "ErrorContext",
 ]
+
+
+class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
+    """What the CLI said and did before a failure; every :class:`AgentError` has one.
+
+    Attributes:
+        session_id: the chat id the CLI reported, if any.
+        exit_code: the CLI's exit code (negative: killed by that signal), or ``None``.
+        stderr: the last part of what the CLI wrote to stderr (secrets redacted).
+        stdout_lines: the lines of stdout that were not JSON events.
+        events: the events the run kept (see ``AgentOptions.keep_events``).
+    """
+
+    session_id: str | None = None
+    exit_code: int | None = None
+    stderr: str = ""
+    stdout_lines: list[str] = msgspec.field(default_factory=list)
+    events: list[Event] = msgspec.field(default_factory=list)
+
+
+_NO_CONTEXT = ErrorContext()
 
 
 class AgentError(Exception):
     """Base class of every agent_sdk error.
 
+    Args:
+        message: what went wrong, in the terms of the interface the caller used.
+        context: what the CLI said and did (:class:`ErrorContext`).
+        hint: how to fix it; also the last line of ``str(error)``.
+
     Attributes:
         events: the events received before the failure, in order, when the run kept
             them (``run_sync``, ``run_async``, ``Session.send``, or
             ``keep_events=True``); a streamed run handed them over already.
-        session_id: the chat id the CLI reported, if any; pass it as
-            ``AgentOptions(resume=...)`` to continue the chat.
-        exit_code: the CLI's exit code (negative: killed by that signal), or
-            ``None`` if it was not known.
+        session_id: the chat id; pass it as ``AgentOptions(resume=...)`` to continue.
+        exit_code: the CLI's exit code (negative: killed by that signal), or ``None``.
         stderr: the last part of what the CLI wrote to stderr.
         stdout_lines: the lines of stdout that were not JSON events.
     """
 
     def __init__(
-        self,
-        message: str,
-        *,
-        events: Sequence[Event] = (),
-        session_id: str | None = None,
-        exit_code: int | None = None,
-        stderr: str = "",
-        stdout_lines: Sequence[str] = (),
-        hint: str | None = None,
+        self, message: str, *, context: ErrorContext | None = None, hint: str | None = None
     ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
-        self.events: list[Event] = list(events)
-        self.session_id = session_id
-        self.exit_code = exit_code
-        self.stderr = stderr
-        self.stdout_lines: list[str] = list(stdout_lines)
+        self.context = context if context is not None else _NO_CONTEXT
 
     def __str__(self) -> str:
         return f"{self.message}\nHint: {self.hint}" if self.hint else self.message
 
     @property
+    def events(self) -> list[Event]:
+        return self.context.events
+
+    @property
+    def session_id(self) -> str | None:
+        return self.context.session_id
+
+    @property
+    def exit_code(self) -> int | None:
+        return self.context.exit_code
+
+    @property
+    def stderr(self) -> str:
+        return self.context.stderr
+
+    @property
+    def stdout_lines(self) -> list[str]:
+        return self.context.stdout_lines
+
+    @property
     def tool_calls(self) -> list[ToolCall]:
         """The tool calls among :attr:`events`, ``started`` paired with ``completed``."""
-        from .tool_calls import calls_of  # late: tool_calls imports events, events errors
+        from .tool_calls import calls_of  # tool_calls imports events, which need not load here
 
         return calls_of(self.events)
 
 
-class AgentNotFoundError(AgentError):
+class AgentStartError(AgentError):
+    """The CLI could not be started: a missing or non-directory ``cwd``, a command line too
+    long for the OS, a binary of the wrong format, no file descriptors left. The message
+    says which, and the hint how to fix it."""
+
+
+class AgentNotFoundError(AgentStartError):
     """The ``cursor-agent`` binary could not be found.
 
     Install the CLI (``curl https://cursor.com/install -fsS | bash``), or point
@@ -144,23 +201,9 @@ class AgentResultError(AgentError):
     """
 
     def __init__(
-        self,
-        message: str,
-        *,
-        event: ResultEvent,
-        events: Sequence[Event] = (),
-        exit_code: int | None = None,
-        stderr: str = "",
-        stdout_lines: Sequence[str] = (),
+        self, message: str, *, event: ResultEvent, context: ErrorContext | None = None
     ) -> None:
-        super().__init__(
-            message,
-            events=events,
-            session_id=event.session_id,
-            exit_code=exit_code,
-            stderr=stderr,
-            stdout_lines=stdout_lines,
-        )
+        super().__init__(message, context=context)
         self.event = event
 
 
@@ -174,3 +217,92 @@ class AgentTimeoutError(AgentError, TimeoutError):
     Raised after the CLI's process group is gone; ``events`` and ``session_id`` say how
     far it got (resume from there with ``AgentOptions(resume=...)``).
     """
+
+
+# --- recognising the CLI's own failure messages (docs/protocol.md §5) ---------------------
+def _model_hint(text: str) -> str:
+    match = re.search(MODEL_ERROR, text)
+    models = match["models"].strip().rstrip(".") if match else ""
+    listed = f" ({models})" if models else ""
+    return (
+        f"pass one of the models the CLI listed{listed} as AgentOptions(model=...), or "
+        "leave model unset for the CLI's default"
+    )
+
+
+def _fixed(hint: str) -> Callable[[str], str]:
+    return lambda _: hint
+
+
+# First match wins: auth before the others, because a logged-out CLI may say more.
+_RULES: list[tuple[str, type[AgentProcessError], Callable[[str], str]]] = [
+    (
+        r"Not logged in|Press any key to sign in|API key is invalid",
+        AgentAuthError,
+        _fixed(
+            "log in once with `cursor-agent login`, or pass a valid key as "
+            "AgentOptions(api_key=...) (sent as CURSOR_API_KEY)"
+        ),
+    ),
+    (MODEL_ERROR, AgentModelError, _model_hint),
+    (
+        r"Workspace Trust Required",
+        AgentTrustError,
+        _fixed(
+            "keep AgentOptions(trust=True) (the default) or pass force=True; "
+            "do not remove --trust through extra_args"
+        ),
+    ),
+    (
+        r"Workspace path does not exist",
+        AgentWorkspaceError,
+        _fixed("create the directory or fix AgentOptions(workspace=...)"),
+    ),
+    (
+        r"hit your usage limit",
+        AgentUsageLimitError,
+        _fixed(
+            "wait until the limit resets or raise it in your Cursor plan; the "
+            "session can be resumed afterwards with AgentOptions(resume=session_id)"
+        ),
+    ),
+    (
+        r"unknown option|error: option '.*' argument .* is invalid",
+        AgentOptionError,
+        _fixed(
+            "check extra_args and the values of AgentOptions against "
+            "`cursor-agent --help`; an older CLI may lack the flag: update it"
+        ),
+    ),
+    (
+        r"RetriableError",
+        AgentRetriableError,
+        _fixed(
+            "the server or the network failed after several retries: try again "
+            "later, with AgentOptions(resume=session_id) to keep the chat"
+        ),
+    ),
+]
+
+
+def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
+    """The error class for what a failed CLI printed, and the hint that goes with it."""
+    for pattern, error_type, hint in _RULES:
+        if re.search(pattern, said, re.IGNORECASE):
+            return error_type, hint(said)
+    return AgentProcessError, None
+
+
+def process_error(said: str, context: ErrorContext) -> AgentProcessError:
+    """The error for a CLI that exited non-zero or was killed, quoting what it said."""
+    code = context.exit_code
+    if code is not None and code < 0:
+        import signal  # only failures need it
+
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = str(-code)
+        return AgentProcessError(f"cursor-agent was killed by signal {name}: {said}", context=context)
+    error_type, hint = classify(said)
+    return error_type(f"cursor-agent exited with code {code}: {said}", context=context, hint=hint)

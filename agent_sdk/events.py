@@ -32,6 +32,7 @@ __all__ = [
     "ContentBlock",
     "Event",
     "Message",
+    "PartialAssistantEvent",
     "ResultEvent",
     "RetryEvent",
     "SystemEvent",
@@ -124,26 +125,45 @@ class AssistantEvent(_Event, tag="assistant", frozen=True):
     """Assistant text.
 
     :attr:`new_text` is the text this event adds to the reply: appending it for every
-    event shows the reply exactly once. ``text`` is what the event itself carries.
-    With ``stream_partial_output`` the CLI repeats text in flush events (cli-protocol.md
-    §3.3); agent_sdk marks those ``is_flush``, and their ``new_text`` is ``""``.
+    event shows the reply exactly once. ``text`` is what the event itself carries. In a run
+    with ``stream_partial_output`` the events are :class:`PartialAssistantEvent`, some of
+    which repeat earlier text (``is_flush``); without it, every event is new text.
     """
 
     type: ClassVar[str] = "assistant"
     subtype: ClassVar[None] = None
     message: Message = msgspec.field(default_factory=Message)
     model_call_id: str | None = None
-    is_flush: bool = False
-    """Set by agent_sdk: this event repeats text that earlier events streamed."""
 
     @property
     def text(self) -> str:
         return self.message.text
 
     @property
+    def is_flush(self) -> bool:
+        """Whether this event repeats text that earlier events streamed. Worked out by
+        agent_sdk from the event's fields, never read from the wire; always ``False``
+        without partial output, where every event is the only copy of its text."""
+        return False
+
+    @property
     def new_text(self) -> str:
         """The text this event adds to the reply (``""`` for a flush)."""
         return "" if self.is_flush else self.message.text
+
+
+class PartialAssistantEvent(AssistantEvent, tag="assistant", frozen=True):
+    """An assistant event of a run with ``stream_partial_output``.
+
+    The CLI then sends three kinds (docs/protocol.md §3.3): a delta of new text
+    (``timestamp_ms``, no ``model_call_id``), the flush of buffered text before a tool call
+    (both), and the end-of-turn flush of the whole message (neither). The flushes repeat
+    text the deltas carried: their ``is_flush`` is true and their ``new_text`` empty.
+    """
+
+    @property
+    def is_flush(self) -> bool:
+        return self.timestamp_ms is None or self.model_call_id is not None
 
 
 # --- thinking -----------------------------------------------------------------------
@@ -295,6 +315,7 @@ Event = (
     | SystemEvent
     | UserEvent
     | AssistantEvent
+    | PartialAssistantEvent
     | ThinkingDelta
     | ThinkingCompleted
     | ToolCallStarted
@@ -310,7 +331,7 @@ Event = (
 
 def to_json(event: Event) -> bytes:
     """An event as one compact JSON object: its wire fields, ``"type"`` always, and for
-    assistant events the ``"new_text"`` agent_sdk works out.
+    assistant events the ``"is_flush"`` and ``"new_text"`` agent_sdk works out.
 
     Example::
 
@@ -322,5 +343,8 @@ def to_json(event: Event) -> bytes:
         head = b'{"type":' + msgspec.json.encode(event.type)
         encoded = head + (b"}" if encoded == b"{}" else b"," + encoded[1:])
     if isinstance(event, AssistantEvent):
-        encoded = encoded[:-1] + b',"new_text":' + msgspec.json.encode(event.new_text) + b"}"
+        computed = b',"is_flush":true' if event.is_flush else b',"is_flush":false'
+        encoded = (
+            encoded[:-1] + computed + b',"new_text":' + msgspec.json.encode(event.new_text) + b"}"
+        )
     return encoded

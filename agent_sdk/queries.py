@@ -11,9 +11,10 @@ from typing import Any
 
 import msgspec
 
-from ._classify import process_error
-from ._process import AgentProcess, locate_binary
-from .errors import AgentProtocolError, AgentTimeoutError
+from ._protocol.outcome import redact, secrets_of
+from ._transport.collect import collect
+from ._transport.subprocess import locate_binary
+from .errors import AgentProtocolError, AgentTimeoutError, ErrorContext, process_error
 from .options import AgentOptions, Invocation, child_environment
 
 __all__ = ["Model", "Status", "create_chat", "list_models", "status", "version"]
@@ -41,23 +42,26 @@ async def _output(args: list[str], options: AgentOptions | None) -> str:
     options = options if options is not None else AgentOptions()
     binary = await locate_binary(options)
     env = child_environment(options, os.environ)
-    process = await AgentProcess.spawn(Invocation([binary, *args], None, env), options.cwd)
-    stdout, code = await process.communicate(options.timeout or QUERY_TIMEOUT)
-    out = stdout.decode("utf-8", "replace")
-    if code is None:
+    done = await collect(
+        Invocation([binary, *args], None, env), options, within=options.timeout or QUERY_TIMEOUT
+    )
+    secrets = secrets_of(options)
+    out = redact(done.stdout.decode("utf-8", "replace"), secrets)
+    context = ErrorContext(
+        exit_code=done.exit_code,
+        stderr=redact(done.stderr, secrets),
+        stdout_lines=out.splitlines(),
+    )
+    command = f"`cursor-agent {' '.join(args)}`"
+    if done.exit_code is None:
         raise AgentTimeoutError(
-            f"`cursor-agent {' '.join(args)}` did not answer in time",
-            stderr=process.stderr.text(),
-            stdout_lines=out.splitlines(),
+            f"{command} did not answer within {options.timeout or QUERY_TIMEOUT:g} s",
+            context=context,
+            hint="check that the CLI works from a terminal; raise AgentOptions(timeout=...)",
         )
-    if code != 0:
-        said = "\n".join(line for line in [out, process.stderr.text()] if line.strip())
-        raise process_error(
-            said or "it printed nothing",
-            exit_code=code,
-            stderr=process.stderr.text(),
-            stdout_lines=out.splitlines(),
-        )
+    if done.exit_code != 0:
+        said = "\n".join(text for text in [out, context.stderr] if text.strip())
+        raise process_error(said or "it printed nothing", context)
     return out
 
 
@@ -81,7 +85,8 @@ async def list_models(*, options: AgentOptions | None = None) -> list[Model]:
             models.append(Model(ident, name.strip()))
     if not models:
         raise AgentProtocolError(
-            f"`cursor-agent models` listed no models: {out.strip()!r}", stdout_lines=[out]
+            f"`cursor-agent models` listed no models: {out.strip()!r}",
+            context=ErrorContext(stdout_lines=out.splitlines()),
         )
     return models
 
@@ -100,7 +105,7 @@ async def status(*, options: AgentOptions | None = None) -> Status:
     except (msgspec.DecodeError, IndexError) as exc:
         raise AgentProtocolError(
             f"`cursor-agent status --format json` printed no status object: {out.strip()!r}",
-            stdout_lines=out.splitlines(),
+            context=ErrorContext(stdout_lines=out.splitlines()),
         ) from exc
 
 

@@ -1,16 +1,31 @@
-"""Multi-turn conversations: one :class:`Session` per chat, each turn resuming the last."""
+"""Multi-turn conversations: one :class:`Session` per chat, each turn resuming the last.
+
+A turn is the session's turn-taking (:class:`_Turns`) and a plain :class:`~agent_sdk.Run`:
+it waits for its turn, then runs with ``resume`` set to the chat id. The rules are in
+docs/lifecycle.md ("Sessions").
+"""
 
 from __future__ import annotations
+
+import sys
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable
+from types import TracebackType
 
 import anyio
 import msgspec
 
 from ._run import Run
+from ._transport.base import Transport
+from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions
 from .queries import create_chat
 from .result import RunResult
+from .tool_calls import ToolCall
 
-__all__ = ["Session"]
+__all__ = ["Session", "Turn"]
 
 
 class Session:
@@ -18,14 +33,19 @@ class Session:
 
     The first turn starts a chat; each later turn resumes it (``--resume <session_id>``,
     the id taken from the events). Turns of one session never overlap: a turn started
-    while another runs waits until that one has finished (waiting turns run in the
-    order they were started), so a bot can hand every message of a user to that
-    user's session as it arrives.
+    while another runs waits until that one has finished, or until its CLI has exited
+    (waiting turns run in the order they were started), so a bot can hand every message
+    of a user to that user's session as it arrives. The wait is not part of the waiting
+    turn's ``timeout``. A session may be used from several event loops one after the
+    other (``run_sync`` in a loop); a turn started while one runs in another thread
+    raises ``RuntimeError`` at once.
 
     Args:
         session_id: an id stored from an earlier run or session, to reopen that chat.
             ``None`` starts a new chat on the first turn.
         options: options of every turn; ``resume`` is managed by the session.
+        transport: makes the transport of each turn (tests pass a function returning an
+            ``agent_sdk.testing.MemoryTransport``); the default spawns the CLI.
 
     Raises:
         ValueError: ``options`` asks for ``continue_session`` (the session resumes
@@ -39,7 +59,13 @@ class Session:
         store(session.session_id)  # later: Session(stored_id)
     """
 
-    def __init__(self, session_id: str | None = None, *, options: AgentOptions | None = None):
+    def __init__(
+        self,
+        session_id: str | None = None,
+        *,
+        options: AgentOptions | None = None,
+        transport: Callable[[], Transport] | None = None,
+    ) -> None:
         options = options if options is not None else AgentOptions()
         if options.continue_session:
             raise ValueError(
@@ -48,7 +74,8 @@ class Session:
             )
         self._session_id = session_id if session_id is not None else options.resume
         self._options = options
-        self._turn: anyio.Semaphore | None = None
+        self._make_transport = transport
+        self._turns = _Turns()
 
     @classmethod
     async def create(cls, *, options: AgentOptions | None = None) -> Session:
@@ -64,44 +91,241 @@ class Session:
     def options(self) -> AgentOptions:
         return self._options
 
-    def run(self, prompt: str) -> Run:
+    def run(self, prompt: str) -> Turn:
         """One turn, streamed: like :func:`agent_sdk.run`, resuming this session's chat."""
-        return _Turn(self, prompt)
+        return Turn(self, prompt)
 
     async def send(self, prompt: str) -> RunResult:
         """One whole turn; its :class:`RunResult`. Raises what :func:`agent_sdk.run` raises."""
-        async with self.run(prompt)._for_result() as events:
-            async for _ in events:
+        async with Turn(self, prompt, for_result=True) as turn:
+            async for _ in turn:
                 pass
-        return events.result
+        return turn.result
+
+    def _learn(self, session_id: str | None) -> None:
+        if session_id is not None:
+            self._session_id = session_id
 
     def __repr__(self) -> str:
         return f"Session(session_id={self._session_id!r})"
 
 
-class _Turn(Run):
-    """A run that waits for its session's previous turn and resumes its chat."""
+class Turn:
+    """One turn of a :class:`Session`, streamed: used like the :class:`~agent_sdk.Run` of
+    :func:`agent_sdk.run` (an async iterator and an async context manager, with the same
+    attributes). It waits for its turn on entering or on the first iteration."""
 
-    def __init__(self, session: Session, prompt: str) -> None:
-        super().__init__(prompt, session.options)
+    def __init__(self, session: Session, prompt: str, *, for_result: bool = False) -> None:
         self._session = session
-        self._holds_turn = False
+        self._prompt = prompt
+        self._for_result = for_result
+        self._run: Run | None = None
+        self.transport: Transport | None = None
+        """The transport of this turn's run, once it is its turn."""
 
-    async def _prepare(self) -> AgentOptions:
-        session = self._session
-        if session._turn is None:
-            # Made on first use, inside the event loop that runs the turns.
-            session._turn = anyio.Semaphore(1)
-        await session._turn.acquire()
-        self._holds_turn = True
-        if session._session_id is None:
-            return session._options
-        return msgspec.structs.replace(session._options, resume=session._session_id)
+    async def _begin(self) -> Run:
+        if self._run is None:
+            session = self._session
+            await session._turns.acquire(self)
+            options = session.options
+            if session.session_id is not None:
+                options = msgspec.structs.replace(options, resume=session.session_id)
+            make = session._make_transport
+            self.transport = make() if make is not None else None
+            run = Run(self._prompt, options, transport=self.transport)
+            self._run = run._for_result() if self._for_result else run
+        return self._run
 
-    def _on_end(self) -> None:
-        session = self._session
-        if self.session_id is not None:
-            session._session_id = self.session_id
-        if self._holds_turn and session._turn is not None:
-            self._holds_turn = False
-            session._turn.release()
+    def _end(self) -> None:
+        if self._run is not None:
+            self._session._learn(self._run.session_id)
+        self._session._turns.release(self)
+
+    # --- the Run's surface ----------------------------------------------------------
+    def __aiter__(self) -> Turn:
+        return self
+
+    async def __anext__(self) -> Event:
+        run = self._run if self._run is not None else await self._begin()
+        try:
+            return await run.__anext__()
+        except BaseException:
+            self._end()  # over, however it ended
+            raise
+
+    async def __aenter__(self) -> Turn:
+        run = await self._begin()
+        try:
+            await run.__aenter__()
+        except BaseException:
+            self._end()
+            raise
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """End the turn now (its CLI's process group too) and free the session."""
+        try:
+            if self._run is not None:
+                await self._run.aclose()
+        finally:
+            self._end()
+
+    @property
+    def result(self) -> RunResult:
+        return self._started().result
+
+    @property
+    def events(self) -> list[Event]:
+        return self._run.events if self._run is not None else []
+
+    @property
+    def session_id(self) -> str | None:
+        return self._run.session_id if self._run is not None else None
+
+    @property
+    def result_event(self) -> ResultEvent | None:
+        return self._run.result_event if self._run is not None else None
+
+    @property
+    def pid(self) -> int | None:
+        return self._run.pid if self._run is not None else None
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        return self._run.tool_calls if self._run is not None else []
+
+    def tool_call(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
+        return self._started().tool_call(event)
+
+    def _started(self) -> Run:
+        if self._run is None:
+            raise RuntimeError("the turn has not started: iterate it first")
+        return self._run
+
+
+class _Turns:
+    """Which turn of a session may run: one at a time, in the order they asked.
+
+    The turn holding the session is referenced weakly: a turn dropped without being
+    closed (its run then kills its CLI) frees the session. A turn also stops holding it
+    once its CLI has exited, so one left unfinished with ``break`` does not block the
+    next turn for longer than its CLI runs.
+    """
+
+    def __init__(self) -> None:
+        self._holder: weakref.ref[Turn] | None = None
+        self._holder_loop: tuple[int, object] | None = None
+        self._waiting: deque[object] = deque()
+        self._changed: tuple[tuple[int, object], anyio.Event] | None = None
+        self._mutex = threading.Lock()
+
+    async def acquire(self, turn: Turn) -> None:
+        loop = _current_loop()
+        ticket = object()
+        self._waiting.append(ticket)
+        try:
+            while True:
+                with self._mutex:
+                    holder = self._current_holder()
+                    if holder is not None and self._holder_loop != loop:
+                        if self._holder_loop is not None and self._holder_loop[0] == loop[0]:
+                            # Held by a turn of an event loop of this thread that is over:
+                            # nothing will ever end that turn but us.
+                            _abandon(holder)
+                            holder = None
+                        else:
+                            raise RuntimeError(
+                                "this Session has a turn running in another thread; turns "
+                                "of one session run one at a time in one event loop: use "
+                                "one Session per thread, or wait for that turn to finish"
+                            )
+                    if holder is None and self._waiting[0] is ticket:
+                        self._waiting.popleft()
+                        self._holder = weakref.ref(turn)
+                        self._holder_loop = loop
+                        return
+                await self._wait_for_change(holder, loop)
+        except BaseException:
+            if ticket in self._waiting:
+                self._waiting.remove(ticket)
+                self._notify()
+            raise
+
+    def release(self, turn: Turn) -> None:
+        if self._holder is not None and self._holder() is turn:
+            self._holder = None
+            self._holder_loop = None
+            self._notify()
+
+    def _current_holder(self) -> Turn | None:
+        holder = self._holder() if self._holder is not None else None
+        if holder is not None and _cli_exited(holder):
+            holder._session._learn(holder.session_id)
+            holder = None
+        if holder is None:
+            self._holder = None
+            self._holder_loop = None
+        return holder
+
+    async def _wait_for_change(self, holder: Turn | None, loop: tuple[int, object]) -> None:
+        if self._changed is None or self._changed[0] != loop:
+            self._changed = (loop, anyio.Event())
+        changed = self._changed[1]
+        transport = holder.transport if holder is not None else None
+        if transport is None or transport.pid is None:
+            await changed.wait()
+            return
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_set_after_exit, transport, changed)
+            await changed.wait()
+            tg.cancel_scope.cancel()
+
+    def _notify(self) -> None:
+        if self._changed is not None:
+            loop, changed = self._changed
+            self._changed = None
+            if loop == _current_loop_or_none():
+                changed.set()
+
+
+async def _set_after_exit(transport: Transport, changed: anyio.Event) -> None:
+    await transport.wait()
+    changed.set()
+
+
+def _cli_exited(turn: Turn) -> bool:
+    transport = turn.transport
+    return transport is not None and transport.pid is not None and transport.returncode is not None
+
+
+def _abandon(turn: Turn) -> None:
+    if turn.transport is not None:
+        turn.transport.kill_now()
+
+
+def _current_loop() -> tuple[int, object]:
+    loop = _current_loop_or_none()
+    assert loop is not None
+    return loop
+
+
+def _current_loop_or_none() -> tuple[int, object] | None:
+    """This thread and its running event loop (asyncio's loop, or trio's run)."""
+    import asyncio
+
+    try:
+        native: object = asyncio.get_running_loop()
+    except RuntimeError:
+        trio = sys.modules.get("trio")
+        if trio is None or not trio.lowlevel.in_trio_run():
+            return None
+        native = trio.lowlevel.current_trio_token()
+    return threading.get_ident(), native

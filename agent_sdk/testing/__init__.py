@@ -1,5 +1,6 @@
-"""Test kit for code built on agent_sdk: the bundled fake agent as a pytest fixture, and
-recording of real runs as scenario files.
+"""Test kit for code built on agent_sdk: the bundled fake agent as a pytest fixture,
+recording of real runs as scenario files, and :class:`MemoryTransport`, a scripted CLI
+played in-process (``run(prompt, transport=MemoryTransport([...]))``).
 
 The fixture ``fake_cursor_agent`` is registered as a pytest plugin when agent_sdk is
 installed. It points every run of the test (``run()``, ``run_sync()``, ``Session``...)
@@ -27,10 +28,21 @@ import pytest
 
 import fake_agent
 
-from ._recording import record
-from .options import AgentOptions
+from ..options import AgentOptions
+from ._record import record
+from .memory import Exit, MemoryTransport, Output, Pause, Step, Stderr
 
-__all__ = ["FakeAgent", "fake_cursor_agent", "record"]
+__all__ = [
+    "Exit",
+    "FakeAgent",
+    "MemoryTransport",
+    "Output",
+    "Pause",
+    "Step",
+    "Stderr",
+    "fake_cursor_agent",
+    "record",
+]
 
 
 class FakeAgent:

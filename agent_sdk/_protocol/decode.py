@@ -1,4 +1,10 @@
-"""One stdout line in, one typed event out (or ``None`` for a line that is not an event)."""
+"""Lines in, typed events out: one stdout line, or a block of complete lines at once.
+
+Performance note (docs/benchmarks.md): a block of lines is decoded by one msgspec call
+(``decode_lines``) when it holds only known events, which is nearly always; a block holding
+anything else (a banner, a new event type, a lone surrogate) is decoded line by line. One
+Python pass over each block converts the few events that need it (tool calls).
+"""
 
 from __future__ import annotations
 
@@ -8,63 +14,30 @@ from typing import Any
 
 import msgspec
 
-from .events import (
+from ..events import (
     AssistantEvent,
-    ConnectionEvent,
     Event,
+    PartialAssistantEvent,
     ResultEvent,
-    RetryEvent,
     SystemEvent,
-    SystemInit,
     ThinkingCompleted,
     ThinkingDelta,
     ToolCallCompleted,
     ToolCallStarted,
     UnknownEvent,
-    UserEvent,
-    _ToolCallEvent,
 )
+from .wire import KNOWN_TYPES, PartialWireEvent, ToolCallWire, WireEvent, decoder
 
-_KNOWN_TYPES = frozenset(
-    {"system", "user", "assistant", "thinking", "tool_call", "connection", "retry", "result"}
-)
-
-
-# Wire shapes of the types whose subtype picks the public class; msgspec tags on one
-# field only, so these decode with a free `subtype` and are converted (cheaply) after.
-# `system` and `thinking` need no such shape: their other subtypes are rare (take the
-# slow path, or are converted below).
-class _ToolCallWire(_ToolCallEvent, tag="tool_call", frozen=True):
-    subtype: str = ""
-
-
-_WireEvent = (
-    SystemInit
-    | UserEvent
-    | AssistantEvent
-    | ThinkingDelta
-    | _ToolCallWire
-    | ConnectionEvent
-    | RetryEvent
-    | ResultEvent
-)
-
+__all__ = ["Block", "LineDecoder", "repair_line"]
 
 # What a block of lines held: its events; the tool-call and result events among them,
-# which the run keeps track of; and its lines that were not events (banners, garbage).
-# A plain tuple: a NamedTuple class costs more to create at import than it saves.
+# which the stream keeps track of; and its lines that were not events (banners, garbage).
 Block = tuple[list[Event], list[Event], list[bytes]]
 
 
 class _NeedsLineError(Exception):
     """An event that can only be built from its own line: an unknown subtype, or a
     field of the wrong shape (rare). Its message, if any, says what did not fit."""
-
-
-@functools.cache
-def _wire_decoder() -> msgspec.json.Decoder[_WireEvent]:
-    # Built on first use, once per process: `import agent_sdk` stays cheap (benchmarks/).
-    return msgspec.json.Decoder(_WireEvent)
 
 
 @functools.cache
@@ -104,49 +77,47 @@ class LineDecoder:
     """Decodes NDJSON into events.
 
     Args:
-        partial: whether the run used ``--stream-partial-output``; it decides which
-            assistant events carry new text (cli-protocol.md §3.3).
+        partial: whether the run used ``--stream-partial-output``; its assistant events
+            are then :class:`~agent_sdk.events.PartialAssistantEvent` (docs/protocol.md §3.3).
     """
 
     __slots__ = ("_wire", "partial")
 
     def __init__(self, *, partial: bool) -> None:
         self.partial = partial
-        self._wire = _wire_decoder()
+        self._wire = decoder(partial)
 
-    def decode_block(self, block: bytes | memoryview) -> Block:
-        """The events of a block of complete lines (see :class:`Block`).
-
-        The whole block is decoded in one call when it holds only known events (the
-        hot path: benchmarks/); anything else in it (a banner, a new event type, a
-        lone surrogate) sends the block through :meth:`decode`, line by line.
-        """
+    def decode_block(self, block: bytes | memoryview, text: list[str]) -> Block:
+        """The events of a block of complete lines (see :data:`Block`); the reply text
+        they add (each assistant event's ``new_text``) is appended to ``text``."""
         try:
             events: list[Any] = self._wire.decode_lines(block)
         except (msgspec.DecodeError, UnicodeDecodeError):
-            return self._decode_lines_one_by_one(block)
+            return self._decode_lines_one_by_one(block, text)
         notable: list[Event] = []
-        partial = self.partial
+        mark = len(text)
         try:
-            # One pass in Python over the block's events; everything else about them was
-            # done by msgspec. Most are assistant text, final as decoded.
+            # One pass in Python over the block; everything else was done by msgspec.
+            # Most events are assistant text, final as decoded.
             for i, cls in enumerate(map(type, events)):
-                if cls is AssistantEvent:
-                    if partial:
-                        self._mark_flush(events[i])
-                elif cls is ThinkingDelta:
-                    if events[i].subtype != "delta":
-                        events[i] = _public_thinking(events[i])
-                elif cls is _ToolCallWire:
+                if cls is PartialAssistantEvent:
+                    if not events[i].is_flush:
+                        text.append(events[i].message.text)
+                elif cls is AssistantEvent:
+                    text.append(events[i].message.text)
+                elif cls is ToolCallWire:
                     events[i] = event = _public_tool_call(events[i])
                     notable.append(event)
                 elif cls is ResultEvent:
                     notable.append(events[i])
+                elif cls is ThinkingDelta and events[i].subtype != "delta":
+                    events[i] = _public_thinking(events[i])
         except _NeedsLineError:
-            return self._decode_lines_one_by_one(block)
+            del text[mark:]  # the block is decoded again, line by line
+            return self._decode_lines_one_by_one(block, text)
         return events, notable, []
 
-    def _decode_lines_one_by_one(self, block: bytes | memoryview) -> Block:
+    def _decode_lines_one_by_one(self, block: bytes | memoryview, text: list[str]) -> Block:
         events: list[Event] = []
         junk: list[bytes] = []
         for line in bytes(block).split(b"\n"):
@@ -159,6 +130,7 @@ class LineDecoder:
         notable: list[Event] = [
             e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted, ResultEvent))
         ]
+        text.extend(e.new_text for e in events if isinstance(e, AssistantEvent))
         return events, notable, junk
 
     def decode(self, line: bytes) -> Event | None:
@@ -173,28 +145,18 @@ class LineDecoder:
                 return None
             return self.decode(repaired)
         try:
-            return self._finish(wire)
+            return _public(wire)
         except _NeedsLineError as exc:
             return _not_plain(line, str(exc) or None)
 
-    @staticmethod
-    def _mark_flush(event: AssistantEvent) -> None:
-        # §3.3, with partial output: only deltas (timestamp, no model_call_id) are new
-        # text; the flush before a tool call and the end-of-turn flush repeat it.
-        if event.timestamp_ms is None or event.model_call_id is not None:
-            msgspec.structs.force_setattr(event, "is_flush", True)
 
-    def _finish(self, wire: _WireEvent) -> Event:
-        """The public event for a decoded wire event."""
-        if isinstance(wire, AssistantEvent):
-            if self.partial:
-                self._mark_flush(wire)
-            return wire
-        if isinstance(wire, _ToolCallWire):
-            return _public_tool_call(wire)
-        if isinstance(wire, ThinkingDelta) and wire.subtype != "delta":
-            return _public_thinking(wire)
-        return wire
+def _public(wire: WireEvent | PartialWireEvent) -> Event:
+    """The public event for a decoded wire event."""
+    if isinstance(wire, ToolCallWire):
+        return _public_tool_call(wire)
+    if isinstance(wire, ThinkingDelta) and wire.subtype != "delta":
+        return _public_thinking(wire)
+    return wire
 
 
 def _public_thinking(wire: ThinkingDelta) -> ThinkingCompleted:
@@ -217,7 +179,7 @@ _TOOL_CALL_CLASSES: dict[str, type[ToolCallStarted | ToolCallCompleted]] = {
 }
 
 
-def _public_tool_call(wire: _ToolCallWire) -> ToolCallStarted | ToolCallCompleted:
+def _public_tool_call(wire: ToolCallWire) -> ToolCallStarted | ToolCallCompleted:
     cls = _TOOL_CALL_CLASSES.get(wire.subtype)
     if cls is None:
         raise _NeedsLineError
@@ -258,5 +220,5 @@ def _not_plain(line: bytes, error: str | None) -> Event | None:
         type=kind if isinstance(kind, str) else "",
         subtype=subtype if isinstance(subtype, str) else None,
         raw=raw,
-        error=error if kind in _KNOWN_TYPES else None,
+        error=error if kind in KNOWN_TYPES else None,
     )

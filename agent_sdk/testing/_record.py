@@ -11,9 +11,14 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from ._process import AgentProcess, locate_binary
-from .errors import AgentTimeoutError
-from .options import AgentOptions, build_invocation
+from .._protocol.decode import LineDecoder
+from .._protocol.framing import LineFramer
+from .._protocol.outcome import redact, secrets_of
+from .._transport.collect import collect
+from .._transport.subprocess import locate_binary
+from ..errors import AgentTimeoutError
+from ..events import UnknownEvent
+from ..options import AgentOptions, build_invocation
 
 
 async def record(
@@ -45,35 +50,33 @@ async def record(
     )
     binary = await locate_binary(options)
     invocation = build_invocation(prompt, options, binary=binary, environ=os.environ)
-    process = await AgentProcess.spawn(invocation, options.cwd)
-    stdout, code = await process.communicate(options.timeout or math.inf)
-    if code is None:
+    done = await collect(invocation, options, within=options.timeout or math.inf)
+    if done.exit_code is None:
         raise AgentTimeoutError(
-            f"the run to record did not finish within {options.timeout:g} s; nothing written"
+            f"the run to record did not finish within {options.timeout:g} s; nothing written",
+            hint="raise AgentOptions(timeout=...)",
         )
-    lines = [line for line in stdout.split(b"\n") if line]
-    out = [_scenario_line(line) for line in lines]
-    stderr = process.stderr.text().rstrip("\n")
-    if options.api_key:
-        stderr = stderr.replace(options.api_key, "***")
+    secrets = secrets_of(options)
+    framer = LineFramer()
+    lines = framer.feed(done.stdout)
+    tail = framer.flush()
+    decoder = LineDecoder(partial=False)
+    out = [redact(_scenario_line(line, decoder), secrets) for line in [*lines, *filter(None, [tail])]]
+    stderr = redact(done.stderr.rstrip("\n"), secrets)
     if stderr:
         out.append(json.dumps({"fake": "stderr", "text": stderr}, ensure_ascii=False))
-    if code < 0:  # killed by a signal: the replay kills itself the same way
-        out.append(json.dumps({"fake": "kill", "signal": signal.Signals(-code).name}))
+    if done.exit_code < 0:  # killed by a signal: the replay kills itself the same way
+        out.append(json.dumps({"fake": "kill", "signal": signal.Signals(-done.exit_code).name}))
     else:
-        out.append(json.dumps({"fake": "exit", "code": code}))
+        out.append(json.dumps({"fake": "exit", "code": done.exit_code}))
     target = anyio.Path(path)
     await target.write_text("\n".join(out) + "\n", "utf-8")
     return Path(target)
 
 
-def _scenario_line(line: bytes) -> str:
+def _scenario_line(line: bytes, decoder: LineDecoder) -> str:
     text = line.decode("utf-8", "replace").rstrip("\r")
-    if text.startswith("{"):
-        try:
-            obj = json.loads(text)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict) and isinstance(obj.get("type"), str):
-            return text  # a wire event, kept byte for byte (escapes included)
-    return json.dumps({"fake": "stdout", "text": text}, ensure_ascii=False)
+    event = decoder.decode(line)
+    if event is None or (isinstance(event, UnknownEvent) and not event.type):
+        return json.dumps({"fake": "stdout", "text": text}, ensure_ascii=False)
+    return text  # a wire event, kept byte for byte (escapes included)

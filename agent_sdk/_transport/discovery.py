@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from .errors import AgentNotFoundError
+from ..errors import AgentNotFoundError
 
 INSTALL_HINT = (
     "Install the Cursor CLI with `curl https://cursor.com/install -fsS | bash`, or point "

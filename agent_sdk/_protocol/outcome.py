@@ -1,0 +1,168 @@
+"""How a run ended, as a value: its :class:`~agent_sdk.RunResult` or the right error.
+
+Pure functions of what the run observed (the exit status, the :class:`Stream`, the stderr
+tail), so every failure rule of docs/protocol.md §5 is tested without a process:
+
+- a non-zero exit or a signal is an :class:`~agent_sdk.AgentProcessError` (a subclass when
+  the CLI's message is recognised);
+- exit 0 without a ``result`` event is an :class:`~agent_sdk.AgentProtocolError`;
+- a ``result`` with ``is_error`` is an :class:`~agent_sdk.AgentResultError`;
+- a CLI that printed its result and was then ended by us (the known hang) succeeded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from ..errors import (
+    AgentError,
+    AgentProtocolError,
+    AgentResultError,
+    AgentTimeoutError,
+    ErrorContext,
+    process_error,
+)
+from ..options import AgentOptions
+from ..result import RunResult
+from .stream import Stream
+
+__all__ = ["Expiry", "failure_or_result", "redact", "secrets_of", "timeout_error"]
+
+Expiry = Literal["timeout", "idle"]
+
+# How much of what the CLI said goes into an exception's message (all of it is on the
+# exception's context).
+MESSAGE_CHARS = 2000
+_SECRET_VARIABLES = ("CURSOR_API_KEY", "CURSOR_AUTH_TOKEN")
+
+
+def secrets_of(options: AgentOptions) -> tuple[str, ...]:
+    """The secrets a run was given, which nothing the SDK shows may contain."""
+    found = [options.api_key] + [(options.env or {}).get(name) for name in _SECRET_VARIABLES]
+    return tuple(secret for secret in found if secret)
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every secret replaced by ``***``."""
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
+
+
+def context(
+    stream: Stream, *, exit_code: int | None, stderr: str, secrets: tuple[str, ...]
+) -> ErrorContext:
+    """What an error of this run carries."""
+    return ErrorContext(
+        session_id=stream.session_id,
+        exit_code=exit_code,
+        stderr=redact(stderr, secrets),
+        stdout_lines=[redact(line, secrets) for line in stream.stdout_lines],
+        events=stream.events,
+    )
+
+
+def what_the_cli_said(
+    context: ErrorContext,
+    quiet: str = "it printed no error message (no stderr, no non-JSON output)",
+) -> str:
+    """The CLI's own words for a message: its non-JSON stdout and stderr, the last part."""
+    lines = [line for line in context.stdout_lines if line.strip()]
+    lines += [line for line in context.stderr.splitlines() if line.strip()]
+    if not lines:
+        return quiet
+    text = "\n".join(lines)
+    if len(text) > MESSAGE_CHARS:
+        text = "..." + text[-MESSAGE_CHARS:]
+    return text
+
+
+def failure_or_result(
+    stream: Stream,
+    *,
+    exit_code: int,
+    ended_by_us: bool,
+    stderr: str,
+    options: AgentOptions,
+) -> RunResult | AgentError:
+    """The outcome of a run whose output has ended.
+
+    Args:
+        stream: what the output said.
+        exit_code: the CLI's exit status (negative: killed by that signal).
+        ended_by_us: the CLI did not exit within ``result_grace`` after its result (or
+            after closing stdout) and agent_sdk ended its process group.
+        stderr: the tail of stderr.
+        options: the run's options (output format, secrets).
+    """
+    secrets = secrets_of(options)
+    ctx = context(stream, exit_code=exit_code, stderr=stderr, secrets=secrets)
+    text_output = options.output_format == "text"
+    result = stream.result_event
+    if ended_by_us and result is None and not text_output:
+        return AgentProtocolError(
+            "cursor-agent closed its output without a result event and did not exit; "
+            f"its process group was ended: {what_the_cli_said(ctx)}",
+            context=ctx,
+        )
+    if exit_code != 0 and not ended_by_us:
+        return process_error(what_the_cli_said(ctx), ctx)
+    if result is None and not text_output:
+        return AgentProtocolError(
+            f"cursor-agent exited with code 0 but sent no result event: {what_the_cli_said(ctx)}",
+            context=ctx,
+        )
+    if result is not None and result.is_error:
+        return AgentResultError(
+            f"the agent reported an error ({result.subtype}): "
+            f"{redact(result.result, secrets) or what_the_cli_said(ctx)}",
+            event=result,
+            context=ctx,
+        )
+    if result is None:  # a text run: its output is the reply
+        return RunResult(
+            result=stream.text,
+            text=stream.text,
+            events=stream.events,
+            exit_code=exit_code,
+            stderr=ctx.stderr,
+        )
+    return RunResult(
+        result=result.result,
+        text=stream.text if options.output_format == "stream-json" else result.result,
+        session_id=stream.session_id,
+        request_id=result.request_id,
+        usage=result.usage,
+        duration_ms=result.duration_ms,
+        duration_api_ms=result.duration_api_ms,
+        events=stream.events,
+        tool_calls=stream.tool_calls.calls if stream.keep_events else [],
+        exit_code=exit_code,
+        stderr=ctx.stderr,
+    )
+
+
+def timeout_error(
+    stream: Stream,
+    expiry: Expiry,
+    *,
+    exit_code: int | None,
+    stderr: str,
+    options: AgentOptions,
+) -> AgentTimeoutError:
+    """The error of a run that ran out of ``timeout`` or ``idle_timeout``."""
+    ctx = context(stream, exit_code=exit_code, stderr=stderr, secrets=secrets_of(options))
+    if expiry == "timeout":
+        what = f"did not finish within {options.timeout:g} s (AgentOptions.timeout)"
+    else:
+        what = f"printed nothing for {options.idle_timeout:g} s (AgentOptions.idle_timeout)"
+    said = what_the_cli_said(ctx, quiet="")
+    return AgentTimeoutError(
+        f"cursor-agent {what}; its process group was ended after {stream.received} "
+        f"events (session {stream.session_id}). {said}".rstrip(),
+        context=ctx,
+        hint="raise the timeout, or resume the chat with AgentOptions(resume=session_id)"
+        if stream.session_id
+        else "raise the timeout",
+    )

@@ -1,0 +1,153 @@
+"""What a run's output has said so far: chunks of stdout in, events out, the facts kept.
+
+One :class:`Stream` per run. It frames the bytes into lines, decodes them, and keeps what
+the outcome of the run needs (docs/protocol.md §3): the session id, the ``result`` event,
+the lines that were not JSON, the reply assembled as it streams, the pairing of tool
+calls and, when asked, every event. ``agent-sdk replay`` and the recorder read output
+through the same class, so the rules live here once.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from ..events import AssistantEvent, Event, ResultEvent, TextLine, ToolCallCompleted, ToolCallStarted
+from ..tool_calls import RunningToolCalls, ToolCallTracker
+from .decode import LineDecoder
+from .framing import LineFramer
+
+__all__ = ["MAX_STDOUT_LINES", "Stream"]
+
+# Non-JSON stdout lines kept for errors: a flood of junk must not grow memory.
+MAX_STDOUT_LINES = 200
+MAX_STDOUT_LINE_CHARS = 4000
+
+
+class Stream:
+    """The state of one run's stdout.
+
+    Args:
+        output_format: the run's ``--output-format``; ``"text"`` output is lines of text.
+        partial: whether the run used ``--stream-partial-output``; ``None`` works it out
+            from the first assistant event (a partial stream starts with a delta).
+        keep_events: keep every event (:attr:`events`, and every tool call).
+        on_other_line: called with each stdout line that is not an event (a banner, a
+            plain-text error) as it is met; replay shows them.
+    """
+
+    def __init__(
+        self,
+        *,
+        output_format: str = "stream-json",
+        partial: bool | None = False,
+        keep_events: bool = False,
+        on_other_line: Callable[[str], None] | None = None,
+    ) -> None:
+        self._framer = LineFramer()
+        self._decoder = LineDecoder(partial=bool(partial))
+        self._detect_partial = partial is None
+        self._text_output = output_format == "text"
+        self._on_other_line = on_other_line
+        self._text: list[str] = []
+        self.keep_events = keep_events
+        self.events: list[Event] = []
+        """Every event so far, when :attr:`keep_events`."""
+        self.tool_calls: ToolCallTracker | RunningToolCalls = (
+            ToolCallTracker() if keep_events else RunningToolCalls()
+        )
+        """Tool calls paired as they stream: every call, or only the running ones."""
+        self.session_id: str | None = None
+        """The chat id, from the latest event that carried one."""
+        self.result_event: ResultEvent | None = None
+        """The ``result`` event, once seen."""
+        self.stdout_lines: deque[str] = deque(maxlen=MAX_STDOUT_LINES)
+        """The last non-JSON lines (every line of a text run), each cut to a few KB."""
+        self.received = 0
+        """How many events the output held so far."""
+
+    def keep_every_event(self) -> None:
+        """Keep every event from now on (before the first chunk: a run that ends in a
+        :class:`~agent_sdk.RunResult` returns them)."""
+        if not self.keep_events:
+            self.keep_events = True
+            self.tool_calls = ToolCallTracker()
+
+    @property
+    def text(self) -> str:
+        """The reply so far: every assistant event's ``new_text`` joined (the lines of a
+        text run joined by newlines). Costs the reply's size, not the number of events."""
+        if self._text_output:
+            return "\n".join(self._text)
+        if len(self._text) > 1:
+            self._text[:] = ["".join(self._text)]
+        return self._text[0] if self._text else ""
+
+    def feed(self, chunk: bytes) -> list[Event]:
+        """Take a chunk of stdout; return the events its complete lines held, in order."""
+        blocks = self._framer.feed_blocks(chunk)
+        if len(blocks) == 1:  # the usual case
+            return self._absorb(blocks[0])
+        events: list[Event] = []
+        for block in blocks:
+            events += self._absorb(block)
+        return events
+
+    def end(self) -> list[Event]:
+        """stdout is closed: the events of a last line that had no newline."""
+        tail = self._framer.flush()
+        return [] if tail is None else self._absorb(tail)
+
+    def _absorb(self, block: bytes | memoryview) -> list[Event]:
+        if self._text_output:
+            return self._absorb_text(block)
+        if self._detect_partial:
+            self._detect_partial_output(block)
+        events, notable, junk = self._decoder.decode_block(block, self._text)
+        for line in junk:
+            text = line.decode("utf-8", "replace").rstrip("\r")
+            self.stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
+            if self._on_other_line is not None:
+                self._on_other_line(text)
+        if not events:
+            return events
+        self.received += len(events)
+        for event in notable:
+            if type(event) is ResultEvent:
+                self.result_event = event
+            else:
+                assert isinstance(event, (ToolCallStarted, ToolCallCompleted))
+                self.tool_calls.add(event)
+        for event in reversed(events):
+            if event.session_id is not None:
+                self.session_id = event.session_id
+                break
+        if self.keep_events:
+            self.events += events
+        return events
+
+    def _detect_partial_output(self, block: bytes | memoryview) -> None:
+        # docs/protocol.md §3.3: a partial stream's first assistant event is a delta
+        # (timestamp, no model_call_id); a stream without partial output never starts so.
+        for event in LineDecoder(partial=False).decode_block(block, [])[0]:
+            if isinstance(event, AssistantEvent):
+                partial = event.timestamp_ms is not None and event.model_call_id is None
+                self._decoder = LineDecoder(partial=partial)
+                self._detect_partial = False
+                return
+
+    def _absorb_text(self, block: bytes | memoryview) -> list[Event]:
+        data = bytes(block)
+        lines = data.decode("utf-8", "replace").split("\n")
+        if data.endswith(b"\n"):
+            lines.pop()  # what follows the last newline is not a line
+        events: list[Event] = []
+        for text in lines:
+            self._text.append(text)
+            # In text output every line is also what the CLI said, should it fail.
+            self.stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
+            events.append(TextLine(text=text.removesuffix("\r")))
+        self.received += len(events)
+        if self.keep_events:
+            self.events += events
+        return events

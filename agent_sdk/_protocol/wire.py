@@ -1,0 +1,81 @@
+"""The shapes of the CLI's stream-json lines, as msgspec decodes them (docs/protocol.md §3).
+
+Performance note (benchmarks/, docs/benchmarks.md): a run decodes up to a million events
+a second, so an event whose public class holds exactly its wire fields is decoded straight
+into that class, with no copy. Nothing the SDK computes is a field of such a class: what
+it works out from the wire (``AssistantEvent.is_flush``, ``new_text``) is a property. The
+one event that needs converting, ``tool_call`` (its ``subtype`` picks the public class and
+its payload is parsed on first access), decodes into the private :class:`ToolCallWire`.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from ..events import (
+    AssistantEvent,
+    ConnectionEvent,
+    PartialAssistantEvent,
+    ResultEvent,
+    RetryEvent,
+    SystemInit,
+    ThinkingDelta,
+    UserEvent,
+    _ToolCallEvent,
+)
+
+__all__ = ["KNOWN_TYPES", "PartialWireEvent", "ToolCallWire", "WireEvent"]
+
+KNOWN_TYPES = frozenset(
+    {"system", "user", "assistant", "thinking", "tool_call", "connection", "retry", "result"}
+)
+
+
+class ToolCallWire(_ToolCallEvent, tag="tool_call", frozen=True):
+    """A ``tool_call`` line: msgspec tags on one field, so ``subtype`` is free here and the
+    public ``ToolCallStarted`` / ``ToolCallCompleted`` is built from it."""
+
+    subtype: str = ""
+
+
+# `system` and `thinking` decode into their common subtype's class (`init`, `delta`); the
+# rare others take the line-by-line path or are converted by the decoder.
+WireEvent = (
+    SystemInit
+    | UserEvent
+    | AssistantEvent
+    | ThinkingDelta
+    | ToolCallWire
+    | ConnectionEvent
+    | RetryEvent
+    | ResultEvent
+)
+"""What a line of a run without ``--stream-partial-output`` decodes into."""
+
+PartialWireEvent = (
+    SystemInit
+    | UserEvent
+    | PartialAssistantEvent
+    | ThinkingDelta
+    | ToolCallWire
+    | ConnectionEvent
+    | RetryEvent
+    | ResultEvent
+)
+"""The same for a run with ``--stream-partial-output``: its assistant events know which of
+them repeat text (the flush rule lives in :class:`PartialAssistantEvent`)."""
+
+
+def decoder(partial: bool) -> msgspec.json.Decoder[WireEvent | PartialWireEvent]:
+    """The decoder of one line or a block of lines, made once per process and kind."""
+    if partial:
+        if _DECODERS[1] is None:
+            _DECODERS[1] = msgspec.json.Decoder(PartialWireEvent)
+        return _DECODERS[1]
+    if _DECODERS[0] is None:
+        _DECODERS[0] = msgspec.json.Decoder(WireEvent)
+    return _DECODERS[0]
+
+
+# Built on first use: `import agent_sdk` stays cheap (docs/benchmarks.md).
+_DECODERS: list[msgspec.json.Decoder[WireEvent | PartialWireEvent] | None] = [None, None]

@@ -1,0 +1,145 @@
+"""Starting the CLI: its pipes, its own process group, and every way that can fail.
+
+Every failure to start is an :class:`~agent_sdk.AgentStartError` that says which thing is
+wrong and how to fix it (lessons: a too-long argv must not read as "not installed"), and
+no descriptor is left open by a start that failed.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import anyio
+
+from ..errors import AgentNotFoundError, AgentStartError
+from ..options import Invocation
+
+if TYPE_CHECKING:
+    import anyio.abc
+
+__all__ = ["SIGKILL", "SIGTERM", "Pipes", "open_pipes", "spawn"]
+
+# POSIX numbers, as constants: the `signal` module costs a millisecond of import time.
+SIGTERM, SIGKILL = 15, 9
+
+
+@dataclass
+class Pipes:
+    """The pipes of one child: (read, write) pairs; stdin only for a prompt on stdin."""
+
+    stdout: tuple[int, int]
+    stderr: tuple[int, int]
+    stdin: tuple[int, int] | None
+
+    def ours(self) -> tuple[int, int, int | None]:
+        """Our ends: stdout and stderr to read, stdin to write."""
+        return self.stdout[0], self.stderr[0], self.stdin[1] if self.stdin else None
+
+    def theirs(self) -> list[int]:
+        return [self.stdout[1], self.stderr[1]] + ([self.stdin[0]] if self.stdin else [])
+
+
+def open_pipes(*, stdin: bool) -> Pipes:
+    """Non-blocking pipes for a child's stdout, stderr and (if asked) stdin.
+
+    Raises:
+        AgentStartError: no file descriptors left; nothing stays open.
+    """
+    opened: list[int] = []
+    try:
+        for _ in range(3 if stdin else 2):
+            opened += os.pipe()
+    except OSError as exc:
+        for fd in opened:
+            os.close(fd)
+        raise _start_error(exc, "", None) from exc
+    pairs = [(opened[i], opened[i + 1]) for i in range(0, len(opened), 2)]
+    for read, write in pairs[:2]:
+        os.set_blocking(read, False)
+    if stdin:
+        os.set_blocking(pairs[2][1], False)
+    return Pipes(pairs[0], pairs[1], pairs[2] if stdin else None)
+
+
+async def spawn(
+    invocation: Invocation, cwd: str | os.PathLike[str] | None, pipes: Pipes
+) -> anyio.abc.Process:
+    """Start the CLI (argv list, never a shell) as the leader of a new process group.
+
+    The child's ends of ``pipes`` are closed in every case, ours only if it fails.
+
+    Raises:
+        AgentNotFoundError: the binary vanished between discovery and now.
+        AgentStartError: any other reason the OS gave for not starting it.
+    """
+    try:
+        return await anyio.open_process(
+            invocation.argv,
+            stdin=pipes.stdin[0] if pipes.stdin else subprocess.DEVNULL,
+            stdout=pipes.stdout[1],
+            stderr=pipes.stderr[1],
+            cwd=cwd,
+            env=invocation.env,
+            start_new_session=True,
+        )
+    except BaseException as exc:
+        for fd in pipes.ours():
+            if fd is not None:
+                os.close(fd)
+        if isinstance(exc, OSError):
+            raise _start_error(exc, invocation.argv[0], cwd) from exc
+        raise
+    finally:
+        for fd in pipes.theirs():
+            os.close(fd)
+
+
+def _start_error(exc: OSError, binary: str, cwd: str | os.PathLike[str] | None) -> AgentStartError:
+    """What the OS said, as the error a user can act on."""
+    where = os.fspath(cwd) if cwd is not None else None
+    about_cwd = where is not None and exc.filename is not None and os.fspath(exc.filename) == where
+    if about_cwd and isinstance(exc, FileNotFoundError):
+        return AgentStartError(
+            f"the working directory {where!r} does not exist",
+            hint="create it, or fix AgentOptions(cwd=...)",
+        )
+    if about_cwd and isinstance(exc, NotADirectoryError):
+        return AgentStartError(
+            f"the working directory {where!r} is not a directory",
+            hint="pass a directory as AgentOptions(cwd=...)",
+        )
+    if isinstance(exc, FileNotFoundError):
+        return AgentNotFoundError(
+            f"could not start {binary!r}: {exc.strerror}",
+            hint="check AgentOptions(binary=...) or CURSOR_AGENT_BIN",
+        )
+    if exc.errno == errno.E2BIG:
+        return AgentStartError(
+            "the command line is too long for the OS",
+            hint="shorten extra_args, add_dirs or headers (long prompts go on stdin by themselves)",
+        )
+    if exc.errno == errno.ENOEXEC:
+        return AgentStartError(
+            f"{binary!r} is not a program this machine can run (exec format error)",
+            hint="point AgentOptions(binary=...) or CURSOR_AGENT_BIN at the cursor-agent "
+            "built for this OS and CPU",
+        )
+    if exc.errno in (errno.EMFILE, errno.ENFILE):
+        return AgentStartError(
+            "no file descriptors left to start cursor-agent (each run needs a few)",
+            hint="run fewer agents at once, or raise the limit (ulimit -n)",
+        )
+    if isinstance(exc, PermissionError):
+        target = where if about_cwd else binary
+        return AgentStartError(
+            f"permission denied starting {binary!r} in {where or 'the current directory'!r}",
+            hint=f"check that {target!r} is yours to use (execute permission, directory access)",
+        )
+    return AgentStartError(
+        f"could not start {binary!r}: {exc.strerror or exc}",
+        hint="check AgentOptions(binary=...) and AgentOptions(cwd=...)",
+    )

@@ -1,0 +1,329 @@
+"""The real CLI as a child process: the transport every run uses unless told otherwise.
+
+It owns the process group, the pipes, the stdin prompt and the teardown
+(:class:`~agent_sdk._transport.base.Transport` has the contract). No task group or cancel
+scope here outlives one call, so a run may await these methods from ``__anext__`` in any
+task (docs/lifecycle.md).
+
+Performance note (docs/benchmarks.md): stdout and stderr are plain pipes read with
+``os.read`` on non-blocking descriptors, a quarter megabyte at a time, with a 1 MiB pipe on
+Linux: one wake-up per chunk, no stream layer in between, reading at the pipe's own speed.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import enum
+import os
+import time
+from typing import TYPE_CHECKING
+
+import anyio
+
+from ..options import AgentOptions, Invocation, build_invocation
+from .spawn import SIGKILL, SIGTERM, open_pipes, spawn
+
+if TYPE_CHECKING:
+    import anyio.abc
+
+__all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe", "locate_binary"]
+
+CHUNK_BYTES = 256 * 1024  # a quarter megabyte decodes fastest: a chunk's events stay in cache
+PIPE_BYTES = 1 << 20
+STDERR_TAIL_BYTES = 64 * 1024
+CHECKPOINT_EVERY = 0.005  # longest stretch of reading without letting other tasks run
+STDOUT_GLANCE = 0.01  # wait this long for stdout alone before also watching stderr and exit
+TERM_GRACE = 0.5  # after SIGTERM, how long the group gets before SIGKILL
+REAP_WAIT = 2.0  # after SIGKILL, how long to wait for the kernel to report the exit
+STDERR_GRACE = 0.25  # after the exit, how long a grandchild may hold stderr open
+
+
+# Process groups started and not yet killed: killed at interpreter exit, so that no CLI
+# (or tool subprocess of one) outlives a program that never closed its runs.
+_live_groups: set[int] = set()
+
+
+@atexit.register
+def _kill_live_groups() -> None:
+    for pgid in list(_live_groups):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pgid, SIGKILL)
+    _live_groups.clear()
+
+
+async def locate_binary(options: AgentOptions) -> str:
+    """The CLI to run for these options, searched (blocking I/O) in a worker thread."""
+    from .discovery import find_binary
+
+    environ = {**os.environ, **(options.env or {})}
+    return await anyio.to_thread.run_sync(find_binary, options.binary, environ)
+
+
+def grow_pipe(fd: int) -> None:
+    """Ask Linux for a 1 MiB pipe (the default is 64 KiB): 16 times fewer wake-ups."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, 1031, PIPE_BYTES)  # F_SETPIPE_SZ
+    except (ImportError, OSError):
+        pass  # another OS, or above /proc/sys/fs/pipe-max-size: the default works too
+
+
+class StderrTail:
+    """The last ``limit`` bytes written to stderr (a chatty run must not grow memory)."""
+
+    __slots__ = ("_buf", "_limit")
+
+    def __init__(self, limit: int = STDERR_TAIL_BYTES) -> None:
+        self._buf = bytearray()
+        self._limit = limit
+
+    def write(self, data: bytes) -> None:
+        self._buf += data
+        if len(self._buf) > 2 * self._limit:
+            del self._buf[: -self._limit]
+
+    def text(self) -> str:
+        return bytes(self._buf[-self._limit :]).decode("utf-8", "replace")
+
+
+class _Phase(enum.Enum):
+    NEW = "new"
+    RUNNING = "running"
+    CLOSING = "closing"
+    CLOSED = "closed"
+
+
+class SubprocessTransport:
+    """The CLI as a child process, leader of its own process group (see the module)."""
+
+    def __init__(self) -> None:
+        self._phase = _Phase.NEW
+        self._process: anyio.abc.Process | None = None
+        self._stdout: int | None = None
+        self._stderr: int | None = None
+        self._stdin: int | None = None
+        self._stderr_tail = StderrTail()
+        self._stderr_closed = anyio.Event()
+        self._closed: anyio.Event | None = None
+        self._linger = 0.0
+        self._exited_at: float | None = None
+        self._last_checkpoint = time.monotonic()
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._process.returncode if self._process is not None else None
+
+    def stderr_tail(self) -> str:
+        return self._stderr_tail.text()
+
+    # --- start ----------------------------------------------------------------------
+    async def start(self, prompt: str, options: AgentOptions) -> None:
+        binary = await locate_binary(options)
+        invocation = build_invocation(prompt, options, binary=binary, environ=os.environ)
+        await self.start_invocation(invocation, options)
+
+    async def start_invocation(self, invocation: Invocation, options: AgentOptions) -> None:
+        """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder)."""
+        self._linger = options.result_grace
+        pipes = open_pipes(stdin=invocation.stdin is not None)
+        process = await spawn(invocation, options.cwd, pipes)  # closes the pipes it fails with
+        # Ours from here on, before anything awaits (docs/lifecycle.md).
+        self._process = process
+        self._stdout, self._stderr, self._stdin = pipes.ours()
+        _live_groups.add(process.pid)
+        if self._phase is not _Phase.NEW:
+            # aclose() ran in another task while we were spawning: end it now.
+            self._phase = _Phase.RUNNING
+            await self.aclose()
+            return
+        self._phase = _Phase.RUNNING
+        grow_pipe(self._stdout)
+        if invocation.stdin is not None:
+            await self._write_stdin(invocation.stdin)
+
+    async def _write_stdin(self, data: bytes) -> None:
+        # A prompt too long for argv (docs/protocol.md §1). The run's deadlines and
+        # cancellation govern this wait like any other: it is an await like the reads.
+        fd = self._stdin
+        view = memoryview(data)
+        while view and fd is not None:
+            try:
+                view = view[os.write(fd, view[:PIPE_BYTES]) :]
+            except BlockingIOError:
+                try:
+                    await anyio.wait_writable(fd)
+                except anyio.ClosedResourceError:
+                    return  # closed by aclose() from another task
+            except BrokenPipeError:
+                break  # it exited without reading: its exit status and stderr say why
+            fd = self._stdin
+        self._close_fd("_stdin")
+
+    # --- output ---------------------------------------------------------------------
+    async def receive(self) -> bytes | None:
+        # Let other tasks run (and cancellation in) every few milliseconds of continuous
+        # reading; before the read, so that a cancellation never loses a chunk.
+        now = time.monotonic()
+        if now - self._last_checkpoint > CHECKPOINT_EVERY:
+            self._last_checkpoint = now
+            await anyio.lowlevel.checkpoint()
+        while True:
+            chunk = self.receive_ready()
+            if chunk != b"":
+                return chunk
+            await self._wait_for_output()
+
+    def receive_ready(self) -> bytes | None:
+        fd = self._stdout
+        if fd is None:
+            return None
+        try:
+            data = os.read(fd, CHUNK_BYTES)
+        except BlockingIOError:
+            self._read_stderr()
+            if self._exited_at is not None and anyio.current_time() >= self._exited_at + self._linger:
+                return None  # it exited, and what holds stdout open is not the CLI
+            return b""
+        self._read_stderr()  # along the way: a full stderr pipe must never block the CLI
+        if not data:
+            self._close_fd("_stdout")
+            return None
+        return data
+
+    async def _wait_for_output(self) -> None:
+        """Until stdout may have something, or the output may have ended."""
+        fd = self._stdout
+        if fd is None:
+            return
+        # Usually stdout is back within moments: wait for it alone first (cheap), and only
+        # then also drain stderr (a CLI blocked on a full stderr pipe needs it) and watch
+        # for the exit (docs/lifecycle.md: exit is watched as well as stdout).
+        with anyio.move_on_after(STDOUT_GLANCE):
+            await _readable(fd)
+            return
+        async with anyio.create_task_group() as tg:
+            with anyio.CancelScope() as waiting:
+                if self._exited_at is not None:
+                    waiting.deadline = self._exited_at + self._linger
+                else:
+                    tg.start_soon(self._watch_exit, waiting)
+                tg.start_soon(self._drain_stderr)
+                await _readable(fd)
+            tg.cancel_scope.cancel()
+
+    async def _watch_exit(self, waiting: anyio.CancelScope) -> None:
+        assert self._process is not None
+        await self._process.wait()
+        self._exited_at = anyio.current_time()
+        waiting.deadline = self._exited_at + self._linger
+
+    def _read_stderr(self) -> bool:
+        """Read what stderr holds now, without waiting; ``False`` once it is closed."""
+        fd = self._stderr
+        while fd is not None:
+            try:
+                data = os.read(fd, CHUNK_BYTES)
+            except BlockingIOError:
+                return True
+            if not data:
+                self._close_fd("_stderr")
+                self._stderr_closed.set()
+                return False
+            self._stderr_tail.write(data)
+        return False
+
+    async def _drain_stderr(self) -> None:
+        while (fd := self._stderr) is not None:
+            await _readable(fd)
+            if not self._read_stderr():
+                return
+
+    async def wait(self) -> int:
+        assert self._process is not None
+        if self._stderr is None:
+            return await self._process.wait()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._drain_stderr)
+            code = await self._process.wait()
+            # A grandchild may still hold stderr open; do not wait on it for long.
+            with anyio.move_on_after(STDERR_GRACE):
+                await self._stderr_closed.wait()
+            tg.cancel_scope.cancel()
+        return code
+
+    # --- teardown -------------------------------------------------------------------
+    async def aclose(self) -> None:
+        if self._phase is _Phase.CLOSED:
+            return
+        if self._phase is _Phase.NEW and self._process is None:
+            self._phase = _Phase.CLOSED  # nothing started (yet: start() checks this)
+            return
+        if self._phase is _Phase.CLOSING:
+            assert self._closed is not None
+            await self._closed.wait()  # another task is ending it
+            return
+        self._phase = _Phase.CLOSING
+        self._closed = anyio.Event()
+        interrupted: BaseException | None = None
+        process = self._process
+        try:
+            if process is not None and process.returncode is None:
+                self._signal_group(SIGTERM)
+                with anyio.CancelScope(shield=True), anyio.move_on_after(TERM_GRACE):
+                    await process.wait()
+        except BaseException as exc:
+            # A cancellation the shield does not stop (asyncio: Task.cancel() again while
+            # we wait). Nothing below may be skipped for it: it is re-raised at the end.
+            interrupted = exc
+        self._kill_and_release()
+        if process is not None:
+            try:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(REAP_WAIT):
+                    await process.wait()  # reap: no zombie is left behind
+            except BaseException as exc:
+                interrupted = interrupted or exc
+        self._closed.set()
+        if interrupted is not None:
+            raise interrupted
+
+    def kill_now(self) -> None:
+        if self._phase is not _Phase.CLOSED:
+            self._kill_and_release()
+
+    def _kill_and_release(self) -> None:
+        # Synchronous: nothing can interrupt it. Stragglers of the group (tool
+        # subprocesses) are killed even when the leader exited on its own.
+        self._phase = _Phase.CLOSED
+        self._read_stderr()  # what it said last is kept
+        if self._process is not None:
+            self._signal_group(SIGKILL)
+            _live_groups.discard(self._process.pid)  # SIGKILL cannot be ignored: it is dead
+        for name in ("_stdout", "_stderr", "_stdin"):
+            self._close_fd(name)
+
+    def _signal_group(self, signum: int) -> None:
+        assert self._process is not None
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already
+            os.killpg(self._process.pid, signum)
+
+    def _close_fd(self, name: str) -> None:
+        fd = getattr(self, name)
+        if fd is not None:
+            setattr(self, name, None)
+            with contextlib.suppress(RuntimeError):  # no event loop (garbage collection)
+                anyio.notify_closing(fd)  # wakes a task waiting on it in receive()
+            os.close(fd)
+
+
+async def _readable(fd: int) -> None:
+    """Wait until ``fd`` is readable, or closed by ``aclose()`` in another task."""
+    try:
+        await anyio.wait_readable(fd)
+    except anyio.ClosedResourceError:
+        pass
