@@ -1,0 +1,33 @@
+"""Wire events for in-memory scripts (docs/protocol.md §3), written for these tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_sdk.testing import Output
+
+SESSION = "sess-1"
+
+
+def init() -> dict[str, Any]:
+    return {"type": "system", "subtype": "init", "session_id": SESSION, "model": "Fake"}
+
+
+def say(text: str, **extra: Any) -> dict[str, Any]:
+    message = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    return {"type": "assistant", "message": message, "session_id": SESSION, **extra}
+
+
+def result(text: str = "done", **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "result": text,
+        "session_id": SESSION,
+        **extra,
+    }
+
+
+def lines(*events: dict[str, Any]) -> Output:
+    return Output.event(*events)
