@@ -1,8 +1,8 @@
-"""``python -m agent_sdk``: the ``agent-sdk`` command line (see ``agent_sdk._cli``)."""
+"""``python -m agent_sdk``: the ``agent-sdk`` command line (see ``agent_sdk.cli``)."""
 
 import sys
 
-from ._cli import main
+from .cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

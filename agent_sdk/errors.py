@@ -293,8 +293,11 @@ def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
     return AgentProcessError, None
 
 
-def process_error(said: str, context: ErrorContext) -> AgentProcessError:
-    """The error for a CLI that exited non-zero or was killed, quoting what it said."""
+def process_error(
+    said: str, context: ErrorContext, *, whole: str | None = None
+) -> AgentProcessError:
+    """The error for a CLI that exited non-zero or was killed, quoting what it said
+    (``said``, perhaps shortened); recognised from ``whole`` when given."""
     code = context.exit_code
     if code is not None and code < 0:
         import signal  # only failures need it
@@ -304,5 +307,5 @@ def process_error(said: str, context: ErrorContext) -> AgentProcessError:
         except ValueError:
             name = str(-code)
         return AgentProcessError(f"cursor-agent was killed by signal {name}: {said}", context=context)
-    error_type, hint = classify(said)
+    error_type, hint = classify(whole if whole is not None else said)
     return error_type(f"cursor-agent exited with code {code}: {said}", context=context, hint=hint)

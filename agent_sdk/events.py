@@ -1,4 +1,4 @@
-"""The typed events of a run, one class per event kind of cli-protocol.md §3.
+"""The typed events of a run, one class per event kind of docs/protocol.md §3.
 
 Each event exposes its wire ``type`` and ``subtype``; fields mirror the wire names.
 Unknown fields are ignored, and an event type this SDK does not know arrives as an

@@ -70,7 +70,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
             until it is done, so there it bounds the whole run.
         result_grace: seconds the CLI gets to exit after its ``result`` event (or after
             closing stdout) before agent_sdk ends its process group; a run with a
-            result still succeeds (cli-protocol.md §5, the known hang).
+            result still succeeds (docs/protocol.md §5, the known hang).
         keep_events: whether the run keeps every event, for ``RunResult.events``,
             ``.text`` and ``.tool_calls``, ``Run.events`` and the ``events`` of errors.
             ``None`` (the default): :func:`~agent_sdk.run_sync`, :func:`~agent_sdk.run_async`

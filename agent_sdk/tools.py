@@ -1,4 +1,4 @@
-"""Typed arguments and results of the agent's tool calls (cli-protocol.md §3.4).
+"""Typed arguments and results of the agent's tool calls (docs/protocol.md §3.4).
 
 Field names mirror the wire (camelCase, as the CLI spells them). Every field but the
 essential ones has a default, because the CLI adds and drops fields between versions.

@@ -1,6 +1,6 @@
 """Realistic stream-json output of the CLI, rendered to files for the benchmarks.
 
-The shapes follow cli-protocol.md: mostly small assistant and thinking deltas (what
+The shapes follow docs/protocol.md: mostly small assistant and thinking deltas (what
 `--stream-partial-output` produces), tool calls whose completions carry file contents
 and command output of varied sizes, and now and then a large file read.
 """

@@ -44,8 +44,9 @@ def secrets_of(options: AgentOptions) -> tuple[str, ...]:
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret replaced by ``***``."""
-    for secret in secrets:
+    """``text`` with every secret replaced by ``***`` (the longest first: one secret may
+    hold another)."""
+    for secret in sorted(secrets, key=len, reverse=True):
         text = text.replace(secret, "***")
     return text
 
@@ -66,14 +67,17 @@ def context(
 def what_the_cli_said(
     context: ErrorContext,
     quiet: str = "it printed no error message (no stderr, no non-JSON output)",
+    *,
+    whole: bool = False,
 ) -> str:
-    """The CLI's own words for a message: its non-JSON stdout and stderr, the last part."""
+    """The CLI's own words: its non-JSON stdout and stderr; for a message (not ``whole``)
+    only the last part."""
     lines = [line for line in context.stdout_lines if line.strip()]
     lines += [line for line in context.stderr.splitlines() if line.strip()]
     if not lines:
         return quiet
     text = "\n".join(lines)
-    if len(text) > MESSAGE_CHARS:
+    if len(text) > MESSAGE_CHARS and not whole:
         text = "..." + text[-MESSAGE_CHARS:]
     return text
 
@@ -107,7 +111,9 @@ def failure_or_result(
             context=ctx,
         )
     if exit_code != 0 and not ended_by_us:
-        return process_error(what_the_cli_said(ctx), ctx)
+        # Recognised from the whole text: a message is known by its start (§5), and the
+        # unknown-model line alone is ~6 KB.
+        return process_error(what_the_cli_said(ctx), ctx, whole=what_the_cli_said(ctx, whole=True))
     if result is None and not text_output:
         return AgentProtocolError(
             f"cursor-agent exited with code 0 but sent no result event: {what_the_cli_said(ctx)}",

@@ -36,7 +36,7 @@ def _is_cursor_agent(path: str) -> bool:
 
 
 def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, str]) -> str:
-    """The CLI to run, searched in the order of cli-protocol.md §1.
+    """The CLI to run, searched in the order of docs/protocol.md §1.
 
     ``explicit`` (``AgentOptions.binary``), then ``CURSOR_AGENT_BIN``, then
     ``cursor-agent`` on PATH, then ``~/.local/bin/cursor-agent``, then ``agent`` on

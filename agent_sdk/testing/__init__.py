@@ -38,8 +38,8 @@ __all__ = [
     "MemoryTransport",
     "Output",
     "Pause",
-    "Step",
     "Stderr",
+    "Step",
     "fake_cursor_agent",
     "record",
 ]

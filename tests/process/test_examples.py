@@ -23,7 +23,7 @@ import httpx
 import pytest
 from proctable import children, is_running
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 HANG_GUARD = 20  # seconds: only so that a broken example fails instead of hanging
 

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agent_sdk._decode import LineDecoder
+from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
 from agent_sdk.tool_calls import RunningToolCalls, ToolCall, ToolCallTracker
 from agent_sdk.tools import ReadArgs, ReadSuccess
 
-PARALLEL = Path(__file__).parent / "data" / "parallel_tool_calls.ndjson"
+PARALLEL = Path(__file__).parents[1] / "data" / "parallel_tool_calls.ndjson"
 # The two parallel reads: their ids differ only after the newline.
 CART = "call_Rd01\nfc_0b21"
 README = "call_Rd01\nfc_0b22"

@@ -1,4 +1,4 @@
-"""find_binary: where the SDK looks for cursor-agent (cli-protocol.md §1, "Finding the binary")."""
+"""find_binary: where the SDK looks for cursor-agent (docs/protocol.md §1, "Finding the binary")."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_sdk._discovery import find_binary
+from agent_sdk._transport.discovery import find_binary
 from agent_sdk.errors import AgentNotFoundError
 
 

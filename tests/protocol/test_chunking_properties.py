@@ -1,5 +1,5 @@
-"""Properties of the stream pipeline (framing + decoding), checked with hypothesis:
-chunk boundaries never matter, and junk never costs a valid event."""
+"""Properties of framing + decoding, checked with hypothesis: chunk boundaries never
+matter, a block decodes as its lines do, and junk never costs a valid event."""
 
 from __future__ import annotations
 
@@ -12,13 +12,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fake_agent
-from agent_sdk._decode import LineDecoder
-from agent_sdk._framing import LineFramer
+from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._protocol.framing import LineFramer
 from agent_sdk.events import Event
 
-DATA = Path(__file__).parent / "data"
-KNOWN_TYPES = {"system", "user", "assistant", "thinking", "tool_call", "connection", "retry"}
-KNOWN_TYPES.add("result")
+DATA = Path(__file__).parents[1] / "data"
+KNOWN_TYPES = {
+    "system",
+    "user",
+    "assistant",
+    "thinking",
+    "tool_call",
+    "connection",
+    "retry",
+    "result",
+}
 
 
 def valid_lines() -> list[bytes]:
@@ -34,14 +42,29 @@ def valid_lines() -> list[bytes]:
 VALID = valid_lines()
 
 
-def pipeline(chunks: list[bytes]) -> list[Event]:
+def pipeline(chunks: list[bytes], *, partial: bool = False) -> list[Event]:
+    """Line by line: each chunk framed, each line decoded on its own."""
     framer = LineFramer()
-    decoder = LineDecoder(partial=False)
+    decoder = LineDecoder(partial=partial)
     lines = [line for chunk in chunks for line in framer.feed(chunk)]
     tail = framer.flush()
     if tail is not None:
         lines.append(tail)
     return [e for e in map(decoder.decode, lines) if e is not None]
+
+
+def block_pipeline(chunks: list[bytes], *, partial: bool = False) -> list[Event]:
+    """Block by block, as a run reads: each chunk's complete lines decoded at once."""
+    framer = LineFramer()
+    decoder = LineDecoder(partial=partial)
+    events: list[Event] = []
+    for chunk in chunks:
+        for block in framer.feed_blocks(chunk):
+            events += decoder.decode_block(block, [])[0]
+    tail = framer.flush()
+    if tail is not None:
+        events += decoder.decode_block(tail, [])[0]
+    return events
 
 
 def fingerprint(events: list[Event]) -> list[bytes]:
@@ -66,6 +89,21 @@ def test_any_split_of_a_valid_stream_yields_the_same_events(
     whole = pipeline([stream])
     assert len(whole) == len(picks)
     assert fingerprint(pipeline(split(stream, cuts))) == fingerprint(whole)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    picks=st.lists(st.sampled_from(VALID), min_size=1, max_size=20),
+    cuts=st.lists(st.integers(min_value=0, max_value=50_000), max_size=30),
+    partial=st.booleans(),
+)
+def test_decoding_blocks_yields_the_events_of_decoding_each_line(
+    picks: list[bytes], cuts: list[int], partial: bool
+) -> None:
+    stream = b"\n".join(picks) + b"\n"
+    chunks = split(stream, cuts)
+    got = fingerprint(block_pipeline(chunks, partial=partial))
+    assert got == fingerprint(pipeline(chunks, partial=partial))
 
 
 @settings(max_examples=50, deadline=None)
@@ -118,7 +156,9 @@ def test_junk_and_unknown_fields_never_crash_or_lose_a_valid_event(
     lines: list[bytes] = list(valid)
     for position, line in sorted(junk, reverse=True):
         lines.insert(min(position, len(lines)), line)
-    got = iter(fingerprint(pipeline(split(b"\n".join(lines) + b"\n", cuts))))
+    chunks = split(b"\n".join(lines) + b"\n", cuts)
     # Junk may add events (a JSON object of a new type is an UnknownEvent), but every
     # valid event must still be there, in order and unchanged: a subsequence.
-    assert all(any(fp == seen for seen in got) for fp in expected)
+    for decode_all in (pipeline, block_pipeline):
+        got = iter(fingerprint(decode_all(chunks)))
+        assert all(any(fp == seen for seen in got) for fp in expected)

@@ -68,6 +68,8 @@ LIFECYCLE = {
     "stderr_flood",
     "garbage",
     "slow_drip",
+    "ignore_sigterm",  # tests/process/test_guarantees.py
+    "exit_leaving_child",
 }
 
 

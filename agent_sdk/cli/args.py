@@ -1,0 +1,358 @@
+"""The arguments of ``agent-sdk [run] PROMPT... [options]`` and ``agent-sdk replay FILE``.
+
+The agent flags are derived from :class:`~agent_sdk.AgentOptions`: a table gives each
+exposed field its spelling and help text, and the field itself gives the flag's default,
+its choices (a ``Literal`` type) and the type of its value. A flag cannot drift from the
+option it sets, and a flag left alone leaves the option at AgentOptions' own default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import types
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, TextIO, Union, get_args, get_origin
+
+import msgspec
+
+from ..options import AgentOptions
+from .render import isatty
+
+__all__ = [
+    "AGENT_FLAGS",
+    "CLI_DEFAULTS",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_TERMINATED",
+    "EXIT_TIMEOUT",
+    "EXIT_USAGE",
+    "ColorMode",
+    "RunCommand",
+    "parse_run_args",
+    "print_error",
+    "replay_parser",
+    "run_parser",
+    "use_color",
+]
+
+ColorMode = Literal["auto", "always", "never"]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_TIMEOUT = 124  # as timeout(1)
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
+EXIT_TERMINATED = 143  # 128 + SIGTERM
+
+_EPILOG = """\
+The prompt is the PROMPT words joined by spaces; with PROMPT '-' or absent (and stdin
+not a terminal) it is read from stdin. Put '--' before a prompt that starts with '-' or
+with the word 'replay'.
+
+The API key is never a flag (argv is visible to every user of the machine): set
+CURSOR_API_KEY in the environment, which the CLI reads, or log in once with
+`cursor-agent login`.
+
+The reply goes to stdout; tool calls, thinking and the summary go to stderr.
+
+  agent-sdk replay FILE [--json]   render a recorded stream-json (or --json) output
+
+exit status: 0 success; 1 the agent failed (non-zero exit, error result, broken
+output); 2 usage error or no cursor-agent found; 124 timeout; 130 interrupted
+(143 on SIGTERM).
+"""
+
+
+class _Flag(NamedTuple):
+    spelling: tuple[str, ...]
+    help: str  # may say %(default)s: the default is AgentOptions'
+    metavar: str | None = None
+    separator: str | None = None  # of a Mapping field's NAME<separator>VALUE
+
+
+# The AgentOptions fields the command line exposes, in --help order. A switch (a bool
+# field) is spelt for what it does against the default: --force, --no-trust. api_key is
+# left out on purpose (see the epilog), and keep_events means nothing here: the command
+# line hands each event over as it streams.
+AGENT_FLAGS: dict[str, _Flag] = {
+    "binary": _Flag(("--binary",), "the cursor-agent executable", "PATH"),
+    "cwd": _Flag(("--cwd",), "working directory of the agent", "DIR"),
+    "workspace": _Flag(("--workspace",), "the workspace directory", "DIR"),
+    "model": _Flag(("--model",), "model id: auto, gpt-5, sonnet-4, ...", "ID"),
+    "force": _Flag(("-f", "--force"), "allow shell commands and writes"),
+    "trust": _Flag(("--no-trust",), "do not pass --trust"),
+    "mode": _Flag(("--mode",), "read-only modes"),
+    "resume": _Flag(("--resume",), "continue the chat with this session id", "ID"),
+    "continue_session": _Flag(("--continue",), "continue the last chat"),
+    "env": _Flag(
+        ("--env",), "set a variable in the agent's environment (repeatable)", "NAME=VALUE", "="
+    ),
+    "output_format": _Flag(
+        ("--output-format",),
+        "what the CLI prints (default: %(default)s); only stream-json has live events",
+    ),
+    "stream_partial_output": _Flag(
+        ("--no-partial",), "no --stream-partial-output: text arrives a message at a time"
+    ),
+    "approve_mcps": _Flag(("--approve-mcps",), "approve all configured MCP servers"),
+    "sandbox": _Flag(("--sandbox",), "the shell sandbox"),
+    "headers": _Flag(("--header",), "extra request header (repeatable)", "'NAME: VALUE'", ":"),
+    "endpoint": _Flag(("--endpoint",), "API endpoint", "URL"),
+    "add_dirs": _Flag(("--add-dir",), "extra directory the agent may touch (repeatable)", "DIR"),
+    "extra_args": _Flag(
+        ("--extra-arg",),
+        "pass ARG to cursor-agent as is (repeatable; use --extra-arg=--flag)",
+        "ARG",
+    ),
+    "timeout": _Flag(("--timeout",), "seconds the run may take", "S"),
+    "idle_timeout": _Flag(("--idle-timeout",), "seconds the CLI may print nothing", "S"),
+    "result_grace": _Flag(
+        ("--result-grace",),
+        "seconds the CLI gets to exit after its result (default %(default)g)",
+        "S",
+    ),
+}
+
+# Where the command line departs from AgentOptions on purpose: a live view wants the
+# reply as it streams, so partial output is on unless --no-partial is given (or the
+# format is not stream-json, which has none: docs/protocol.md §3.3).
+CLI_DEFAULTS: dict[str, Any] = {"stream_partial_output": True}
+
+_Kind = Literal["switch", "pairs", "list", "value"]
+
+
+def _members(annotation: Any) -> tuple[Any, ...]:
+    """The types a field accepts: the members of a union, else the annotation itself."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        return get_args(annotation)
+    return (annotation,)
+
+
+def _kind(field: msgspec.structs.FieldInfo) -> _Kind:
+    if field.type is bool:
+        return "switch"
+    origins = {get_origin(member) for member in _members(field.type)}
+    if Mapping in origins:
+        return "pairs"
+    if Sequence in origins:
+        return "list"
+    return "value"
+
+
+def _add_agent_flag(
+    group: argparse._ArgumentGroup, field: msgspec.structs.FieldInfo, flag: _Flag
+) -> None:
+    default = CLI_DEFAULTS.get(field.name, field.default)
+    kind = _kind(field)
+    if kind == "switch":
+        action = "store_false" if default else "store_true"
+        group.add_argument(
+            *flag.spelling, dest=field.name, action=action, default=default, help=flag.help
+        )
+        return
+    extra: dict[str, Any]
+    if kind in ("pairs", "list"):
+        # Not given: None, and AgentOptions keeps its own default (parse_run_args).
+        extra = {"action": "append", "default": None}
+    else:
+        extra = {"default": default}
+        members = _members(field.type)
+        literal = next((m for m in members if get_origin(m) is Literal), None)
+        if literal is not None:
+            extra["choices"] = get_args(literal)
+        elif float in members:
+            extra["type"] = float
+    group.add_argument(
+        *flag.spelling, dest=field.name, metavar=flag.metavar, help=flag.help, **extra
+    )
+
+
+def run_parser(
+    fields: Sequence[msgspec.structs.FieldInfo] | None = None,
+) -> argparse.ArgumentParser:
+    """The parser of ``agent-sdk [run]``.
+
+    Args:
+        fields: the fields the agent flags are derived from; default those of
+            :class:`AgentOptions` (a test passes others to see the flags follow).
+    """
+    parser = argparse.ArgumentParser(
+        prog="agent-sdk [run]",
+        description="Run Cursor's coding agent (cursor-agent) on a prompt and show its "
+        "progress as it streams.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("prompt", nargs="*", metavar="PROMPT", help="what to ask the agent")
+    show = parser.add_argument_group("output")
+    show.add_argument(
+        "--json", action="store_true", help="print each event as one JSON line, nothing else"
+    )
+    show.add_argument(
+        "--color",
+        choices=get_args(ColorMode),
+        default="auto",
+        help="ANSI colours (auto: only on a terminal, and not if NO_COLOR is set)",
+    )
+    show.add_argument("--thinking", action="store_true", help="show the thinking text, dimmed")
+    show.add_argument(
+        "--fake",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="SCENARIO",
+        help="run the bundled fake agent instead of cursor-agent; SCENARIO is a name "
+        "(hello, tools, crash, ...) or a path to an .ndjson scenario",
+    )
+    show.add_argument(
+        "--fake-if-missing",
+        action="store_true",
+        help="use cursor-agent when it is installed, else the bundled fake agent (and say so)",
+    )
+    agent = parser.add_argument_group("agent options (see AgentOptions)")
+    by_name = {field.name: field for field in fields or msgspec.structs.fields(AgentOptions)}
+    for name, flag in AGENT_FLAGS.items():
+        _add_agent_flag(agent, by_name[name], flag)
+    return parser
+
+
+def replay_parser() -> argparse.ArgumentParser:
+    """The parser of ``agent-sdk replay``."""
+    parser = argparse.ArgumentParser(
+        prog="agent-sdk replay",
+        description="Render a recorded run: the stream-json output of cursor-agent, or the "
+        "--json output of agent-sdk. Runs nothing. Exit status: 0 if the recording ends "
+        "with a successful result, 1 if not, 2 if it cannot be read.",
+    )
+    parser.add_argument("file", metavar="FILE", help="the NDJSON file; '-' reads stdin")
+    parser.add_argument(
+        "--json", action="store_true", help="print each event as one JSON line, nothing else"
+    )
+    parser.add_argument("--color", choices=get_args(ColorMode), default="auto")
+    parser.add_argument("--thinking", action="store_true", help="show the thinking text")
+    return parser
+
+
+@dataclass(frozen=True)
+class RunCommand:
+    """A parsed ``agent-sdk run`` command line.
+
+    Attributes:
+        prompt: the prompt words joined, or ``None`` to read the prompt from stdin.
+        options: the :class:`AgentOptions` of the run.
+        json: print events as NDJSON instead of rendering them.
+        color: ``"auto"``, ``"always"`` or ``"never"``.
+        thinking: show the thinking text instead of a one-line indicator.
+        fake_if_missing: run the bundled fake agent when cursor-agent is not installed.
+    """
+
+    prompt: str | None
+    options: AgentOptions
+    json: bool = False
+    color: ColorMode = "auto"
+    thinking: bool = False
+    fake_if_missing: bool = False
+
+
+def _pairs(
+    parser: argparse.ArgumentParser, values: list[str], sep: str, flag: str
+) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for value in values:
+        name, found, rest = value.partition(sep)
+        if not found or not name.strip():
+            parser.error(f"{flag} wants NAME{sep}VALUE, got {value!r}")
+        pairs[name.strip()] = rest.strip() if sep == ":" else rest
+    return pairs
+
+
+def _fake_scenario(value: str) -> str | None:
+    """What ``FAKE_AGENT_SCENARIO`` gets for ``--fake VALUE``; ``None`` if VALUE names no
+    scenario (it is then the first word of the prompt)."""
+    import fake_agent
+
+    # A path by the fake's own rule for FAKE_AGENT_SCENARIO (a path separator, or the
+    # .ndjson suffix); absolute, so that --cwd does not change which file the fake reads.
+    if "/" in value or os.sep in value or value.endswith(".ndjson"):
+        return os.path.abspath(value)
+    try:
+        fake_agent.scenario_path(value)  # the fake's resolution of a bundled name
+    except fake_agent.ScenarioError:
+        return None
+    return value
+
+
+def parse_run_args(argv: Sequence[str]) -> RunCommand:
+    """Parse the arguments of ``agent-sdk [run]`` into a :class:`RunCommand`. Pure.
+
+    Raises:
+        SystemExit: with status 2 on a usage error (argparse prints why), 0 for ``--help``.
+    """
+    parser = run_parser()
+    argv = list(argv)
+    # Everything after `--` is prompt, whatever it looks like; argparse's intermixed
+    # parsing rejects a `-x` there, so the split is done here.
+    tail: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, tail = argv[:cut], argv[cut + 1 :]
+    args = parser.parse_intermixed_args(argv)
+    words: list[str] = [*args.prompt, *tail]
+    fields = {field.name: field for field in msgspec.structs.fields(AgentOptions)}
+    given: dict[str, Any] = {}
+    for name, flag in AGENT_FLAGS.items():
+        value = getattr(args, name)
+        if value is None:
+            continue  # AgentOptions' default
+        kind = _kind(fields[name])
+        if kind == "pairs":
+            assert flag.separator is not None
+            value = _pairs(parser, value, flag.separator, flag.spelling[-1])
+        elif kind == "list":
+            value = tuple(value)
+        given[name] = value
+    if args.fake is not None:
+        import fake_agent
+
+        if args.binary is not None:
+            parser.error("--fake and --binary exclude each other")
+        given["binary"] = fake_agent.executable()
+        scenario = _fake_scenario(args.fake) if args.fake else None
+        if scenario is not None:
+            given["env"] = {**given.get("env", {}), "FAKE_AGENT_SCENARIO": scenario}
+        elif args.fake:
+            # `--fake "add a test"`: no scenario was named; the word is the prompt's.
+            words.insert(0, args.fake)
+    if args.output_format != "stream-json":
+        given["stream_partial_output"] = False  # see CLI_DEFAULTS
+    try:
+        options = AgentOptions(**given)
+    except (ValueError, TypeError) as exc:
+        parser.error(str(exc))
+    prompt = None if words in ([], ["-"]) else " ".join(words)
+    return RunCommand(
+        prompt=prompt,
+        options=options,
+        json=args.json,
+        color=args.color,
+        thinking=args.thinking,
+        fake_if_missing=args.fake_if_missing and args.fake is None,
+    )
+
+
+def use_color(mode: str, stream: TextIO, environ: Mapping[str, str]) -> bool:
+    """Whether to write ANSI colours to ``stream`` (https://no-color.org: any NO_COLOR)."""
+    if mode != "auto":
+        return mode == "always"
+    return "NO_COLOR" not in environ and isatty(stream)
+
+
+def print_error(err: TextIO, message: str) -> None:
+    """Write ``agent-sdk: error: MESSAGE`` on ``err``, as argparse words its own."""
+    err.write(f"agent-sdk: error: {message}\n")
+    err.flush()

@@ -1,0 +1,183 @@
+"""``agent-sdk [run]``: run the agent and show its events as they stream."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import TextIO
+
+import anyio
+import msgspec
+from anyio.abc import TaskStatus
+
+from .._run import run
+from ..errors import AgentError, AgentNotFoundError, AgentResultError, AgentTimeoutError
+from ..events import Event, to_json
+from ..options import AgentOptions
+from .args import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_TIMEOUT,
+    EXIT_USAGE,
+    parse_run_args,
+    print_error,
+    use_color,
+)
+from .render import Renderer, isatty
+
+__all__ = ["JsonSink", "run_main"]
+
+_TICK = 0.1  # seconds between two redraws of the status line
+
+
+class JsonSink:
+    """``--json``: every event as one line on ``out``, nothing else."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def event(self, event: Event) -> None:
+        """Write one event as a JSON line (:func:`~agent_sdk.events.to_json`)."""
+        self.out.write(to_json(event).decode("utf-8") + "\n")
+        self.out.flush()
+
+
+def _exit_code(exc: AgentError) -> int:
+    if isinstance(exc, AgentTimeoutError):
+        return EXIT_TIMEOUT
+    if isinstance(exc, AgentNotFoundError):
+        return EXIT_USAGE
+    return EXIT_FAILED
+
+
+def _outcome(exc: AgentError | None) -> str:
+    if exc is None:
+        return "success"
+    if isinstance(exc, AgentTimeoutError):
+        return "timed out"
+    if isinstance(exc, AgentResultError):
+        return "error"
+    return "failed"
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C once the run's cleanup has ended the agent's group."""
+
+
+async def _spin(renderer: Renderer, started: float) -> None:
+    while True:
+        await anyio.sleep(_TICK)
+        renderer.status(time.monotonic() - started)
+
+
+async def _live(
+    prompt: str, options: AgentOptions, sink: Renderer | JsonSink, started: float
+) -> AgentError | None:
+    """Run the agent, handing each event to ``sink``; the error it ended with, if any.
+
+    Raises:
+        _Terminated: on SIGTERM, after the run was cancelled and the agent's process
+            group ended.
+        BrokenPipeError: when ``sink`` can no longer write.
+    """
+    error: AgentError | None = None
+    broken_pipe: BrokenPipeError | None = None
+    terminated = False
+
+    async def on_sigterm(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        # By default SIGTERM kills Python outright and the CLI (in its own process group)
+        # would be left running. Received here, in the event loop, it cancels the run
+        # like Ctrl-C does; a Python signal handler would instead raise at whatever
+        # line was running, inside the task group, wrapped in an exception group.
+        nonlocal terminated
+        with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+            task_status.started()
+            async for _ in signals:
+                terminated = True
+                tasks.cancel_scope.cancel()
+
+    async with anyio.create_task_group() as tasks:
+        if threading.current_thread() is threading.main_thread():  # signals need it
+            await tasks.start(on_sigterm)
+        if isinstance(sink, Renderer) and sink.live_status:
+            tasks.start_soon(_spin, sink, started)
+        try:
+            async with run(prompt, options=options) as events:
+                async for event in events:
+                    sink.event(event)
+        except AgentError as exc:
+            # Returned, not raised: a task group would wrap it in an ExceptionGroup.
+            error = exc
+        except BrokenPipeError as exc:
+            broken_pipe = exc  # raised below, outside the group, for main() to catch
+        finally:
+            tasks.cancel_scope.cancel()
+    if terminated:
+        raise _Terminated
+    if broken_pipe is not None:
+        raise broken_pipe
+    return error
+
+
+def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
+    """``agent-sdk [run] ARGV``: run the agent on the prompt; the exit status.
+
+    A ``BrokenPipeError`` (the reader of ``out`` went away) is left to the caller.
+    """
+    try:
+        command = parse_run_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    prompt = command.prompt
+    if prompt is None:
+        if isatty(stdin) and argv[-1:] != ["-"]:
+            print_error(err, "no prompt: give PROMPT words, or pipe the prompt on stdin")
+            return EXIT_USAGE
+        prompt = stdin.read().strip()
+        if not prompt:
+            print_error(err, "the prompt read from stdin is empty")
+            return EXIT_USAGE
+    sink: Renderer | JsonSink
+    renderer: Renderer | None = None
+    if command.json:
+        sink = JsonSink(out)
+    else:
+        renderer = sink = Renderer(
+            out,
+            err,
+            color=use_color(command.color, err, os.environ),
+            thinking=command.thinking,
+            live_status=isatty(err),
+        )
+    started = time.monotonic()
+    try:
+        error = anyio.run(_live, prompt, command.options, sink, started, backend="asyncio")
+        if isinstance(error, AgentNotFoundError) and command.fake_if_missing:
+            import fake_agent
+
+            err.write("agent-sdk: cursor-agent is not installed: running the bundled fake agent\n")
+            options = msgspec.structs.replace(command.options, binary=fake_agent.executable())
+            error = anyio.run(_live, prompt, options, sink, started, backend="asyncio")
+    except KeyboardInterrupt as exc:
+        how = "terminated" if isinstance(exc, _Terminated) else "interrupted"
+        if renderer is not None:
+            renderer.summary(how, elapsed=time.monotonic() - started)
+        print_error(err, f"{how}; the agent's process group was ended")
+        return EXIT_TERMINATED if isinstance(exc, _Terminated) else EXIT_INTERRUPTED
+    if renderer is not None:
+        renderer.finish()
+        if error is None or renderer.events:
+            renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
+    if error is None:
+        return EXIT_OK
+    print_error(err, str(error))
+    if isinstance(error, AgentNotFoundError):
+        err.write(
+            "agent-sdk: to try it without cursor-agent, run the bundled fake agent: "
+            "agent-sdk --fake [SCENARIO] PROMPT\n"
+        )
+    return _exit_code(error)

@@ -1,0 +1,126 @@
+"""``agent-sdk replay``: a recorded run rendered through the protocol's Stream."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from cli_process import ESC, RECORDED, SESSION, cli
+
+from agent_sdk.cli.live import JsonSink
+from agent_sdk.cli.render import Renderer
+from agent_sdk.cli.replay import replay, replay_main
+
+INIT = '{"type":"system","subtype":"init","model":"Fake","cwd":"/repo","session_id":"s"}'
+READ = (
+    '{"type":"tool_call","subtype":"started","call_id":"c1","session_id":"s",'
+    '"tool_call":{"readToolCall":{"args":{"path":"a.py"}}}}'
+)
+RESULT = '{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s"}'
+
+
+def _lines(*lines: str) -> list[bytes]:
+    return [line.encode() + b"\n" for line in lines]
+
+
+def _replayed(lines: list[bytes], **kwargs: bool) -> tuple[bool, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    ok = replay(lines, Renderer(out, err, **kwargs), err)
+    return ok, out.getvalue(), err.getvalue()
+
+
+# --- in process ------------------------------------------------------------------------
+def test_a_line_that_is_not_json_is_rendered_in_its_place_between_two_events() -> None:
+    ok, _, err = _replayed(_lines(INIT, "Loading...", READ, RESULT))
+    assert ok
+    assert err == "● Fake in /repo\nLoading...\n  ▸ read a.py\n"
+
+
+def test_a_line_that_is_not_json_goes_to_stderr_in_place_with_json_output() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert replay(_lines(INIT, "Loading...", RESULT), JsonSink(out), err)
+    assert [json.loads(line)["type"] for line in out.getvalue().splitlines()] == [
+        "system",
+        "result",
+    ]
+    assert err.getvalue() == "Loading...\n"
+
+
+def test_a_last_line_without_a_newline_is_replayed() -> None:
+    ok, out, _ = _replayed([*_lines(INIT), RESULT.encode()])
+    assert ok
+    assert out == "ok"
+
+
+def test_an_error_result_or_none_is_not_a_success() -> None:
+    error = RESULT.replace('"is_error":false', '"is_error":true')
+    assert _replayed(_lines(INIT, error))[0] is False
+    assert _replayed(_lines(INIT))[0] is False
+
+
+def test_text_lines_written_by_json_output_replay_as_text() -> None:
+    ok, out, _ = _replayed(_lines('{"type":"text","text":"line one"}', '{"type":"text"}'))
+    assert not ok  # a text run has no result event
+    assert out == "line one\n\n"
+
+
+def test_replay_main_reads_a_text_stdin_without_a_buffer() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = replay_main(["-"], out, err, io.StringIO(f"{INIT}\n{RESULT}\n"))
+    assert status == 0
+    assert out.getvalue() == "ok\n"
+    assert "✓ success" in err.getvalue()
+
+
+# --- end to end ------------------------------------------------------------------------
+def test_replay_renders_the_same_text_as_a_live_run() -> None:
+    live = cli("--fake", "tools", "--cwd", "/", "--resume", SESSION, "add a test")
+    replayed = cli("replay", str(RECORDED))
+    assert replayed.returncode == live.returncode == 0
+    assert replayed.stdout == live.stdout
+    assert replayed.stderr == live.stderr
+
+
+def test_replay_reads_stdin_for_dash() -> None:
+    from_file = cli("replay", str(RECORDED))
+    from_stdin = cli("replay", "-", input=RECORDED.read_text(encoding="utf-8"))
+    assert from_stdin.returncode == 0
+    assert (from_stdin.stdout, from_stdin.stderr) == (from_file.stdout, from_file.stderr)
+
+
+def test_replay_of_json_output_renders_like_the_stream_it_came_from() -> None:
+    as_json = cli("replay", "--json", str(RECORDED))
+    assert as_json.returncode == 0
+    again = cli("replay", "-", input=as_json.stdout)
+    direct = cli("replay", str(RECORDED))
+    assert (again.stdout, again.stderr) == (direct.stdout, direct.stderr)
+
+
+def test_replay_of_a_partial_stream_shows_each_delta_once() -> None:
+    live_json = cli("--fake", "hello", "--json", "hi")  # partial output by default
+    replayed = cli("replay", "-", input=live_json.stdout)
+    assert replayed.stdout == "Done. I added the test.\n"
+
+
+def test_replay_of_the_json_output_of_a_text_run_prints_its_lines() -> None:
+    live = cli("--fake", "hello", "--output-format", "text", "hi")
+    live_json = cli("--fake", "hello", "--output-format", "text", "--json", "hi")
+    assert '"type":"text"' in live_json.stdout
+    replayed = cli("replay", "-", input=live_json.stdout)
+    assert replayed.stdout == live.stdout == "Done. I added the test.\n"
+
+
+def test_replay_shows_lines_that_are_not_json_dimmed_and_exits_1_without_result() -> None:
+    event = '{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}'
+    stream = f"Loading...\n{event}\n"
+    done = cli("replay", "--color=always", "-", input=stream)
+    assert done.returncode == 1
+    assert done.stdout == "hi\n"
+    assert f"{ESC}2mLoading...{ESC}0m" in done.stderr
+    assert "✗ no result" in done.stderr
+
+
+def test_replay_of_a_missing_file_exits_2() -> None:
+    done = cli("replay", "/nonexistent.ndjson")
+    assert done.returncode == 2
+    assert "agent-sdk: error: cannot read /nonexistent.ndjson" in done.stderr

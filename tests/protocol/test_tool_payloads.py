@@ -1,0 +1,333 @@
+"""Tool-call events: every kind of docs/protocol.md §3.4 decodes into typed args and
+results, unknown kinds and outcomes keep their payload as dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk.events import Event, ToolCallCompleted, ToolCallStarted
+from agent_sdk.tools import (
+    DeleteArgs,
+    DeleteSuccess,
+    EditArgs,
+    EditSuccess,
+    FunctionArgs,
+    GlobArgs,
+    GlobSuccess,
+    GrepArgs,
+    GrepSuccess,
+    LsArgs,
+    LsSuccess,
+    McpArgs,
+    McpSuccess,
+    ReadArgs,
+    ReadSuccess,
+    Rejection,
+    ShellArgs,
+    ShellSuccess,
+    ToolFailure,
+    UpdateTodosArgs,
+    UpdateTodosSuccess,
+    WriteArgs,
+    WriteSuccess,
+)
+
+TOOL_CALLS = Path(__file__).parents[1] / "data" / "tool_call_kinds.ndjson"
+
+
+def decode(line: bytes | str) -> Event | None:
+    if isinstance(line, str):
+        line = line.encode()
+    return LineDecoder(partial=False).decode(line)
+
+
+def tool_call(call_id: str) -> ToolCallStarted | ToolCallCompleted:
+    """The event of tests/data/tool_call_kinds.ndjson with this call_id."""
+    for line in TOOL_CALLS.read_bytes().splitlines():
+        event = decode(line)
+        assert isinstance(event, ToolCallStarted | ToolCallCompleted)
+        if event.call_id == call_id:
+            return event
+    raise LookupError(call_id)
+
+
+def completed(call_id: str) -> ToolCallCompleted:
+    event = tool_call(call_id)
+    assert isinstance(event, ToolCallCompleted)
+    return event
+
+
+# call_id -> (kind, args class, result class, a field of the event, its value)
+TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
+    "call_read\nfc_01": (
+        "readToolCall",
+        ReadArgs,
+        ReadSuccess,
+        lambda e: (e.args.limit, e.result.totalLines, e.result.readRange.endLine),
+        (40, 6, 6),
+    ),
+    "call_write\nfc_02": (
+        "writeToolCall",
+        WriteArgs,
+        WriteSuccess,
+        lambda e: (e.args.fileText, e.result.linesCreated),
+        ("def test_x():\n    pass\n", 2),
+    ),
+    "call_edit_str\nfc_03": (
+        "editToolCall",
+        EditArgs,
+        EditSuccess,
+        lambda e: (e.args.strReplace.newText, e.result.linesAdded),
+        ('Decimal("0.00"))', 1),
+    ),
+    "call_edit_stream\nfc_04": (
+        "editToolCall",
+        EditArgs,
+        EditSuccess,
+        lambda e: (e.args.streamContent, e.result.afterFullFileContent),
+        ("import sys\n", "import sys\n"),
+    ),
+    "call_edit_multi\nfc_05": (
+        "editToolCall",
+        EditArgs,
+        EditSuccess,
+        lambda e: [(r.oldText, r.newText) for r in e.args.multiStrReplace.edits],
+        [("qty", "quantity"), ("price", "unit_price")],
+    ),
+    "call_edit_patch\nfc_06": (
+        "editToolCall",
+        EditArgs,
+        EditSuccess,
+        lambda e: e.args.applyPatch.patchContent.splitlines()[0],
+        "*** Begin Patch",
+    ),
+    "call_shell\nfc_07": (
+        "shellToolCall",
+        ShellArgs,
+        ShellSuccess,
+        lambda e: (e.args.timeout, e.args.simpleCommands, e.result.exitCode, e.result.stdout),
+        (30000, ["pytest"], 0, "2 passed in 0.04s\n"),
+    ),
+    "call_grep_files\nfc_09": (
+        "grepToolCall",
+        GrepArgs,
+        GrepSuccess,
+        lambda e: e.result.workspaceResults["/home/dev/shop"].files.files,
+        ["src/cart.py", "tests/old_test_cart.py"],
+    ),
+    "call_grep_content\nfc_10": (
+        "grepToolCall",
+        GrepArgs,
+        GrepSuccess,
+        lambda e: (
+            e.args.caseInsensitive,
+            e.result.workspaceResults["/home/dev/shop"].content.matches[0].matches[0].lineNumber,
+        ),
+        (True, 4),
+    ),
+    "call_glob\nfc_11": (
+        "globToolCall",
+        GlobArgs,
+        GlobSuccess,
+        lambda e: (e.args.globPattern, e.result.totalFiles),
+        ("tests/**/*.py", 1),
+    ),
+    "call_ls\nfc_12": (
+        "lsToolCall",
+        LsArgs,
+        LsSuccess,
+        lambda e: (e.args.ignore, e.result.directoryTreeRoot["absPath"]),
+        (["node_modules", ".git"], "/home/dev/shop"),
+    ),
+    "call_delete\nfc_13": (
+        "deleteToolCall",
+        DeleteArgs,
+        DeleteSuccess,
+        lambda e: e.args.path,
+        "tests/old_test_cart.py",
+    ),
+    "call_todos\nfc_14": (
+        "updateTodosToolCall",
+        UpdateTodosArgs,
+        UpdateTodosSuccess,
+        lambda e: [t.status for t in e.result.todos],
+        ["TODO_STATUS_COMPLETED", "TODO_STATUS_IN_PROGRESS"],
+    ),
+    "call_mcp\nfc_15": (
+        "mcpToolCall",
+        McpArgs,
+        McpSuccess,
+        lambda e: (e.args.toolName, e.args.args, e.result.content[0].text.text),
+        ("get_issue", {"id": "SHOP-42"}, "SHOP-42: Cart totals must be rounded"),
+    ),
+    "call_function\nfc_17": (
+        "function",
+        FunctionArgs,
+        dict,
+        lambda e: (e.args.name, e.result),
+        ("fetch_changelog", {"output": "1.2.1: round totals to cents"}),
+    ),
+}
+
+
+# --- every kind ---------------------------------------------------------------------
+@pytest.mark.parametrize("call_id", list(TOOL_KINDS), ids=lambda c: c.split("\n")[0])
+def test_each_tool_kind_decodes_to_its_kind_typed_args_and_typed_success(call_id: str) -> None:
+    kind, args_cls, result_cls, field, value = TOOL_KINDS[call_id]
+    event = completed(call_id)
+    assert (event.kind, type(event.args), event.outcome, type(event.result)) == (
+        kind,
+        args_cls,
+        "success",
+        result_cls,
+    )
+    assert field(event) == value
+
+
+def test_an_mcp_completion_without_args_still_has_a_typed_result() -> None:
+    event = completed("call_mcp_noargs\nfc_16")
+    assert (event.kind, event.args, event.outcome) == ("mcpToolCall", None, "success")
+    assert isinstance(event.result, McpSuccess)
+    assert event.result.content[0].text is not None
+    assert event.result.content[0].text.text == "Comment added."
+
+
+def test_a_function_call_has_json_string_arguments_that_parse() -> None:
+    event = tool_call("call_function_start\nfc_26")
+    assert isinstance(event, ToolCallStarted)
+    assert event.kind == "function"
+    assert isinstance(event.args, FunctionArgs)
+    assert event.args.arguments == '{"package":"shop","since":"1.2.0"}'
+    assert event.args.parsed_arguments() == {"package": "shop", "since": "1.2.0"}
+
+
+def test_invalid_function_arguments_raise_on_parse() -> None:
+    with pytest.raises(msgspec.DecodeError):
+        FunctionArgs(name="f", arguments="{not json").parsed_arguments()
+
+
+def test_an_unknown_tool_kind_keeps_args_as_a_dict() -> None:
+    event = completed("call_websearch\nfc_18")
+    assert event.kind == "webSearchToolCall"
+    assert event.args == {
+        "searchTerm": "python decimal quantize",
+        "toolCallId": "call_websearch\nfc_18",
+    }
+
+
+def test_an_unknown_tool_kind_keeps_its_result_as_a_dict() -> None:
+    event = completed("call_websearch\nfc_18")
+    assert (event.outcome, event.result) == (
+        "success",
+        {
+            "references": [
+                {"title": "decimal", "url": "https://docs.python.org/3/library/decimal.html"}
+            ]
+        },
+    )
+
+
+def test_an_unknown_tool_kind_keeps_the_raw_tool_call() -> None:
+    event = completed("call_websearch\nfc_18")
+    raw = msgspec.json.decode(event.tool_call)["webSearchToolCall"]
+    assert raw["args"]["searchTerm"] == "python decimal quantize"
+
+
+# --- sibling keys -------------------------------------------------------------------
+def test_sibling_keys_are_parsed_into_tool_call_id_and_millisecond_ints() -> None:
+    event = completed("call_siblings\nfc_25")
+    assert (event.kind, event.tool_call_id, event.started_at_ms, event.completed_at_ms) == (
+        "readToolCall",
+        "call_siblings\nfc_25",
+        1785515118821,
+        1785515118990,
+    )
+
+
+def test_without_sibling_keys_id_and_millis_are_none() -> None:
+    event = completed("call_read\nfc_01")
+    assert (event.tool_call_id, event.started_at_ms, event.completed_at_ms) == (None, None, None)
+
+
+def test_a_non_string_tool_call_id_and_a_non_numeric_started_at_are_none() -> None:
+    event = decode(
+        '{"type":"tool_call","subtype":"started","call_id":"c1",'
+        '"tool_call":{"readToolCall":{"args":{"path":"a"}},"toolCallId":5,"startedAtMs":"soon"}}'
+    )
+    assert isinstance(event, ToolCallStarted)
+    assert (event.tool_call_id, event.started_at_ms) == (None, None)
+
+
+def test_a_tool_call_payload_that_is_not_an_object_is_kept_and_parses_to_nothing() -> None:
+    # The payload is decoded on first access only (docs/benchmarks.md), so its shape is
+    # not checked while the stream is read: the event arrives, and its views are empty.
+    line = '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":"read"}'
+    event = decode(line)
+    assert isinstance(event, ToolCallStarted)
+    assert bytes(event.tool_call) == b'"read"'
+    assert (event.kind, event.args, event.tool_call_id) == ("", None, None)
+
+
+# --- outcomes -----------------------------------------------------------------------
+def test_a_rejected_outcome_is_a_rejection() -> None:
+    event = completed("call_rejected\nfc_19")
+    assert event.outcome == "rejected"
+    assert isinstance(event.result, Rejection)
+    assert event.result.reason == "not allowed without --force"
+
+
+def test_an_error_outcome_is_a_tool_failure_with_its_message() -> None:
+    event = completed("call_error\nfc_20")
+    assert (event.outcome, event.result) == (
+        "error",
+        ToolFailure(message="File not found: tests/fixtures/missing.json"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("call_id", "outcome", "payload"),
+    [
+        (
+            "call_timeout\nfc_21",
+            "timeout",
+            {"timeoutMs": 30000, "message": "grep timed out after 30000 ms"},
+        ),
+        ("call_denied\nfc_22", "permissionDenied", {"reason": "sandbox"}),
+    ],
+    ids=["timeout", "permissionDenied"],
+)
+def test_an_unknown_outcome_keeps_its_key_and_payload(
+    call_id: str, outcome: str, payload: dict[str, Any]
+) -> None:
+    event = completed(call_id)
+    assert (event.outcome, event.result) == (outcome, payload)
+
+
+def test_is_background_beside_success_does_not_change_the_outcome() -> None:
+    event = completed("call_background\nfc_23")
+    assert event.outcome == "success"
+    assert isinstance(event.result, ShellSuccess)
+    assert event.result.command == "npm run dev"
+
+
+def test_a_shell_command_with_a_non_zero_exit_code_is_a_success_outcome() -> None:
+    event = completed("call_shell_fail\nfc_08")
+    assert event.outcome == "success"
+    assert isinstance(event.result, ShellSuccess)
+    assert event.result.exitCode == 1
+
+
+def test_args_with_a_wrong_typed_field_fall_back_to_a_dict() -> None:
+    event = completed("call_badargs\nfc_24")
+    assert event.args == {"path": 5, "limit": "all"}
+
+
+def test_a_started_event_has_no_outcome_attribute() -> None:
+    event = tool_call("call_function_start\nfc_26")
+    assert not hasattr(event, "outcome")
