@@ -10,7 +10,8 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
         print(event)
 """
 
-from ._run import Run, run, run_async, run_sync
+from ._run import Run, run, run_async
+from ._sync import run_sync
 from ._transport.base import Transport
 from .errors import (
     AgentAuthError,

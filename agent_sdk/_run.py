@@ -2,22 +2,22 @@
 
 :class:`Run` is a thin shell: the protocol (``_protocol``) turns bytes into events and an
 outcome, the transport (``_transport``) owns the process, and the run holds the state of
-one iteration (one :class:`_State`) and its deadlines (one :class:`_Deadlines`). The rules
-it keeps are in docs/lifecycle.md.
+one iteration (one :class:`_State`) and its deadlines (``_deadlines.Deadlines``). The
+rules it keeps are in docs/lifecycle.md. ``run_sync`` is in ``_sync``.
 """
 
 from __future__ import annotations
 
 import enum
 import math
-import sys
 from collections import deque
 from collections.abc import Coroutine
 from types import TracebackType
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 import anyio
 
+from ._deadlines import Deadlines
 from ._protocol.outcome import Expiry, failure_or_result, timeout_error
 from ._protocol.stream import Stream
 from ._transport.base import Transport
@@ -28,9 +28,7 @@ from .options import AgentOptions
 from .result import RunResult
 from .tool_calls import ToolCall
 
-__all__ = ["Run", "run", "run_async", "run_sync"]
-
-_Limit = Literal["timeout", "idle", "grace"]
+__all__ = ["Run", "run", "run_async"]
 
 
 class _State(enum.Enum):
@@ -47,42 +45,6 @@ class _State(enum.Enum):
 _OVER = (_State.DONE, _State.FAILED, _State.CLOSED)
 _ENDING = (_State.ENDING, _State.GRACE_OVER)
 _T = TypeVar("_T")
-
-
-class _Deadlines:
-    """The limits of one run, on the event loop's clock: the one place they are computed.
-
-    ``timeout`` runs from the start; ``idle_timeout`` from the last output; the result
-    grace from the ``result`` event (docs/protocol.md §5, the known hang).
-    """
-
-    __slots__ = ("_timeout", "end", "grace", "idle", "result_grace")
-
-    def __init__(self, options: AgentOptions) -> None:
-        self.end = math.inf
-        self.grace = math.inf
-        self.idle = options.idle_timeout
-        self.result_grace = options.result_grace
-        self._timeout = options.timeout
-
-    def started(self) -> None:
-        if self._timeout is not None:
-            self.end = anyio.current_time() + self._timeout
-
-    def result_seen(self) -> None:
-        if self.grace == math.inf:
-            self.grace = anyio.current_time() + self.result_grace
-
-    def next_wait(self, *, idle: bool) -> tuple[float, _Limit]:
-        """How long the next wait on the CLI may last, and which limit that is."""
-        if self.end == self.grace == math.inf and (not idle or self.idle is None):
-            return math.inf, "timeout"  # no limit: spare the clock, this is the hot path
-        now = anyio.current_time()
-        limits: list[tuple[float, _Limit]] = [(self.end - now, "timeout")]
-        if idle and self.idle is not None:
-            limits.append((self.idle, "idle"))
-        limits.append((self.grace - now, "grace"))
-        return min(limits, key=lambda limit: limit[0])
 
 
 class Run:
@@ -113,7 +75,7 @@ class Run:
         self._transport = transport
         self._state = _State.NEW
         self._iterating = False  # a guard against two tasks iterating one run
-        self._deadlines = _Deadlines(options)
+        self._deadlines = Deadlines(options)
         self._stream = Stream(
             output_format=options.output_format,
             partial=options.stream_partial_output
@@ -240,6 +202,7 @@ class Run:
         with anyio.move_on_after(delay) as scope:
             await self._transport.start(self._prompt, self._options)
         if scope.cancelled_caught:
+            assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
         if self._state is _State.STARTING:  # not closed meanwhile by another task
             self._state = _State.STREAMING
@@ -395,50 +358,3 @@ async def run_async(
         async for _ in events:
             pass
     return events.result
-
-
-def run_sync(prompt: str, *, options: AgentOptions | None = None) -> RunResult:
-    """Run the agent to completion and return its :class:`RunResult` (blocking).
-
-    Works from a plain script and also from a thread that already runs an event loop
-    (a notebook): the run then happens on a private loop in a worker thread. Same
-    arguments and errors as :func:`run`.
-
-    Example::
-
-        print(run_sync("What does this repo do?").result)
-    """
-    if not _loop_running_in_this_thread():
-        return anyio.run(_run_async_positional, prompt, options)
-    import threading
-
-    box: list[RunResult] = []
-    failure: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            box.append(anyio.run(_run_async_positional, prompt, options))
-        except BaseException as exc:  # re-raised in the caller's thread, type intact
-            failure.append(exc)
-
-    thread = threading.Thread(target=target, name="agent_sdk.run_sync", daemon=True)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return box[0]
-
-
-async def _run_async_positional(prompt: str, options: AgentOptions | None) -> RunResult:
-    return await run_async(prompt, options=options)
-
-
-def _loop_running_in_this_thread() -> bool:
-    import asyncio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        trio = sys.modules.get("trio")  # only look if the program uses trio at all
-        return trio is not None and bool(trio.lowlevel.in_trio_run())
-    return True

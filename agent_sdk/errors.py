@@ -306,6 +306,8 @@ def process_error(
             name = signal.Signals(-code).name
         except ValueError:
             name = str(-code)
-        return AgentProcessError(f"cursor-agent was killed by signal {name}: {said}", context=context)
+        return AgentProcessError(
+            f"cursor-agent was killed by signal {name}: {said}", context=context
+        )
     error_type, hint = classify(whole if whole is not None else said)
     return error_type(f"cursor-agent exited with code {code}: {said}", context=context, hint=hint)

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 import msgspec
 
 if TYPE_CHECKING:
-    from .tools import ToolArgs, ToolResult, _ParsedToolCall
+    from ._protocol.tool_parse import ParsedToolCall
+    from .tools import ToolArgs, ToolResult
 
 __all__ = [
     "AssistantEvent",
@@ -191,13 +192,13 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     model_call_id: str | None = None
 
     @functools.cached_property
-    def _parsed(self) -> _ParsedToolCall:
+    def _parsed(self) -> ParsedToolCall:
         # Decoded on first access only: a consumer that never opens a tool payload (a
         # 40 MB file read, say) never pays for decoding it; the tools module itself loads
         # on first use.
-        from .tools import _parse_tool_call
+        from ._protocol.tool_parse import parse_tool_call
 
-        return _parse_tool_call(self.tool_call)
+        return parse_tool_call(self.tool_call)
 
     @property
     def kind(self) -> str:

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from ..events import AssistantEvent, Event, ResultEvent, TextLine, ToolCallCompleted, ToolCallStarted
+from ..events import (
+    AssistantEvent,
+    Event,
+    ResultEvent,
+    TextLine,
+    ToolCallCompleted,
+    ToolCallStarted,
+)
 from ..tool_calls import RunningToolCalls, ToolCallTracker
 from .decode import LineDecoder
 from .framing import LineFramer

@@ -10,6 +10,8 @@ its payload is parsed on first access), decodes into the private :class:`ToolCal
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from ..events import (
@@ -68,14 +70,15 @@ them repeat text (the flush rule lives in :class:`PartialAssistantEvent`)."""
 
 def decoder(partial: bool) -> msgspec.json.Decoder[WireEvent | PartialWireEvent]:
     """The decoder of one line or a block of lines, made once per process and kind."""
-    if partial:
-        if _DECODERS[1] is None:
-            _DECODERS[1] = msgspec.json.Decoder(PartialWireEvent)
-        return _DECODERS[1]
-    if _DECODERS[0] is None:
-        _DECODERS[0] = msgspec.json.Decoder(WireEvent)
-    return _DECODERS[0]
+    return _partial_decoder() if partial else _decoder()
 
 
 # Built on first use: `import agent_sdk` stays cheap (docs/benchmarks.md).
-_DECODERS: list[msgspec.json.Decoder[WireEvent | PartialWireEvent] | None] = [None, None]
+@functools.cache
+def _decoder() -> msgspec.json.Decoder[WireEvent | PartialWireEvent]:
+    return msgspec.json.Decoder(WireEvent)
+
+
+@functools.cache
+def _partial_decoder() -> msgspec.json.Decoder[WireEvent | PartialWireEvent]:
+    return msgspec.json.Decoder(PartialWireEvent)

@@ -58,7 +58,7 @@ def open_pipes(*, stdin: bool) -> Pipes:
             os.close(fd)
         raise _start_error(exc, "", None) from exc
     pairs = [(opened[i], opened[i + 1]) for i in range(0, len(opened), 2)]
-    for read, write in pairs[:2]:
+    for read, _write in pairs[:2]:
         os.set_blocking(read, False)
     if stdin:
         os.set_blocking(pairs[2][1], False)

@@ -187,7 +187,10 @@ class SubprocessTransport:
             data = os.read(fd, CHUNK_BYTES)
         except BlockingIOError:
             self._read_stderr()
-            if self._exited_at is not None and anyio.current_time() >= self._exited_at + self._linger:
+            if (
+                self._exited_at is not None
+                and anyio.current_time() >= self._exited_at + self._linger
+            ):
                 return None  # it exited, and what holds stdout open is not the CLI
             return b""
         self._read_stderr()  # along the way: a full stderr pipe must never block the CLI
@@ -323,7 +326,5 @@ class SubprocessTransport:
 
 async def _readable(fd: int) -> None:
     """Wait until ``fd`` is readable, or closed by ``aclose()`` in another task."""
-    try:
+    with contextlib.suppress(anyio.ClosedResourceError):
         await anyio.wait_readable(fd)
-    except anyio.ClosedResourceError:
-        pass

@@ -30,7 +30,7 @@ import fake_agent
 
 from ..options import AgentOptions
 from ._record import record
-from .memory import Exit, MemoryTransport, Output, Pause, Step, Stderr
+from .memory import Exit, MemoryTransport, Output, Pause, Stderr, Step
 
 __all__ = [
     "Exit",

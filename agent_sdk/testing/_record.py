@@ -61,7 +61,9 @@ async def record(
     lines = framer.feed(done.stdout)
     tail = framer.flush()
     decoder = LineDecoder(partial=False)
-    out = [redact(_scenario_line(line, decoder), secrets) for line in [*lines, *filter(None, [tail])]]
+    out = [
+        redact(_scenario_line(line, decoder), secrets) for line in [*lines, *filter(None, [tail])]
+    ]
     stderr = redact(done.stderr.rstrip("\n"), secrets)
     if stderr:
         out.append(json.dumps({"fake": "stderr", "text": stderr}, ensure_ascii=False))

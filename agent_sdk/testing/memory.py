@@ -23,7 +23,7 @@ import msgspec
 
 from ..options import AgentOptions
 
-__all__ = ["Exit", "MemoryTransport", "Output", "Pause", "Step", "Stderr"]
+__all__ = ["Exit", "MemoryTransport", "Output", "Pause", "Stderr", "Step"]
 
 
 @dataclass(frozen=True)

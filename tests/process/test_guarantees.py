@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 import anyio
+import anyio.lowlevel
 import pytest
 from proctable import children, group_members, is_running, open_fds
 
@@ -32,7 +33,7 @@ LONG_PROMPT = "Refactor this:\n" + "x = 1\n" * 40_000  # 240 kB: written to stdi
 @pytest.fixture
 async def nothing_left() -> object:
     """Asserts after the test that no child process and no descriptor was left."""
-    await anyio.sleep(0)
+    await anyio.lowlevel.checkpoint()
     gc.collect()
     before = open_fds(), set(children())
     yield
