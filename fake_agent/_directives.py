@@ -5,7 +5,8 @@ Each directive is a :class:`Directive` in :data:`DIRECTIVES`: the fields it requ
 function that performs it against a :class:`RunContext`, plus its optional fields and
 a check of the values. Adding a directive means adding one entry here; the loader and
 the run need no change. The fault modes (stall, hang, raw bytes, garbage, kill, stderr
-flood, drip, huge line) live in :mod:`._faults`.
+flood, drip, huge line, ignoring SIGTERM, exiting while a child holds stdout) live in
+:mod:`._faults`.
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ class Directive(NamedTuple):
     optional: _Fields | None = None
     #: Further checks of the values (types are already right): why not, or None.
     check: Callable[[dict[str, Any]], str | None] | None = None
+    #: For a directive that ends the run with an exit code (it must be last): that code.
+    #: The renderers need it from the start, as the real CLI decides what to print when
+    #: the result arrives, not at exit.
+    exit_code: Callable[[dict[str, Any]], int] | None = None
 
 
 def _stdout(spec: dict[str, Any], ctx: RunContext) -> None:
@@ -65,8 +70,12 @@ def _stderr(spec: dict[str, Any], ctx: RunContext) -> None:
     ctx.stderr_text(spec["text"] + "\n")
 
 
+def _exit_code(spec: dict[str, Any]) -> int:
+    return int(spec["code"])
+
+
 def _exit(spec: dict[str, Any], ctx: RunContext) -> None:
-    ctx.exit_code = spec["code"]
+    ctx.exit_code = _exit_code(spec)
 
 
 def _sleep(spec: dict[str, Any], ctx: RunContext) -> None:
@@ -86,7 +95,7 @@ _NUMBER = (int, float)
 DIRECTIVES: dict[str, Directive] = {
     "stdout": Directive(_stdout, {"text": (str,)}),
     "stderr": Directive(_stderr, {"text": (str,)}),
-    "exit": Directive(_exit, {"code": (int,)}, must_be_last=True),
+    "exit": Directive(_exit, {"code": (int,)}, must_be_last=True, exit_code=_exit_code),
     "sleep": Directive(_sleep, {"seconds": _NUMBER}),
     "huge_read": Directive(
         _huge_read,
@@ -128,6 +137,15 @@ DIRECTIVES: dict[str, Directive] = {
         check=_faults.check_drip,
     ),
     "huge_line": Directive(_faults.run_huge_line, {"bytes": (int,)}, check=_faults.check_sizes),
+    "ignore_sigterm": Directive(_faults.run_ignore_sigterm, {}),
+    "exit_leaving_child": Directive(
+        _faults.run_exit_leaving_child,
+        {},
+        must_be_last=True,
+        optional={"code": (int,)},
+        check=_faults.check_exit_code,
+        exit_code=_faults.leaving_exit_code,
+    ),
 }
 
 

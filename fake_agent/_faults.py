@@ -1,17 +1,20 @@
-"""The fault-mode directives: a stalled, hung, crashed, killed or misbehaving CLI.
+"""The fault modes: a stalled, hung, crashed, killed or misbehaving CLI.
 
 Each ``run_*`` function performs one directive of ``scenarios/README.md``; each
 ``check_*`` function validates a directive's values beyond their types, when the
-scenario loads. Heavier modules (subprocess, random, base64) are imported only by the
-directive that needs them, so the fake still starts fast.
+scenario loads. :func:`stdin_delay` reads the one fault mode set by the environment
+(``$FAKE_AGENT_STDIN_DELAY``, a CLI slow to read its prompt). Heavier modules (signal,
+random, base64) are imported only by the directive that needs them, so the fake still
+starts fast.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from ._huge import huge_text
@@ -26,12 +29,23 @@ DEFAULT_STALL_SECONDS = 3600.0
 #: Size of each stderr write of a ``stderr_flood``.
 FLOOD_CHUNK = 64 * 1024
 
-#: What a ``hang`` directive's lingering child runs (a stand-in for node's helpers).
+#: What the child left by ``hang`` (with ``linger_child``) and ``exit_leaving_child``
+#: runs (a stand-in for node's helpers and the tools' subprocesses).
 LINGER_CODE = "import time; time.sleep(3600)"
+
+#: Env var: seconds to wait before reading a prompt given on stdin (a CLI that reads a
+#: long prompt slowly, so that a wrapper's write to its stdin blocks).
+STDIN_DELAY_ENV = "FAKE_AGENT_STDIN_DELAY"
+
+#: Exit code of ``exit_leaving_child`` when the scenario gives none.
+DEFAULT_LEAVING_EXIT_CODE = 1
 
 
 class FaultContext(Protocol):
     """What a fault directive may act on (a subset of the run's context)."""
+
+    #: The process exit code at the end of the run.
+    exit_code: int
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -93,6 +107,32 @@ def check_drip(spec: dict[str, Any]) -> str | None:
     return _non_negative(spec, "interval")
 
 
+def check_exit_code(spec: dict[str, Any]) -> str | None:
+    """``code``, when given, is an exit status a process can have (0 to 255)."""
+    if not 0 <= spec.get("code", DEFAULT_LEAVING_EXIT_CODE) <= 255:
+        return f"directive {spec['fake']!r} needs 'code' from 0 to 255"
+    return None
+
+
+def stdin_delay(environ: Mapping[str, str]) -> float:
+    """Seconds to wait before reading a prompt from stdin: ``$FAKE_AGENT_STDIN_DELAY``,
+    0 when unset or empty.
+
+    Raises:
+        ValueError: the value is not a finite number of seconds >= 0 (``str()`` says so).
+    """
+    raw = environ.get(STDIN_DELAY_ENV, "")
+    if not raw:
+        return 0.0
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise ValueError(f"{STDIN_DELAY_ENV} must be a number of seconds >= 0, not {raw!r}")
+    return seconds
+
+
 def _signal_number(name: str) -> int | None:
     import signal
 
@@ -110,18 +150,53 @@ def run_stall(spec: dict[str, Any], ctx: FaultContext) -> None:
     time.sleep(float(spec.get("seconds", DEFAULT_STALL_SECONDS)))
 
 
+def _start_lingering_child() -> int:
+    """Start a child that sleeps for an hour; return its pid.
+
+    Same process group and session as the fake (no new session): whoever ends the run
+    must end the whole group, as with the real CLI's node and tool subprocesses. The
+    child inherits stdout and stderr (stdin is /dev/null), so they stay open while it
+    lives. ``posix_spawn`` rather than ``subprocess``: a ``Popen`` still running when
+    the fake exits would warn about it on the way out.
+    """
+    argv = [sys.executable, "-c", LINGER_CODE]
+    return os.posix_spawn(
+        argv[0],
+        argv,
+        os.environ,
+        file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)],
+    )
+
+
 def run_hang(spec: dict[str, Any], ctx: FaultContext) -> None:
     """Never exit (the known hang after ``result``), maybe with a lingering child."""
     if spec.get("linger_child", False):
-        import subprocess
-
-        # Same process group and session (no start_new_session): whoever ends the run
-        # must end the whole group, as with the real CLI's node and tool subprocesses.
-        # The child inherits stdout and stderr, so they stay open while it lives.
-        child = subprocess.Popen([sys.executable, "-c", LINGER_CODE], stdin=subprocess.DEVNULL)
-        ctx.stderr_text(f"fake_agent: lingering child {child.pid}\n")
+        ctx.stderr_text(f"fake_agent: lingering child {_start_lingering_child()}\n")
     while True:
         time.sleep(3600)
+
+
+def leaving_exit_code(spec: dict[str, Any]) -> int:
+    """The exit code an ``exit_leaving_child`` directive ends the run with."""
+    return int(spec.get("code", DEFAULT_LEAVING_EXIT_CODE))
+
+
+def run_exit_leaving_child(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """Leave a child holding stdout and stderr, then end the run (the fake exits at
+    once, as after ``exit``, without waiting for the child)."""
+    ctx.stderr_text(f"fake_agent: left child {_start_lingering_child()}\n")
+    ctx.exit_code = leaving_exit_code(spec)
+
+
+def run_ignore_sigterm(spec: dict[str, Any], ctx: FaultContext) -> None:
+    """From now on, ignore SIGTERM (a CLI slow to honour it): SIGKILL still ends the run.
+
+    The disposition is ``SIG_IGN``, so the kernel drops the signal (no handler, no
+    interrupted sleep) and children started afterwards ignore it too.
+    """
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def run_raw(spec: dict[str, Any], ctx: FaultContext) -> None:

@@ -3,7 +3,7 @@
 Scenarios hold assistant text the way the CLI prints it *without* the flag: one event
 per segment, the segment before a tool call with ``model_call_id`` and
 ``timestamp_ms``, the last segment with neither. With the flag the real CLI prints
-(cli-protocol.md §3.3):
+(``docs/protocol.md`` §3.3):
 
 * deltas: small pieces of new text, with ``timestamp_ms`` and no ``model_call_id``;
 * before a tool call, a flush of the segment's whole text with both keys;

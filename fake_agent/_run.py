@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from typing import Any
 
 from ._directives import run_directive
+from ._faults import stdin_delay
 from ._flags import Options
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
@@ -93,12 +95,16 @@ def _refusal(options: Options) -> tuple[str, int] | None:
     return None
 
 
-def _read_prompt(options: Options) -> str | None:
-    """The positional prompt, else all of stdin; None if stdin is a terminal."""
+def _read_prompt(options: Options, delay: float) -> str | None:
+    """The positional prompt, else all of stdin, read after ``delay`` seconds (the
+    ``$FAKE_AGENT_STDIN_DELAY`` fault mode); None if stdin is a terminal."""
     if options.prompt_words:
         return " ".join(options.prompt_words)
     if sys.stdin is None or sys.stdin.isatty():
         return None
+    if delay:
+        # Nothing reads the pipe meanwhile: a writer blocks once it is full.
+        time.sleep(delay)
     return sys.stdin.buffer.read().decode("utf-8", errors="replace")
 
 
@@ -128,6 +134,12 @@ def _session_id(options: Options) -> str:
 
 def run_headless(options: Options) -> int:
     """Run one prompt headless as the real CLI would; return the exit code."""
+    try:
+        delay = stdin_delay(os.environ)
+    except ValueError as exc:
+        # The fake's own setup is wrong, as with a bad scenario: exit 2, no output.
+        write_stderr(f"fake_agent: {exc}\n")
+        return 2
     refusal = _refusal(options)
     if refusal is not None:
         write_stderr(refusal[0])
@@ -137,7 +149,7 @@ def run_headless(options: Options) -> int:
         # The real CLI prints this one on stdout, as plain text, in every format.
         write_stdout(_TRUST_MESSAGE.format(path=workspace))
         return 1
-    prompt = _read_prompt(options)
+    prompt = _read_prompt(options, delay)
     if prompt is None:
         write_stderr("error: no prompt given (pass it as an argument or on stdin)\n")
         return 1

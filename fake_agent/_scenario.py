@@ -38,11 +38,13 @@ class Scenario:
 
     @property
     def exit_code(self) -> int:
-        """The exit code the scenario ends with (its final ``exit`` directive, else 0)."""
-        if self.steps and self.steps[-1].get("fake") == "exit":
-            code = self.steps[-1]["code"]
-            assert isinstance(code, int)
-            return code
+        """The exit code the scenario ends with: the one its last directive ends the run
+        with (``exit``, ``exit_leaving_child``), else 0."""
+        if self.steps:
+            name = self.steps[-1].get("fake")
+            code_of = DIRECTIVES[name].exit_code if isinstance(name, str) else None
+            if code_of is not None:
+                return code_of(self.steps[-1])
         return 0
 
 

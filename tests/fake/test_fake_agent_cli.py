@@ -3,32 +3,24 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import uuid
 from pathlib import Path
 
 import pytest
+from fake_env import ROOT, fake_env
 
 from fake_agent import FAKE_MODELS
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, **env: str) -> subprocess.CompletedProcess[bytes]:
     """Spawn the fake with stdin at /dev/null and a clean environment."""
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("FAKE_AGENT_") and k != "CURSOR_API_KEY"
-    }
-    clean["PYTHONPATH"] = os.pathsep.join([str(ROOT), clean.get("PYTHONPATH", "")])
     return subprocess.run(
         [sys.executable, "-m", "fake_agent", *args],
         stdin=subprocess.DEVNULL,
         capture_output=True,
-        env={**clean, **env},
+        env=fake_env(**env),
         cwd=ROOT,
         timeout=30,
         check=False,
@@ -237,15 +229,25 @@ def test_models_prints_the_text_list(args: tuple[str, ...]) -> None:
     assert (proc.returncode, proc.stdout.decode("utf-8")) == (0, MODELS_TEXT)
 
 
-def test_required_models_are_listed() -> None:
-    assert {
-        "auto": "Auto",
-        "gpt-5": "GPT-5",
-        "sonnet-4": "Claude 4 Sonnet",
-        "sonnet-4.5": "Claude 4.5 Sonnet",
-        "opus-4.1": "Claude 4.1 Opus",
-        "grok": "Grok",
-    }.items() <= FAKE_MODELS.items()
+@pytest.mark.parametrize(
+    ("model_id", "name"),
+    [
+        ("auto", "Auto"),
+        ("gpt-5", "GPT-5"),
+        ("sonnet-4", "Claude 4 Sonnet"),
+        ("sonnet-4.5", "Claude 4.5 Sonnet"),
+        ("opus-4.1", "Claude 4.1 Opus"),
+        ("grok", "Grok"),
+    ],
+)
+def test_required_model_is_listed_and_usable(model_id: str, name: str) -> None:
+    assert f"{model_id} - {name}\n" in run("models").stdout.decode("utf-8")
+    init = json.loads(
+        run(
+            "-p", "--trust", "--output-format=stream-json", f"--model={model_id}", "x"
+        ).stdout.split(b"\n")[0]
+    )
+    assert init["model"] == name
 
 
 def test_status_json() -> None:

@@ -1,4 +1,5 @@
-"""The fake cursor-agent played against the contract: runs, formats, scenarios.
+"""The fake cursor-agent played against the contract (docs/protocol.md): runs, formats,
+scenarios, prompts.
 
 Each test spawns ``python -m fake_agent`` like the SDK does. Runs that several tests
 look at are cached (``play``), so the file stays fast.
@@ -6,21 +7,25 @@ look at are cached (``play``), so the file stays fast.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-import re
+import os
+import signal
 import subprocess
 import sys
 import uuid
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
-from fake_env import fake_env
+from fake_env import ROOT, fake_env
 
 from fake_agent import SCENARIOS_DIR, scenario_names
 
-ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.anyio
+
 SMALL_HUGE_READ = 200_000
 
 SUCCESS = [
@@ -49,7 +54,8 @@ FAILURE = {
 NO_RESULT_SUCCESS = ["no_result"]
 ALL = SUCCESS + list(FAILURE) + NO_RESULT_SUCCESS
 # Fault modes that do not fit the generic checks here (they stall, hang, get killed,
-# or write broken lines): each is played in tests/test_fake_agent_faults.py.
+# leave a child holding stdout, or write broken lines): each is played in
+# tests/fake/test_fake_agent_faults.py.
 FAULTS = [
     "stall",
     "hang_after_result",
@@ -58,6 +64,8 @@ FAULTS = [
     "garbage",
     "truncated_last_line",
     "huge_line",
+    "ignore_sigterm",
+    "exit_leaving_child",
 ]
 FORMATS = ["text", "json", "stream-json"]
 
@@ -435,6 +443,67 @@ def test_positional_prompt_never_reads_stdin() -> None:
         proc.communicate()
 
 
+# --------------------------------------------------------------------------- slow stdin
+
+STREAM_JSON_FLAGS = ("-p", "--trust", "--output-format=stream-json")
+STREAM_JSON = [sys.executable, "-m", "fake_agent", *STREAM_JSON_FLAGS]
+# Far more than a pipe holds (64 KiB on Linux): a write of it blocks until the fake reads.
+BIG_PROMPT = "read slowly " * 100_000
+# How long "the write is still blocked" is watched for, while the fake waits an hour.
+QUIET = 0.4
+
+
+async def test_stdin_delay_blocks_a_prompt_write_until_the_fake_reads() -> None:
+    with anyio.fail_after(30):
+        async with await anyio.open_process(
+            STREAM_JSON,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=_env(FAKE_AGENT_STDIN_DELAY="3600"),
+            cwd=ROOT,
+            start_new_session=True,
+        ) as proc:
+            try:
+                assert proc.stdin is not None
+                with anyio.move_on_after(QUIET) as waited:
+                    await proc.stdin.send(BIG_PROMPT.encode())
+                assert waited.cancelled_caught  # nobody reads: the write is stuck
+                assert proc.returncode is None
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+
+
+async def test_stdin_delay_then_reads_the_whole_prompt() -> None:
+    with anyio.fail_after(30):
+        proc = await anyio.run_process(
+            STREAM_JSON,
+            input=BIG_PROMPT.encode(),
+            env=_env(FAKE_AGENT_STDIN_DELAY="0.2"),
+            cwd=ROOT,
+            check=False,
+        )
+    user = next(e for e in events(proc) if e["type"] == "user")
+    assert (proc.returncode, text_of(user)) == (0, BIG_PROMPT)
+
+
+def test_stdin_delay_does_not_apply_to_a_positional_prompt() -> None:
+    # With the delay applied, this run would sleep an hour: run() gives up after 30 s.
+    proc = run(*STREAM_JSON_FLAGS, "--", "x", env=_env(FAKE_AGENT_STDIN_DELAY="3600"))
+    assert proc.returncode == 0
+    assert events(proc)[-1]["type"] == "result"
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan", "inf", "1e999", " "])
+def test_bad_stdin_delay_exits_2_before_any_output(value: str) -> None:
+    proc = run(*STREAM_JSON_FLAGS, "--", "x", env=_env(FAKE_AGENT_STDIN_DELAY=value))
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert proc.stderr.decode() == (
+        f"fake_agent: FAKE_AGENT_STDIN_DELAY must be a number of seconds >= 0, not {value!r}\n"
+    )
+
+
 def test_prompt_starting_with_dash_after_double_dash() -> None:
     proc = run("-p", "--trust", "--output-format=stream-json", "--", "--force", "-p", "me")
     user = next(e for e in events(proc) if e["type"] == "user")
@@ -556,7 +625,8 @@ def test_huge_read_pairs_started_with_completed() -> None:
     assert calls[0]["call_id"] == calls[1]["call_id"]
 
 
-# Lines of cli-protocol.md, copied verbatim: each is reproduced by a scenario.
+# Example lines of the protocol (docs/protocol.md §2-§3), copied verbatim: each is
+# reproduced by a scenario.
 PROTOCOL_EXAMPLES = [
     (
         "hello",
@@ -692,8 +762,13 @@ def _kind(event: dict[str, Any]) -> str:
     return next(k for k in event["tool_call"] if k.endswith("ToolCall") or k == "function")
 
 
+# The checks of the tools and rejected scenarios below look at what the fake plays
+# (stream-json), not at the scenario files: they fail if the fake drops, reorders or
+# reshapes an event.
+
+
 def _tool_events(scenario: str = "tools") -> list[dict[str, Any]]:
-    return [e for e in scenario_steps(scenario) if e.get("type") == "tool_call"]
+    return [e for e in events(play(scenario)) if e["type"] == "tool_call"]
 
 
 def test_tools_has_every_tool_kind_of_the_table() -> None:
@@ -725,13 +800,15 @@ def test_tools_parallel_calls_share_a_model_call_and_complete_in_reverse() -> No
 
 
 def test_tools_result_is_all_segments_without_separator() -> None:
-    steps = scenario_steps("tools")
-    segments = [text_of(s) for s in steps if s.get("type") == "assistant"]
-    assert steps[-1]["result"] == "".join(segments)
+    played = events(play("tools"))
+    segments = [text_of(e) for e in played if e["type"] == "assistant"]
+    assert played[-1]["type"] == "result"
+    assert played[-1]["result"] == "".join(segments)
 
 
 def test_tools_segments_before_calls_carry_both_keys_and_the_last_neither() -> None:
-    segments = [s for s in scenario_steps("tools") if s.get("type") == "assistant"]
+    segments = [e for e in events(play("tools")) if e["type"] == "assistant"]
+    assert len(segments) > 2
     assert all("model_call_id" in s and "timestamp_ms" in s for s in segments[:-1])
     assert "model_call_id" not in segments[-1]
     assert "timestamp_ms" not in segments[-1]
@@ -844,9 +921,3 @@ def test_unknown_events_result_is_an_old_one_without_usage() -> None:
     result = events(play("unknown_events"))[-1]
     assert "usage" not in result
     assert "request_id" not in result
-
-
-def test_scenario_files_are_compact_single_line_json() -> None:
-    for path in SCENARIOS_DIR.glob("*.ndjson"):
-        for line in path.read_text(encoding="utf-8").split("\n")[:-1]:
-            assert re.match(r'^\{"(type|fake)":', line), (path.name, line[:80])

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import fake_agent
+from fake_agent._faults import STDIN_DELAY_ENV, stdin_delay
 from fake_agent._flags import FlagError, parse_args
 from fake_agent._huge import huge_content
 from fake_agent._partial import split_deltas
@@ -143,3 +144,25 @@ def test_load_scenario_keeps_line_separator_characters_inside_strings(tmp_path: 
     path = tmp_path / "s.ndjson"
     path.write_text('{"type":"x","t":"a\u2028b\u0085c"}\n', encoding="utf-8")
     assert load_scenario(path).steps == [{"type": "x", "t": "a\u2028b\u0085c"}]
+
+
+@pytest.mark.parametrize(
+    ("environ", "seconds"),
+    [
+        ({}, 0.0),
+        ({STDIN_DELAY_ENV: ""}, 0.0),
+        ({STDIN_DELAY_ENV: "0"}, 0.0),
+        ({STDIN_DELAY_ENV: "0.25"}, 0.25),
+        ({STDIN_DELAY_ENV: "3600"}, 3600.0),
+    ],
+)
+def test_stdin_delay_reads_seconds_from_the_environment(
+    environ: dict[str, str], seconds: float
+) -> None:
+    assert stdin_delay(environ) == seconds
+
+
+@pytest.mark.parametrize("value", ["soon", "-0.5", "nan", "-inf", "1e400"])
+def test_stdin_delay_refuses_what_is_not_seconds(value: str) -> None:
+    with pytest.raises(ValueError, match=f"{STDIN_DELAY_ENV} must be a number of seconds >= 0"):
+        stdin_delay({STDIN_DELAY_ENV: value})

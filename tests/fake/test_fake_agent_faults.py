@@ -1,8 +1,11 @@
 """The fake's fault modes: stalls, hangs, lingering children, raw and garbage bytes,
-kills, stderr floods, slow drips and huge lines (scenarios/README.md, cli-protocol.md §5).
+kills, stderr floods, slow drips, huge lines, an ignored SIGTERM and an exit that leaves a
+child holding stdout (scenarios/README.md, docs/protocol.md §5).
 
-Every test spawns ``python -m fake_agent`` in a new session and, whatever happens, ends
-its whole process group: no test waits for a stall or a hang to end.
+Every test that spawns ``python -m fake_agent`` does so in a new session and, whatever
+happens, ends its whole process group: no test waits for a stall or a hang to end. The
+few in-process tests look at what a directive asks of ``time.sleep`` and stdout instead
+of timing a run.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_env import fake_env
+from fake_env import ROOT, fake_env
 
-from fake_agent import SCENARIOS_DIR
+from fake_agent import _faults, _wire
 from fake_agent._directives import check_directive
 from fake_agent._faults import DEFAULT_STALL_SECONDS, garbage_bytes
 
@@ -31,7 +34,6 @@ pytestmark = pytest.mark.skipif(
     sys.platform == "win32", reason="process groups and signals are POSIX"
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 SMALL_HUGE_LINE = 300_000
 # How long "nothing happens" is watched for: long enough to notice, short for the suite.
 QUIET = 0.4
@@ -42,6 +44,7 @@ INIT = {"type": "system", "subtype": "init", "session_id": "s"}
 USER = {"type": "user", "message": {"role": "user", "content": []}, "session_id": "s"}
 RESULT = {"type": "result", "subtype": "success", "is_error": False, "result": "ok"}
 LINGER = re.compile(rb"fake_agent: lingering child (\d+)\n")
+LEFT = re.compile(rb"fake_agent: left child (\d+)\n")
 
 
 def _env(scenario: str) -> dict[str, str]:
@@ -115,6 +118,25 @@ def read_for(stream: Any, seconds: float) -> bytes | None:
     return data
 
 
+def available(stream: Any) -> bytes | None:
+    """What a pipe holds right now, without waiting: the bytes, or None at EOF."""
+    fd = stream.fileno()
+    data = b""
+    while select.select([fd], [], [], 0)[0]:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def child_pid(stream: Any, pattern: re.Pattern[bytes]) -> int:
+    """The pid a ``fake_agent: ... child <pid>`` stderr line names."""
+    match = pattern.search(read_until(stream, lambda data: pattern.search(data) is not None))
+    assert match is not None
+    return int(match.group(1))
+
+
 def lines_done(count: int) -> Callable[[bytes], bool]:
     return lambda data: data.count(b"\n") >= count
 
@@ -155,15 +177,43 @@ def test_stall_scenario_writes_its_first_segment_then_nothing_while_alive() -> N
 
 def test_stall_goes_on_with_the_scenario_after_its_seconds(tmp_path: Path) -> None:
     path = scenario_file(tmp_path, INIT, {"fake": "stall", "seconds": 0.3}, RESULT)
-    started = time.monotonic()
     code, out, _ = finish(path)
-    assert time.monotonic() - started >= 0.3
     assert (code, [e["type"] for e in json_lines(out)]) == (0, ["system", "result"])
 
 
-def test_stall_lasts_an_hour_by_default() -> None:
-    steps = (SCENARIOS_DIR / "stall.ndjson").read_text(encoding="utf-8").split("\n")
-    assert '{"fake":"stall"}' in steps
+class _Recorder:
+    """Stands in for ``time.sleep`` and stdout in the in-process tests: records calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    def sleep(self, seconds: float) -> None:
+        self.calls.append(("sleep", seconds))
+
+    def write(self, data: bytes) -> int:
+        self.calls.append(("write", data))
+        return len(data)
+
+    def flush(self) -> None:
+        self.calls.append(("flush", None))
+
+    @property
+    def buffer(self) -> _Recorder:
+        return self
+
+
+@pytest.mark.parametrize(
+    ("spec", "seconds"),
+    [({"fake": "stall"}, DEFAULT_STALL_SECONDS), ({"fake": "stall", "seconds": 2}, 2.0)],
+    ids=["default", "given"],
+)
+def test_stall_sleeps_its_seconds_an_hour_by_default(
+    monkeypatch: pytest.MonkeyPatch, spec: dict[str, Any], seconds: float
+) -> None:
+    recorder = _Recorder()
+    monkeypatch.setattr(_faults.time, "sleep", recorder.sleep)
+    _faults.run_stall(spec, None)  # type: ignore[arg-type]  # a stall writes nothing
+    assert recorder.calls == [("sleep", seconds)]
     assert DEFAULT_STALL_SECONDS == 3600
 
 
@@ -318,36 +368,48 @@ def test_stderr_flood_scenario_succeeds_with_8_mb_of_stderr() -> None:
 # --------------------------------------------------------------------------- drip
 
 
-def test_drip_spaces_the_pieces_of_a_raw_line(tmp_path: Path) -> None:
-    path = scenario_file(
-        tmp_path,
-        {"fake": "drip", "bytes": 4, "interval": 0.05},
-        {"fake": "raw", "text": "x" * 19},
-    )
-    started = time.monotonic()
-    out = finish(path)[1]
-    # Five pieces of four bytes, four pauses between them.
-    assert time.monotonic() - started >= 0.2
-    assert out == b"x" * 19 + b"\n"
+def test_drip_writes_pieces_each_flushed_with_a_pause_between(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorder = _Recorder()
+    monkeypatch.setattr(_wire.time, "sleep", recorder.sleep)
+    monkeypatch.setattr(_wire.sys, "stdout", recorder)
+    for name in ("size", "interval", "started"):  # restored after the test
+        monkeypatch.setattr(_wire._Drip, name, getattr(_wire._Drip, name))
+    _faults.run_drip({"fake": "drip", "bytes": 4, "interval": 0.05}, None)  # type: ignore[arg-type]
+    _wire.write_stdout(b"x" * 19 + b"\n")
+    _wire.write_stdout(b"yz")
+    # Six pieces of at most four bytes, each flushed, a pause before all but the first.
+    pieces = [b"xxxx"] * 4 + [b"xxx\n", b"yz"]
+    expected: list[tuple[str, Any]] = []
+    for n, piece in enumerate(pieces):
+        expected += [("sleep", 0.05)] if n else []
+        expected += [("write", piece), ("flush", None)]
+    assert recorder.calls == expected
 
 
 def test_drip_applies_to_event_lines(tmp_path: Path) -> None:
-    path = scenario_file(tmp_path, {"fake": "drip", "bytes": 40, "interval": 0.02}, INIT, RESULT)
-    started = time.monotonic()
-    out = finish(path)[1]
-    pieces = -(-len(out) // 40)
-    assert pieces >= 5
-    assert time.monotonic() - started >= (pieces - 1) * 0.02
-    assert [e["type"] for e in json_lines(out)] == ["system", "result"]
+    path = scenario_file(tmp_path, {"fake": "drip", "bytes": 40, "interval": 3600}, INIT, RESULT)
+    with spawn(path) as proc:
+        first = read_until(proc.stdout, lambda data: len(data) > 0)
+        assert len(first) == 40
+        assert first.startswith(b'{"type":"system","subtype":"init"')
+        assert read_for(proc.stdout, QUIET) == b""  # the next piece is an hour away
 
 
 def test_drip_reader_sees_a_piece_before_the_rest_is_written(tmp_path: Path) -> None:
     path = scenario_file(
-        tmp_path, {"fake": "drip", "bytes": 3, "interval": 0.5}, {"fake": "raw", "text": "abcdef"}
+        tmp_path, {"fake": "drip", "bytes": 3, "interval": 3600}, {"fake": "raw", "text": "abcdef"}
     )
     with spawn(path) as proc:
         first = read_until(proc.stdout, lambda data: len(data) > 0)
         assert first == b"abc"
+
+
+def test_drip_without_pauses_writes_everything(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path, {"fake": "drip", "bytes": 7}, INIT, RESULT)
+    code, out, _ = finish(path)
+    assert (code, [e["type"] for e in json_lines(out)]) == (0, ["system", "result"])
 
 
 def test_slow_drip_scenario_writes_what_hello_writes() -> None:
@@ -377,9 +439,125 @@ def test_huge_line_text_format_prints_the_text() -> None:
     assert len(out) == SMALL_HUGE_LINE + 1
 
 
-def test_huge_line_scenario_asks_for_100_mb() -> None:
-    text = (SCENARIOS_DIR / "huge_line.ndjson").read_text(encoding="utf-8")
-    assert '{"fake":"huge_line","bytes":100000000}' in text.split("\n")
+# --------------------------------------------------------------------------- ignore SIGTERM
+#
+# A SIGTERM that is not ignored ends the fake at once: the kernel records SIGTERM as its
+# cause of death then and there, so a SIGKILL sent right after it cannot change the exit
+# status. An exit status of -SIGKILL after SIGTERM then SIGKILL therefore proves that the
+# SIGTERM was ignored, with no waiting in between.
+
+
+def term_then_kill(proc: subprocess.Popen[bytes]) -> int:
+    """SIGTERM the fake's whole group (as a wrapper does), then SIGKILL it: exit status."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    os.killpg(proc.pid, signal.SIGKILL)
+    return proc.wait(timeout=DEADLINE)
+
+
+def test_ignore_sigterm_scenario_is_ended_only_by_sigkill() -> None:
+    with spawn("ignore_sigterm") as proc:
+        # The tool call is written after the directive: from here on SIGTERM is ignored.
+        out = read_until(proc.stdout, lines_done(4))
+        assert [e["type"] for e in json_lines(out)] == ["system", "user", "assistant", "tool_call"]
+        assert term_then_kill(proc) == -signal.SIGKILL
+
+
+@pytest.mark.parametrize(
+    ("steps", "status"),
+    [
+        ((INIT, {"fake": "ignore_sigterm"}, RESULT), -signal.SIGKILL),
+        ((INIT, RESULT), -signal.SIGTERM),
+    ],
+    ids=["ignored", "not-ignored"],
+)
+def test_ignore_sigterm_makes_sigterm_do_nothing(
+    tmp_path: Path, steps: tuple[dict[str, Any], ...], status: int
+) -> None:
+    with spawn(scenario_file(tmp_path, *steps, {"fake": "hang"})) as proc:
+        read_until(proc.stdout, lines_done(2))
+        assert term_then_kill(proc) == status
+
+
+def test_ignore_sigterm_is_inherited_by_children_started_later(tmp_path: Path) -> None:
+    path = scenario_file(
+        tmp_path, INIT, {"fake": "ignore_sigterm"}, {"fake": "hang", "linger_child": True}
+    )
+    with spawn(path) as proc:
+        child = child_pid(proc.stderr, LINGER)
+        status = Path(f"/proc/{child}/status").read_text()
+        match = re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.MULTILINE)
+        assert match is not None
+        ignored = int(match.group(1), 16)
+        assert ignored & (1 << (signal.SIGTERM - 1))
+
+
+def test_ignore_sigterm_goes_on_with_the_scenario(tmp_path: Path) -> None:
+    code, out, _ = finish(scenario_file(tmp_path, INIT, {"fake": "ignore_sigterm"}, RESULT))
+    assert (code, [e["type"] for e in json_lines(out)]) == (0, ["system", "result"])
+
+
+# --------------------------------------------------------------------------- exit leaving a child
+
+
+def test_exit_leaving_child_scenario_exits_1_with_stdout_still_open() -> None:
+    with spawn("exit_leaving_child") as proc:
+        child = child_pid(proc.stderr, LEFT)
+        assert proc.wait(timeout=DEADLINE) == 1
+        # The fake is gone; everything it wrote is in the pipe, and no EOF follows it.
+        out = available(proc.stdout)
+        assert out is not None, "stdout reached EOF while the child holds it"
+        assert [e["type"] for e in json_lines(out)] == ["system", "assistant"]
+        assert available(proc.stderr) is not None  # stderr is held too
+        assert alive(child)
+
+
+def test_exit_leaving_child_leaves_it_in_the_fakes_process_group() -> None:
+    with spawn("exit_leaving_child") as proc:
+        child = child_pid(proc.stderr, LEFT)
+        assert child != proc.pid
+        assert os.getpgid(child) == proc.pid
+        proc.wait(timeout=DEADLINE)
+        assert os.getpgid(child) == proc.pid  # still there after the fake exited
+
+
+def test_exit_leaving_child_stdout_ends_once_the_group_is_killed() -> None:
+    with spawn("exit_leaving_child") as proc:
+        child_pid(proc.stderr, LEFT)
+        proc.wait(timeout=DEADLINE)
+        _kill_group(proc.pid)
+        out = read_until(proc.stdout, lambda _: False)  # to EOF
+        assert json_lines(out)[-1]["type"] == "assistant"
+
+
+@pytest.mark.parametrize(
+    ("step", "code"),
+    [
+        ({"fake": "exit_leaving_child"}, 1),
+        ({"fake": "exit_leaving_child", "code": 0}, 0),
+        ({"fake": "exit_leaving_child", "code": 3}, 3),
+    ],
+    ids=["default", "0", "3"],
+)
+def test_exit_leaving_child_exits_with_its_code(
+    tmp_path: Path, step: dict[str, Any], code: int
+) -> None:
+    with spawn(scenario_file(tmp_path, INIT, step)) as proc:
+        child_pid(proc.stderr, LEFT)
+        assert proc.wait(timeout=DEADLINE) == code
+
+
+@pytest.mark.parametrize(("code", "printed"), [(0, True), (1, False)])
+def test_exit_leaving_child_code_decides_what_json_prints(
+    tmp_path: Path, code: int, printed: bool
+) -> None:
+    # As with `exit`, json prints the result only for a run that exits 0.
+    path = scenario_file(tmp_path, INIT, RESULT, {"fake": "exit_leaving_child", "code": code})
+    with spawn(path, "json") as proc:
+        child_pid(proc.stderr, LEFT)
+        assert proc.wait(timeout=DEADLINE) == code
+        out = available(proc.stdout)
+        assert out is not None
+        assert [e["type"] for e in json_lines(out)] == (["result"] if printed else [])
 
 
 # --------------------------------------------------------------------------- broken endings
@@ -440,6 +618,12 @@ def test_usage_limit_is_on_stderr_and_not_stdout() -> None:
         ({"fake": "drip", "bytes": 0}, "'bytes' >= 1"),
         ({"fake": "drip", "interval": -0.1}, "'interval' >= 0"),
         ({"fake": "huge_line"}, "needs 'bytes' as int"),
+        ({"fake": "ignore_sigterm", "seconds": 1}, "unknown field 'seconds'"),
+        ({"fake": "exit_leaving_child", "code": "1"}, "needs 'code' as int"),
+        ({"fake": "exit_leaving_child", "code": True}, "needs 'code' as int"),
+        ({"fake": "exit_leaving_child", "code": 256}, "'code' from 0 to 255"),
+        ({"fake": "exit_leaving_child", "code": -1}, "'code' from 0 to 255"),
+        ({"fake": "exit_leaving_child", "linger": True}, "unknown field 'linger'"),
     ],
 )
 def test_bad_fault_directive_is_refused(spec: dict[str, Any], problem: str) -> None:
@@ -462,14 +646,18 @@ def test_bad_fault_directive_is_refused(spec: dict[str, Any], problem: str) -> N
         {"fake": "drip"},
         {"fake": "drip", "bytes": 2, "interval": 1},
         {"fake": "huge_line", "bytes": 0},
+        {"fake": "ignore_sigterm"},
+        {"fake": "exit_leaving_child"},
+        {"fake": "exit_leaving_child", "code": 0},
+        {"fake": "exit_leaving_child", "code": 255},
     ],
 )
 def test_good_fault_directive_passes(spec: dict[str, Any]) -> None:
     assert check_directive(spec) is None
 
 
-@pytest.mark.parametrize("last", ["hang", "kill"])
-def test_nothing_may_follow_a_hang_or_kill(tmp_path: Path, last: str) -> None:
+@pytest.mark.parametrize("last", ["hang", "kill", "exit_leaving_child"])
+def test_nothing_may_follow_a_hang_kill_or_exit_leaving_child(tmp_path: Path, last: str) -> None:
     code, out, err = finish(scenario_file(tmp_path, {"fake": last}, INIT))
     assert (code, out) == (2, b"")
     assert f"nothing may follow the '{last}' directive".encode() in err
