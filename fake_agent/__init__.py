@@ -8,13 +8,22 @@ or a path) or a ``scenario:NAME`` token in the prompt; the default is ``hello``.
 
 from ._executable import executable
 from ._models import FAKE_MODELS
-from ._scenario import SCENARIOS_DIR, ScenarioError, scenario_names, scenario_path
+from ._scenario import (
+    SCENARIOS_DIR,
+    ScenarioError,
+    is_scenario_path,
+    resolve_scenario,
+    scenario_names,
+    scenario_path,
+)
 
 __all__ = [
     "FAKE_MODELS",
     "SCENARIOS_DIR",
     "ScenarioError",
     "executable",
+    "is_scenario_path",
+    "resolve_scenario",
     "scenario_names",
     "scenario_path",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,20 +62,47 @@ def scenario_path(name: str) -> Path:
     return path
 
 
+def is_scenario_path(value: str) -> bool:
+    """Whether a scenario is given as a file (a path separator, or the ``.ndjson``
+    suffix) rather than by name."""
+    return value.endswith(".ndjson") or os.sep in value or "/" in value
+
+
+def resolve_scenario(value: str | os.PathLike[str], dirs: Sequence[Path] = ()) -> Path:
+    """The scenario file ``value`` names: the one rule every chooser of scenarios uses.
+
+    A path (see :func:`is_scenario_path`) must be a file; a name is looked up in ``dirs``,
+    in order, then among the bundled scenarios.
+
+    Raises:
+        ScenarioError: no such file or name; the message lists the names known.
+    """
+    text = os.fspath(value)
+    if is_scenario_path(text):
+        path = Path(text)
+        if not path.is_file():
+            raise ScenarioError(f"no scenario file {text!r}")
+        return path
+    if _NAME.fullmatch(text):
+        for directory in dirs:
+            candidate = Path(directory) / f"{text}.ndjson"
+            if candidate.is_file():
+                return candidate
+    known = sorted({p.stem for d in dirs for p in Path(d).glob("*.ndjson")} | {*scenario_names()})
+    if _NAME.fullmatch(text) and text in known:
+        return scenario_path(text)
+    raise ScenarioError(f"no scenario named {text!r} (known: {', '.join(known)})")
+
+
 def pick_scenario(prompt: str, environ: Mapping[str, str]) -> Path:
     """The scenario file for a run: from $FAKE_AGENT_SCENARIO, a prompt token, or the default.
 
-    The variable may hold a bundled name or a path (anything with a path separator or
-    ending in ``.ndjson``), so users can script their own runs.
+    The variable may hold a bundled name or a path (see :func:`resolve_scenario`), so
+    users can script their own runs.
     """
     chosen = environ.get(SCENARIO_ENV, "")
     if chosen:
-        if chosen.endswith(".ndjson") or os.sep in chosen or "/" in chosen:
-            path = Path(chosen)
-            if not path.is_file():
-                raise ScenarioError(f"no scenario file {chosen!r}")
-            return path
-        return scenario_path(chosen)
+        return resolve_scenario(chosen)
     match = _PROMPT_TOKEN.search(prompt)
     return scenario_path(match.group(1) if match else DEFAULT_SCENARIO)
 

@@ -276,12 +276,12 @@ def _fake_scenario(value: str) -> str | None:
     scenario (it is then the first word of the prompt)."""
     import fake_agent
 
-    # A path by the fake's own rule for FAKE_AGENT_SCENARIO (a path separator, or the
-    # .ndjson suffix); absolute, so that --cwd does not change which file the fake reads.
-    if "/" in value or os.sep in value or value.endswith(".ndjson"):
+    # A path by the fake's own rule; absolute, so that --cwd does not change which file
+    # the fake reads.
+    if fake_agent.is_scenario_path(value):
         return os.path.abspath(value)
     try:
-        fake_agent.scenario_path(value)  # the fake's resolution of a bundled name
+        fake_agent.resolve_scenario(value)
     except fake_agent.ScenarioError:
         return None
     return value

@@ -64,24 +64,10 @@ class FakeAgent:
         """The file of a scenario: a path, a name in :attr:`scenario_dirs`, or a bundled one.
 
         Raises:
-            LookupError: no such scenario; the message lists where it looked.
+            LookupError: no such scenario (a ``fake_agent.ScenarioError``); the message
+                lists the names known.
         """
-        path = Path(scenario)
-        if path.suffix == ".ndjson" or len(path.parts) > 1:
-            if path.is_file():
-                return path
-        else:
-            for directory in self.scenario_dirs:
-                candidate = directory / f"{scenario}.ndjson"
-                if candidate.is_file():
-                    return candidate
-            if str(scenario) in fake_agent.scenario_names():
-                return fake_agent.scenario_path(str(scenario))
-        known = sorted(
-            {p.stem for d in self.scenario_dirs for p in d.glob("*.ndjson")}
-            | set(fake_agent.scenario_names())
-        )
-        raise LookupError(f"no scenario {str(scenario)!r}; known: {', '.join(known)}")
+        return fake_agent.resolve_scenario(scenario, self.scenario_dirs)
 
     def use(self, scenario: str | os.PathLike[str]) -> Path:
         """Play this scenario in every run of the test from now on; returns its file."""
