@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -50,3 +52,15 @@ def children() -> list[int]:
 
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
+
+
+def settles(check: Callable[[], bool], within: float = 5.0) -> bool:
+    """Whether ``check()`` becomes true within ``within`` seconds. A SIGKILL is delivered
+    asynchronously: a process of the group may outlive ``killpg`` by a moment, and an
+    orphan is reaped by init, not by us."""
+    deadline = time.monotonic() + within
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
