@@ -15,15 +15,34 @@ INSTALL_HINT = (
 )
 
 
-def _resolve(name: str, path: str | None) -> str | None:
+def _resolve(name: str, path: str) -> str | None:
     """An executable file for a path (anything with a separator) or a name on PATH."""
-    import shutil
-    from pathlib import Path
-
     if os.sep in name or (os.altsep and os.altsep in name):
-        candidate = Path(name).expanduser()
-        return str(candidate) if candidate.is_file() and os.access(candidate, os.X_OK) else None
-    return shutil.which(name, path=path)
+        # As spelled, `~` expanded: `./cursor-agent` must stay a path for exec, which
+        # searches PATH for a bare name.
+        candidate = os.path.expanduser(name)
+        return candidate if os.path.isfile(candidate) and os.access(candidate, os.X_OK) else None
+    return _which(name, path)
+
+
+def _which(name: str, path: str) -> str | None:
+    """``shutil.which(name, path=path)`` as it is on POSIX, without importing shutil: that
+    loads bz2, lzma and zlib, a few milliseconds of every short script (docs/benchmarks.md).
+    """
+    if not path:
+        return None  # PATH="" finds nothing; PATH=":" looks in the current directory
+    seen: set[str] = set()
+    for directory in path.split(os.pathsep):
+        if directory not in seen:
+            seen.add(directory)
+            candidate = os.path.join(directory, name)
+            if (
+                os.path.exists(candidate)
+                and os.access(candidate, os.F_OK | os.X_OK)
+                and not os.path.isdir(candidate)
+            ):
+                return candidate
+    return None
 
 
 def _is_cursor_agent(path: str) -> bool:
@@ -45,8 +64,6 @@ def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, s
     Raises:
         AgentNotFoundError: nothing was found; the message lists where it looked.
     """
-    import shutil  # late, like everything slow here: this runs in a worker thread
-
     path = environ.get("PATH", os.defpath)
     for source, name in (
         ("AgentOptions.binary", explicit),
@@ -57,20 +74,22 @@ def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, s
             if found is None:
                 raise AgentNotFoundError(
                     f"{source} is {os.fspath(name)!r}, which is not an executable file "
-                    f"(or not on PATH). {INSTALL_HINT}"
+                    "(or not on PATH)",
+                    hint=INSTALL_HINT,
                 )
             return found
-    found = shutil.which("cursor-agent", path=path)
+    found = _which("cursor-agent", path)
     if found:
         return found
     home = environ.get("HOME") or os.path.expanduser("~")
     local = _resolve(os.path.join(home, ".local", "bin", "cursor-agent"), path)
     if local:
         return local
-    agent = shutil.which("agent", path=path)
+    agent = _which("agent", path)
     if agent and _is_cursor_agent(agent):
         return agent
     raise AgentNotFoundError(
         "cursor-agent was not found (looked at CURSOR_AGENT_BIN, `cursor-agent` on PATH, "
-        f"~/.local/bin/cursor-agent and `agent` on PATH). {INSTALL_HINT}"
+        "~/.local/bin/cursor-agent and `agent` on PATH)",
+        hint=INSTALL_HINT,
     )
