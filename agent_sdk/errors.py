@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import msgspec
 
-if TYPE_CHECKING:
-    from .events import Event, ResultEvent
-    from .tool_calls import ToolCall
+from .events import Event, ResultEvent
+from .tool_calls import ToolCall, calls_of
 
 __all__ = [
     "AgentAuthError",
@@ -125,8 +123,6 @@ class AgentError(Exception):
     @property
     def tool_calls(self) -> list[ToolCall]:
         """The tool calls among :attr:`events`, ``started`` paired with ``completed``."""
-        from .tool_calls import calls_of  # tool_calls imports events, which need not load here
-
         return calls_of(self.events)
 
 

@@ -319,7 +319,7 @@ def _current_loop() -> tuple[int, object]:
 
 def _current_loop_or_none() -> tuple[int, object] | None:
     """This thread and its running event loop (asyncio's loop, or trio's run)."""
-    import asyncio
+    import asyncio  # here: a trio program never loads asyncio otherwise
 
     try:
         native: object = asyncio.get_running_loop()
