@@ -1,5 +1,5 @@
 """Every way the CLI can fail to start is an AgentStartError that says which and how to
-fix it, and leaves no descriptor open (lessons: a too-long argv is not "not installed")."""
+fix it, and leaves no descriptor open (a too-long argv is not "not installed")."""
 
 from __future__ import annotations
 
