@@ -13,7 +13,7 @@ import msgspec
 
 from ._protocol.outcome import redact, secrets_of
 from ._transport.collect import collect
-from ._transport.subprocess import locate_binary
+from ._transport.discovery import locate_binary
 from .errors import AgentProtocolError, AgentTimeoutError, ErrorContext, process_error
 from .options import AgentOptions, Invocation, child_environment
 

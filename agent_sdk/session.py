@@ -7,8 +7,8 @@ docs/lifecycle.md ("Sessions").
 
 from __future__ import annotations
 
+import _thread  # the low-level threading API: `threading` costs a run's import time
 import sys
-import threading
 import weakref
 from collections import deque
 from collections.abc import Callable
@@ -21,7 +21,6 @@ from ._run import Run
 from ._transport.base import Transport
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions
-from .queries import create_chat
 from .result import RunResult
 from .tool_calls import ToolCall
 
@@ -80,6 +79,8 @@ class Session:
     @classmethod
     async def create(cls, *, options: AgentOptions | None = None) -> Session:
         """A session on a new, empty chat made by the CLI's ``create-chat``."""
+        from .queries import create_chat  # the subcommands load when first used
+
         return cls(await create_chat(options=options), options=options)
 
     @property
@@ -225,7 +226,7 @@ class _Turns:
         self._holder_loop: tuple[int, object] | None = None
         self._waiting: deque[object] = deque()
         self._changed: tuple[tuple[int, object], anyio.Event] | None = None
-        self._mutex = threading.Lock()
+        self._mutex = _thread.allocate_lock()
 
     async def acquire(self, turn: Turn) -> None:
         loop = _current_loop()
@@ -328,4 +329,4 @@ def _current_loop_or_none() -> tuple[int, object] | None:
         if trio is None or not trio.lowlevel.in_trio_run():
             return None
         native = trio.lowlevel.current_trio_token()
-    return threading.get_ident(), native
+    return _thread.get_ident(), native

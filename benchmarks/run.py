@@ -1,12 +1,13 @@
 """agent_sdk benchmarks: what the SDK costs on top of the agent, next to its baselines.
 
-    python benchmarks/run.py            # the full run (a few minutes), prints the table
+    python benchmarks/run.py            # the full run (two minutes), prints the table
     python benchmarks/run.py --quick    # small sizes: checks the harness, not the numbers
 
 Every figure is measured in a fresh interpreter, by one of the workers in
 ``benchmarks/workers.py`` (so memory and import figures are its own), against a child
 process that replays a pre-rendered stream as fast as the pipe allows (`cat` of a file),
-so the agent's own time is out of the picture.
+so the agent's own time is out of the picture. The cold figure times two whole short
+scripts instead (``cold_sdk.py``, ``cold_plain.py``) against the bundled fake agent.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,33 @@ def import_times(choices: list[str], runs: int, env: dict[str, str]) -> list[flo
             )
             samples[i].append(float(out.stdout))
     return [statistics.median(times) for times in samples]
+
+
+def cold_times(runs: int, env: dict[str, str]) -> dict[str, list[float]]:
+    """The wall time of each whole short script (``cold_sdk.py``, ``cold_plain.py``): a
+    fresh interpreter from start to exit, the two taking turns, bytecode caches written
+    first. Both must print the run's result."""
+    import fake_agent
+
+    env = {**env, "BENCH_AGENT": fake_agent.executable(), "FAKE_AGENT_SCENARIO": "hello"}
+    scripts = {"sdk": HERE / "cold_sdk.py", "plain": HERE / "cold_plain.py"}
+    said = {
+        name: subprocess.run(
+            [sys.executable, str(script)], env=env, capture_output=True, text=True, check=True
+        ).stdout
+        for name, script in scripts.items()
+    }
+    if said["sdk"] != said["plain"]:
+        raise SystemExit(f"the cold scripts disagree: {said}")
+    samples: dict[str, list[float]] = {name: [] for name in scripts}
+    for _ in range(runs):
+        for name, script in scripts.items():
+            start = time.perf_counter()
+            subprocess.run(
+                [sys.executable, str(script)], env=env, stdout=subprocess.DEVNULL, check=True
+            )
+            samples[name].append(time.perf_counter() - start)
+    return samples
 
 
 def best_of_each(
@@ -99,6 +128,7 @@ def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
         "concurrent": 20 if quick else 200,
         "repeat": 2 if quick else 7,
         "startup_repeat": 5 if quick else 40,
+        "cold_repeat": 3 if quick else 20,
     }
     child = work / "child.sh"
     child.write_text('#!/bin/sh\nexec cat "$BENCH_STREAM"\n')
@@ -223,7 +253,22 @@ def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
         ("  import anyio, msgspec", f"{imp_base * 1000:.1f} ms", "", ""),
     ]
 
-    # 4. Memory
+    # 4. Cold: a whole short script, from a fresh interpreter to its exit (median of
+    # the repeats), next to the same job done by hand with subprocess.run + json.loads.
+    cold = cold_times(sizes["cold_repeat"], env)
+    cold_sdk, cold_plain = (statistics.median(cold[name]) for name in ("sdk", "plain"))
+    figures["cold"] = {"sdk": cold_sdk, "plain": cold_plain, "samples": cold}
+    rows += [
+        (
+            "cold: script with one run_sync",
+            f"{cold_sdk * 1000:.0f} ms",
+            f"+{(cold_sdk - cold_plain) * 1000:.0f} ms",
+            f"{cold_sdk / cold_plain:.2f}× the script by hand",
+        ),
+        ("  subprocess.run + json.loads", f"{cold_plain * 1000:.0f} ms", "", ""),
+    ]
+
+    # 5. Memory
     small_n, large_n = sizes["memory_events"]
     small, small_count, _ = stream("mem_small", small_n, tools=False)
     large, large_count, large_size = stream("mem_large", large_n, tools=False)
@@ -255,7 +300,7 @@ def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
             f"{flat_large['rss_mb']:.0f} MB",
             "run() defaults",
             f"{flat_large['rss_mb'] / flat_small['rss_mb']:.2f}× for "
-            f"{large_count / small_count:.0f}× the stream (flat)",
+            f"{large_count / small_count:.0f}× the stream (target: flat, 1.00×)",
         ),
         (
             "  same, keep_events=True",
@@ -271,7 +316,7 @@ def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
         ),
     ]
 
-    # 5. Concurrency
+    # 6. Concurrency
     conc_stream, conc_events, _ = stream("concurrent", 200)
     conc = measure("concurrent", conc_stream, sizes["concurrent"], env=env)
     figures["concurrency"] = conc

@@ -55,7 +55,7 @@ def worker_sdk(stream: str, keep: str = "default") -> dict[str, Any]:
 
 def worker_raw(stream: str) -> dict[str, Any]:
     """The limit: the same child, pipe size and read size as agent_sdk, nothing parsed."""
-    from agent_sdk._process import CHUNK_BYTES, _grow_pipe
+    from agent_sdk._transport.subprocess import CHUNK_BYTES, grow_pipe
 
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -66,7 +66,7 @@ def worker_raw(stream: str) -> dict[str, Any]:
     )
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
-    _grow_pipe(fd)
+    grow_pipe(fd)
     total = 0
     while data := os.read(fd, CHUNK_BYTES):
         total += len(data)
@@ -82,11 +82,13 @@ def worker_floor(stream: str) -> dict[str, Any]:
 
     import anyio
 
-    from agent_sdk._decode import _wire_decoder
-    from agent_sdk._framing import LineFramer
-    from agent_sdk._process import CHUNK_BYTES, _grow_pipe
+    from agent_sdk._protocol.framing import LineFramer
+    from agent_sdk._protocol.wire import decoder
+    from agent_sdk._transport.subprocess import CHUNK_BYTES, grow_pipe
 
-    decode_lines = _wire_decoder().decode_lines
+    # msgspec's decoder into the wire events, as LineDecoder calls it (one decode_lines
+    # per block) without LineDecoder's pass over each block: that pass is run()'s work.
+    decode_lines = decoder(False).decode_lines
 
     class Events:
         def __init__(self, fd: int) -> None:
@@ -124,7 +126,7 @@ def worker_floor(stream: str) -> dict[str, Any]:
         )
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
-        _grow_pipe(fd)
+        grow_pipe(fd)
         os.set_blocking(fd, False)
         count = anyio.run(drain, fd)
         proc.wait()
@@ -140,9 +142,9 @@ def worker_memory_decode(stream: str, typed: str = "1") -> dict[str, Any]:
     """msgspec alone, from memory: into agent_sdk's event types, or (typed=0) into dicts."""
     import msgspec
 
-    from agent_sdk._decode import _wire_decoder
+    from agent_sdk._protocol.wire import decoder
 
-    decode = _wire_decoder().decode if typed == "1" else msgspec.json.decode
+    decode = decoder(False).decode if typed == "1" else msgspec.json.decode
     lines = Path(stream).read_bytes().splitlines()
     start = time.perf_counter()
     for line in lines:

@@ -3,20 +3,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import anyio
 
 from ..options import AgentOptions, Invocation
-from .subprocess import SubprocessTransport
 
 __all__ = ["Collected", "collect"]
 
 
-@dataclass(frozen=True)
-class Collected:
+class Collected(NamedTuple):
     """What a finished CLI printed, and how it exited (``None``: it ran out of time and
-    its process group was ended)."""
+    its process group was ended). A NamedTuple: a dataclass would load `dataclasses`
+    with `import agent_sdk`, which imports this module (docs/benchmarks.md)."""
 
     stdout: bytes
     stderr: str
@@ -29,6 +28,8 @@ async def collect(invocation: Invocation, options: AgentOptions, *, within: floa
     Raises:
         AgentStartError: it could not be started.
     """
+    from .subprocess import SubprocessTransport
+
     transport = SubprocessTransport()
     chunks: list[bytes] = []
     code: int | None = None

@@ -1,11 +1,14 @@
-"""Finding the cursor-agent binary. Blocking (filesystem probes): run it in a worker thread."""
+"""Finding the cursor-agent binary (docs/protocol.md §1): ``locate_binary`` from async code."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
 
+import anyio
+
 from ..errors import AgentNotFoundError
+from ..options import AgentOptions
 
 INSTALL_HINT = (
     "Install the Cursor CLI with `curl https://cursor.com/install -fsS | bash`, or point "
@@ -13,6 +16,13 @@ INSTALL_HINT = (
     "environment variable. To try agent_sdk without it, use the bundled fake agent: "
     "AgentOptions(binary=fake_agent.executable())."
 )
+
+
+async def locate_binary(options: AgentOptions) -> str:
+    """The CLI to run for these options, searched in a worker thread: the filesystem
+    probes block, and a loop's blocking-call detectors rightly complain of them."""
+    environ = {**os.environ, **(options.env or {})}
+    return await anyio.to_thread.run_sync(find_binary, options.binary, environ)
 
 
 def _resolve(name: str, path: str) -> str | None:

@@ -1,16 +1,13 @@
 """Starting the CLI: its pipes, its own process group, and every way that can fail.
 
 Every failure to start is an :class:`~agent_sdk.AgentStartError` that says which thing is
-wrong and how to fix it (lessons: a too-long argv must not read as "not installed"), and
+wrong and how to fix it (a too-long argv must never read as "not installed"), and
 no descriptor is left open by a start that failed.
 """
 
 from __future__ import annotations
 
-import errno
 import os
-import subprocess
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import anyio
@@ -27,13 +24,18 @@ __all__ = ["SIGKILL", "SIGTERM", "Pipes", "open_pipes", "spawn"]
 SIGTERM, SIGKILL = 15, 9
 
 
-@dataclass
 class Pipes:
-    """The pipes of one child: (read, write) pairs; stdin only for a prompt on stdin."""
+    """The pipes of one child: (read, write) pairs; stdin only for a prompt on stdin.
+    (A plain class: a dataclass would load `dataclasses` with `import agent_sdk`.)"""
 
-    stdout: tuple[int, int]
-    stderr: tuple[int, int]
-    stdin: tuple[int, int] | None
+    __slots__ = ("stderr", "stdin", "stdout")
+
+    def __init__(
+        self, stdout: tuple[int, int], stderr: tuple[int, int], stdin: tuple[int, int] | None
+    ) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = stdin
 
     def ours(self) -> tuple[int, int, int | None]:
         """Our ends: stdout and stderr to read, stdin to write."""
@@ -76,6 +78,8 @@ async def spawn(
         AgentNotFoundError: the binary vanished between discovery and now.
         AgentStartError: any other reason the OS gave for not starting it.
     """
+    import subprocess  # loaded by the event loop's subprocess support by now; not at import
+
     try:
         return await anyio.open_process(
             invocation.argv,
@@ -100,6 +104,8 @@ async def spawn(
 
 def _start_error(exc: OSError, binary: str, cwd: str | os.PathLike[str] | None) -> AgentStartError:
     """What the OS said, as the error a user can act on."""
+    import errno
+
     where = os.fspath(cwd) if cwd is not None else None
     about_cwd = where is not None and exc.filename is not None and os.fspath(exc.filename) == where
     if about_cwd and isinstance(exc, FileNotFoundError):

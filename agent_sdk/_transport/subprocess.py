@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING
 import anyio
 
 from ..options import AgentOptions, Invocation, build_invocation
+from .discovery import locate_binary
 from .spawn import SIGKILL, SIGTERM, open_pipes, spawn
 
 if TYPE_CHECKING:
     import anyio.abc
 
-__all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe", "locate_binary"]
+__all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe"]
 
 CHUNK_BYTES = 256 * 1024  # a quarter megabyte decodes fastest: a chunk's events stay in cache
 PIPE_BYTES = 1 << 20
@@ -50,14 +51,6 @@ def _kill_live_groups() -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, SIGKILL)
     _live_groups.clear()
-
-
-async def locate_binary(options: AgentOptions) -> str:
-    """The CLI to run for these options, searched (blocking I/O) in a worker thread."""
-    from .discovery import find_binary
-
-    environ = {**os.environ, **(options.env or {})}
-    return await anyio.to_thread.run_sync(find_binary, options.binary, environ)
 
 
 def grow_pipe(fd: int) -> None:

@@ -15,7 +15,7 @@ from .._protocol.decode import LineDecoder
 from .._protocol.framing import LineFramer
 from .._protocol.outcome import redact, secrets_of
 from .._transport.collect import collect
-from .._transport.subprocess import locate_binary
+from .._transport.discovery import locate_binary
 from ..errors import AgentTimeoutError
 from ..events import UnknownEvent
 from ..options import AgentOptions, build_invocation

@@ -25,8 +25,17 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    for row in ("throughput", "start-up", "import agent_sdk", "peak RSS", "concurrent runs"):
+    for row in (
+        "throughput",
+        "start-up",
+        "import agent_sdk",
+        "cold: script",
+        "peak RSS",
+        "concurrent runs",
+    ):
         assert row in done.stdout
     figures = json.loads(figures_file.read_text())
     assert figures["throughput"]["sdk"]["events"] == figures["throughput"]["events"]
     assert figures["memory"]["flat_large"]["events"] == figures["memory"]["events_large"]
+    assert figures["cold"]["sdk"] > 0
+    assert figures["cold"]["plain"] > 0
