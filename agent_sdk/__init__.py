@@ -10,6 +10,8 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
         print(event)
 """
 
+from typing import TYPE_CHECKING
+
 from ._run import Run, run, run_async
 from ._sync import run_sync
 from ._transport.base import Transport
@@ -49,10 +51,35 @@ from .events import (
     UserEvent,
 )
 from .options import AgentOptions
-from .queries import Model, Status, create_chat, list_models, status, version
 from .result import RunResult
-from .session import Session, Turn
 from .tool_calls import ToolCall
+
+if TYPE_CHECKING:
+    from .queries import Model, Status, create_chat, list_models, status, version
+    from .session import Session, Turn
+else:
+    # Sessions and the short subcommands load on first use: a run needs neither, and
+    # `import agent_sdk` is a cost every short script pays (docs/benchmarks.md).
+    _ON_FIRST_USE = {
+        **dict.fromkeys(("Session", "Turn"), ".session"),
+        **dict.fromkeys(
+            ("Model", "Status", "create_chat", "list_models", "status", "version"), ".queries"
+        ),
+    }
+
+    def __getattr__(name: str) -> object:
+        module = _ON_FIRST_USE.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        import importlib
+
+        value = getattr(importlib.import_module(module, __name__), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})
+
 
 __version__ = "0.1.0"
 

@@ -18,10 +18,9 @@ from typing import TypeVar
 import anyio
 
 from ._deadlines import Deadlines
-from ._protocol.outcome import Expiry, failure_or_result, timeout_error
+from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
 from ._protocol.stream import Stream
 from ._transport.base import Transport
-from ._transport.spawn import SIGKILL
 from .errors import AgentError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions
@@ -289,7 +288,7 @@ class Run:
         code = transport.returncode
         outcome = failure_or_result(
             self._stream,
-            exit_code=code if code is not None else -SIGKILL,
+            exit_code=code if code is not None else KILLED,
             ended_by_us=ended_by_us,
             stderr=transport.stderr_tail(),
             options=self._options,

@@ -27,9 +27,10 @@ from ..options import AgentOptions
 from ..result import RunResult
 from .stream import Stream
 
-__all__ = ["Expiry", "failure_or_result", "redact", "secrets_of", "timeout_error"]
+__all__ = ["KILLED", "Expiry", "failure_or_result", "redact", "secrets_of", "timeout_error"]
 
 Expiry = Literal["timeout", "idle"]
+KILLED = -9  # the exit status of a CLI whose process group was ended with SIGKILL
 
 # How much of what the CLI said goes into an exception's message (all of it is on the
 # exception's context).
