@@ -33,6 +33,16 @@ def empty_dir(tmp_path: Path) -> Path:
     return path
 
 
+def test_a_relative_path_stays_a_path_for_exec(
+    tmp_path: Path, home: Path, empty_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # exec searches PATH for a bare name: `./my-agent` must not lose its `./`.
+    make_executable(tmp_path / "my-agent")
+    monkeypatch.chdir(tmp_path)
+    environ = {"PATH": str(empty_dir), "HOME": str(home)}
+    assert find_binary("./my-agent", environ) == "./my-agent"
+
+
 def test_an_explicit_path_is_used(tmp_path: Path, home: Path, empty_dir: Path) -> None:
     binary = make_executable(tmp_path / "opt" / "my-agent")
     environ = {"PATH": str(empty_dir), "HOME": str(home)}
