@@ -286,6 +286,9 @@ class Run:
         if self._state not in _ENDING:
             raise StopAsyncIteration  # closed by another task meanwhile
         code = transport.returncode
+        # Ended by us only if our signal ended it: an exit of its own, seen late (a slow
+        # consumer), still means what its status says.
+        ended_by_us = ended_by_us and (code is None or code < 0)
         outcome = failure_or_result(
             self._stream,
             exit_code=code if code is not None else KILLED,
