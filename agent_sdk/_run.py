@@ -17,7 +17,7 @@ from typing import TypeVar
 
 import anyio
 
-from ._deadlines import Deadlines
+from ._deadlines import Deadlines, Limit
 from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
 from ._protocol.stream import Stream
 from ._transport.base import Transport
@@ -235,19 +235,12 @@ class Run:
         delay, limit = self._deadlines.next_wait(idle=True)
         if delay == math.inf:
             return await transport.receive()
-        chunk: bytes | None = b""
-        if delay > 0:
-            with anyio.move_on_after(delay):
-                chunk = await transport.receive()
+        chunk = await _receive_within(transport, delay)
         if chunk == b"":
-            # A limit ran out. What the CLI printed before it is still delivered: a timeout
-            # measures the CLI, not how fast its events were consumed (docs/lifecycle.md).
-            chunk = transport.receive_ready()
-            if chunk == b"":
-                if limit != "grace":
-                    await self._expired(limit)
-                self._state = _State.GRACE_OVER
-                return None
+            if limit != "grace":
+                await self._expired(limit)
+            self._state = _State.GRACE_OVER
+            return None
         return chunk
 
     async def _expired(self, limit: Expiry) -> None:
@@ -267,18 +260,10 @@ class Run:
         assert transport is not None
         ended_by_us = False
         if self._state is _State.ENDING:
-            # The CLI closed stdout. If it lingers (the known hang, or a grandchild) it
-            # gets the result grace; an exit already known is waited for without a limit
-            # (only the rest of stderr is read).
-            self._deadlines.result_seen()
-            delay, limit = self._deadlines.next_wait(idle=False)
-            if transport.returncode is not None:
-                delay = math.inf
-            with anyio.move_on_after(max(delay, 0)):
-                await transport.wait()
-            if transport.returncode is None:
-                if limit != "grace":
-                    await self._expired(limit)
+            ran_out = await _await_exit(transport, self._deadlines)
+            if ran_out is not None:
+                if ran_out != "grace":
+                    await self._expired(ran_out)
                 ended_by_us = True
         else:
             ended_by_us = transport.returncode is None
@@ -310,6 +295,31 @@ class Run:
             self._ready.clear()  # ended: nothing more is delivered
         if self._transport is not None:
             await self._transport.aclose()
+
+
+async def _receive_within(transport: Transport, delay: float) -> bytes | None:
+    """A chunk within ``delay`` seconds; ``b""`` if none came. When a limit runs out, what
+    the CLI printed before it is still taken: a timeout measures the CLI, not how fast its
+    events were consumed (docs/lifecycle.md)."""
+    if delay > 0:
+        with anyio.move_on_after(delay):
+            return await transport.receive()
+    return transport.receive_ready()
+
+
+async def _await_exit(transport: Transport, deadlines: Deadlines) -> Limit | None:
+    """Wait for the exit of a CLI that closed stdout; the limit that ran out first, if any.
+
+    If it lingers (the known hang, or a grandchild) it gets the result grace; an exit
+    already known is waited for without a limit (only the rest of stderr is read).
+    """
+    deadlines.result_seen()
+    delay, limit = deadlines.next_wait(idle=False)
+    if transport.returncode is not None:
+        delay = math.inf
+    with anyio.move_on_after(max(delay, 0)):
+        await transport.wait()
+    return limit if transport.returncode is None else None
 
 
 def run(

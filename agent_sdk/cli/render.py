@@ -261,19 +261,9 @@ class Renderer:
             self.err.write(_SAVE_CURSOR + self._paint("  " + spinner, _DIM))
             self._status_drawn = _RESTORE_CURSOR + _ERASE_TO_END
         else:
-            self.err.write(_CLEAR_LINE + self._paint(f"{spinner} · {self._doing()}", _DIM))
+            self.err.write(_CLEAR_LINE + self._paint(f"{spinner} · {_doing(self)}", _DIM))
             self._status_drawn = _CLEAR_LINE
         self.err.flush()
-
-    def _doing(self) -> str:
-        running = [call for call in self.tracker.calls if not call.is_finished]
-        if self._in_thinking:
-            return "thinking"
-        if len(running) == 1:
-            return tool_label(running[0].kind, running[0].args)
-        if running:
-            return f"{len(running)} tool calls"
-        return "waiting for the agent"
 
     def finish(self) -> None:
         """End an unfinished line and remove the status line (before exiting)."""
@@ -309,3 +299,15 @@ class Renderer:
         # the order on screen is the order of events.
         self.out.flush()
         self.err.flush()
+
+
+def _doing(renderer: Renderer) -> str:
+    """What the status line says the agent is doing."""
+    running = [call for call in renderer.tracker.calls if not call.is_finished]
+    if renderer._in_thinking:
+        return "thinking"
+    if len(running) == 1:
+        return tool_label(running[0].kind, running[0].args)
+    if running:
+        return f"{len(running)} tool calls"
+    return "waiting for the agent"
