@@ -71,14 +71,14 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
         result_grace: seconds the CLI gets to exit after its ``result`` event (or after
             closing stdout) before agent_sdk ends its process group; a run with a
             result still succeeds (docs/protocol.md §5, the known hang).
-        keep_events: whether the run keeps every event, for ``RunResult.events``,
-            ``.text`` and ``.tool_calls``, ``Run.events`` and the ``events`` of errors.
+        keep_events: whether the run keeps every event, for ``RunResult.events`` and
+            ``.tool_calls``, ``Run.events`` and the ``events`` of errors.
             ``None`` (the default): :func:`~agent_sdk.run_sync`, :func:`~agent_sdk.run_async`
             and ``Session.send`` keep them, as their result returns them; a streamed
             :func:`~agent_sdk.run` keeps none, so its memory stays flat however long the stream
             (its consumer sees every event as it arrives). ``True`` keeps them in a
-            streamed run too; ``False`` never does. Without them, those lists are empty
-            and ``RunResult.text`` is the result text.
+            streamed run too; ``False`` never does. Without them, those lists are empty;
+            ``RunResult.text`` is the assembled reply either way.
 
     Raises:
         ValueError: on options that contradict each other or the CLI's rules.

@@ -16,9 +16,9 @@ class RunResult(msgspec.Struct, frozen=True, kw_only=True):
     Attributes:
         result: the final text of the ``result`` event: authoritative. With
             ``output_format="text"``, the whole output less its trailing newline.
-        text: the assistant text assembled from the events (each event's ``new_text``);
-            ``result`` for ``json`` and ``text`` runs, which have no assistant events,
-            and for a run that did not keep its events.
+        text: the reply assembled as it streamed (each assistant event's ``new_text``),
+            whether or not the run kept its events; ``result`` for ``json`` and ``text``
+            runs, which have no assistant events.
         session_id: the chat id; pass it as ``AgentOptions(resume=...)`` to continue.
         request_id: the id of the last request, when the CLI sends it.
         usage: token counts, when the CLI sends them (2026 versions).
