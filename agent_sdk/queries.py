@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from ._protocol.outcome import redact, secrets_of
+from ._protocol.outcome import redact, secrets_of, what_the_cli_said
 from ._transport.collect import collect
 from ._transport.discovery import locate_binary
 from .errors import AgentProtocolError, AgentTimeoutError, ErrorContext, process_error
@@ -60,8 +60,8 @@ async def _output(args: list[str], options: AgentOptions | None) -> str:
             hint="check that the CLI works from a terminal; raise AgentOptions(timeout=...)",
         )
     if done.exit_code != 0:
-        said = "\n".join(text for text in [out, context.stderr] if text.strip())
-        raise process_error(said or "it printed nothing", context)
+        said = what_the_cli_said(context, "it printed nothing")
+        raise process_error(said, context, whole=what_the_cli_said(context, whole=True))
     return out
 
 

@@ -27,7 +27,15 @@ from ..options import AgentOptions
 from ..result import RunResult
 from .stream import Stream
 
-__all__ = ["KILLED", "Expiry", "failure_or_result", "redact", "secrets_of", "timeout_error"]
+__all__ = [
+    "KILLED",
+    "Expiry",
+    "failure_or_result",
+    "redact",
+    "secrets_of",
+    "timeout_error",
+    "what_the_cli_said",
+]
 
 Expiry = Literal["timeout", "idle"]
 KILLED = -9  # the exit status of a CLI whose process group was ended with SIGKILL

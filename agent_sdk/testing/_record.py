@@ -60,10 +60,10 @@ async def record(
     framer = LineFramer()
     lines = framer.feed(done.stdout)
     tail = framer.flush()
+    if tail is not None:
+        lines.append(tail)
     decoder = LineDecoder(partial=False)
-    out = [
-        redact(_scenario_line(line, decoder), secrets) for line in [*lines, *filter(None, [tail])]
-    ]
+    out = [redact(_scenario_line(line, decoder), secrets) for line in lines]
     stderr = redact(done.stderr.rstrip("\n"), secrets)
     if stderr:
         out.append(json.dumps({"fake": "stderr", "text": stderr}, ensure_ascii=False))
