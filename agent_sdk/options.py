@@ -31,7 +31,7 @@ Sandbox = Literal["enabled", "disabled"]
 # and send longer prompts on stdin, which the CLI reads when no positional prompt is given.
 MAX_PROMPT_ARG_BYTES = 100_000
 
-_SECRET_FLAGS = ("--api-key",)
+_SECRET_FLAGS = ("--api-key", "--auth-token")
 
 
 class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,6 +52,8 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
         continue_session: ``--continue``: continue the latest chat.
         api_key: sent as the ``CURSOR_API_KEY`` environment variable, never in argv, and
             never shown in ``repr``.
+        auth_token: the CLI's other credential, sent as the ``CURSOR_AUTH_TOKEN``
+            environment variable (never ``--auth-token`` in argv), and never shown.
         env: variables merged over the current environment for the child.
         output_format: ``"stream-json"`` (typed events, default), ``"json"`` (only the
             result event) or ``"text"`` (the output lines).
@@ -98,6 +100,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
     resume: str | None = None
     continue_session: bool = False
     api_key: str | None = None
+    auth_token: str | None = None
     env: Mapping[str, str] | None = None
     output_format: OutputFormat = "stream-json"
     stream_partial_output: bool = False
@@ -118,7 +121,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
         for name in self.__struct_fields__:
             value = getattr(self, name)
             if value != _DEFAULTS[name]:
-                shown.append(f"{name}={'***' if name == 'api_key' else repr(value)}")
+                shown.append(f"{name}={'***' if name in ('api_key', 'auth_token') else repr(value)}")
         return f"AgentOptions({', '.join(shown)})"
 
     def __post_init__(self) -> None:
@@ -141,10 +144,12 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
         ):
             raise TypeError("extra_args must be a list of strings, e.g. ['--foo', '--bar=1']")
         for arg in self.extra_args:
-            if arg.split("=", 1)[0] in _SECRET_FLAGS:
+            flag = arg.split("=", 1)[0]
+            if flag in _SECRET_FLAGS:
+                field = flag[2:].replace("-", "_")
                 raise ValueError(
-                    "do not pass --api-key in extra_args: it would be visible in the process "
-                    "list; use AgentOptions(api_key=...), which sends CURSOR_API_KEY"
+                    f"do not pass {flag} in extra_args: it would be visible in the process "
+                    f"list; use AgentOptions({field}=...), which sends it in the environment"
                 )
         for name, value in (self.headers or {}).items():
             if not name or any(c in name for c in ":\r\n") or any(c in value for c in "\r\n"):
@@ -272,4 +277,6 @@ def child_environment(options: AgentOptions, environ: Mapping[str, str]) -> dict
     env["NO_OPEN_BROWSER"] = "1"
     if options.api_key is not None:
         env["CURSOR_API_KEY"] = options.api_key
+    if options.auth_token is not None:
+        env["CURSOR_AUTH_TOKEN"] = options.auth_token
     return env
