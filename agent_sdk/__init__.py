@@ -17,6 +17,7 @@ from ._sync import run_sync
 from ._transport.base import Transport
 from .errors import (
     AgentAuthError,
+    AgentConfigError,
     AgentError,
     AgentModelError,
     AgentNotFoundError,
@@ -85,6 +86,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AgentAuthError",
+    "AgentConfigError",
     "AgentError",
     "AgentModelError",
     "AgentNotFoundError",

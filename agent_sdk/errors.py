@@ -1,6 +1,7 @@
 """The exceptions agent_sdk raises. Every one is an :class:`AgentError`::
 
     AgentError
+    ├── AgentConfigError         AgentOptions got a value it cannot use (nothing started)
     ├── AgentStartError          the CLI could not be started (cwd, argv, fds, format)
     │   └── AgentNotFoundError   no cursor-agent binary
     ├── AgentProcessError        the CLI exited non-zero or was killed by a signal
@@ -33,6 +34,7 @@ from .tool_calls import ToolCall, calls_of
 
 __all__ = [
     "AgentAuthError",
+    "AgentConfigError",
     "AgentError",
     "AgentModelError",
     "AgentNotFoundError",
@@ -124,6 +126,14 @@ class AgentError(Exception):
     def tool_calls(self) -> list[ToolCall]:
         """The tool calls among :attr:`events`, ``started`` paired with ``completed``."""
         return calls_of(self.events)
+
+
+class AgentConfigError(AgentError, TypeError, ValueError):
+    """:class:`~agent_sdk.AgentOptions` got a value it cannot use: an unknown option, a
+    value of the wrong type (``force="false"``), a number out of range, a NUL byte.
+    Raised when the options are built, before anything starts; the message names the
+    option, the value and the fix. Also a ``TypeError`` and a ``ValueError``, as a
+    Python constructor's errors would be."""
 
 
 class AgentStartError(AgentError):

@@ -19,6 +19,7 @@ PYPROJECT = Path(__file__).parents[2] / "pyproject.toml"
 PUBLIC: dict[str, list[str]] = {
     "agent_sdk": [
         "AgentAuthError",
+        "AgentConfigError",
         "AgentError",
         "AgentModelError",
         "AgentNotFoundError",
@@ -90,6 +91,7 @@ PUBLIC: dict[str, list[str]] = {
     ],
     "agent_sdk.errors": [
         "AgentAuthError",
+        "AgentConfigError",
         "AgentError",
         "AgentModelError",
         "AgentNotFoundError",
