@@ -1,8 +1,17 @@
-"""``run_sync()``: a whole run from code that is not async, even inside a running loop."""
+"""``run_sync()``: a whole run from code that is not async, even inside a running loop.
+
+Inside a running loop (a notebook, a sync helper called from async code) the run cannot
+use that loop without blocking on itself, so it gets a loop of its own in a worker
+thread, and the caller's thread waits. The wait is what a user interrupts: Ctrl-C (a
+``KeyboardInterrupt``) or the cancellation ``asyncio.run`` delivers on the first Ctrl-C
+must end the run and its CLI at once, not leave it editing files in the worker until it
+is done (docs/lifecycle.md, "run_sync in a running loop").
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -10,15 +19,30 @@ from ._run import run_async
 from .options import AgentOptions
 from .result import RunResult
 
+if TYPE_CHECKING:
+    import asyncio
+    from concurrent.futures import Future
+
 __all__ = ["run_sync"]
+
+# How often the waiting thread looks whether asyncio asked its task to stop: asyncio.run
+# answers the first Ctrl-C with a cancellation, which a blocked thread cannot receive.
+_POLL_SECONDS = 0.05
 
 
 def run_sync(prompt: str, *, options: AgentOptions | None = None) -> RunResult:
     """Run the agent to completion and return its :class:`RunResult` (blocking).
 
-    Works from a plain script and also from a thread that already runs an event loop
-    (a notebook): the run then happens on a private loop in a worker thread. Same
-    arguments and errors as :func:`run`.
+    Same arguments and errors as :func:`run`. From a plain script it runs an event loop
+    of its own. Called inside a running event loop (a notebook cell, a sync helper of
+    async code) it still works, but it **blocks that loop** for the whole run: the run
+    happens on a private loop in a worker thread while the caller waits. In async code
+    use ``await run_async(...)`` instead. Interrupting the wait (Ctrl-C, or the
+    cancellation ``asyncio.run`` sends) ends the run and its CLI before it returns.
+
+    Raises:
+        AgentError: as :func:`run_async`.
+        KeyboardInterrupt: the caller was interrupted; the CLI has been ended.
 
     Example::
 
@@ -26,23 +50,28 @@ def run_sync(prompt: str, *, options: AgentOptions | None = None) -> RunResult:
     """
     if not _loop_running_in_this_thread():
         return anyio.run(_run_async_positional, prompt, options)
-    import threading
+    from anyio.from_thread import start_blocking_portal
 
-    box: list[RunResult] = []
-    failure: list[BaseException] = []
+    # Leaving the portal's block with an exception cancels the run and waits for its
+    # teardown (the CLI's process group ended) before the exception goes on.
+    with start_blocking_portal() as portal:
+        future = portal.start_task_soon(_run_async_positional, prompt, options)
+        return _wait(future, _current_asyncio_task())
 
-    def target() -> None:
+
+def _wait(future: Future[RunResult], task: asyncio.Task[object] | None) -> RunResult:
+    """The run's result, or the interruption of the waiting caller."""
+    import concurrent.futures
+
+    while True:
         try:
-            box.append(anyio.run(_run_async_positional, prompt, options))
-        except BaseException as exc:  # re-raised in the caller's thread, type intact
-            failure.append(exc)
+            return future.result(timeout=_POLL_SECONDS if task is not None else None)
+        except concurrent.futures.TimeoutError:
+            if task is not None and _cancel_requested(task):
+                import asyncio
 
-    thread = threading.Thread(target=target, name="agent_sdk.run_sync", daemon=True)
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return box[0]
+                # Ends the run (see run_sync); asyncio.run then raises KeyboardInterrupt.
+                raise asyncio.CancelledError from None
 
 
 async def _run_async_positional(prompt: str, options: AgentOptions | None) -> RunResult:
@@ -58,3 +87,20 @@ def _loop_running_in_this_thread() -> bool:
         trio = sys.modules.get("trio")  # only look if the program uses trio at all
         return trio is not None and bool(trio.lowlevel.in_trio_run())
     return True
+
+
+def _current_asyncio_task() -> asyncio.Task[object] | None:
+    import asyncio
+
+    try:
+        task: asyncio.Task[object] | None = asyncio.current_task()
+    except RuntimeError:  # no asyncio loop here: trio's
+        return None
+    return task
+
+
+def _cancel_requested(task: asyncio.Task[object]) -> bool:
+    cancelling = getattr(task, "cancelling", None)  # Python 3.11+
+    if cancelling is not None:
+        return bool(cancelling())
+    return bool(getattr(task, "_must_cancel", False))  # 3.10: the flag cancel() sets

@@ -1,0 +1,92 @@
+"""``run_sync`` inside a running loop: interrupting the caller ends the run and its CLI.
+
+The caller is a real Python process (a loop of asyncio or trio, as in a notebook) that
+survives the interruption, as a notebook kernel does; the CLI is the fake agent stalled
+mid-run, a real child process.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+from fake_env import fake_env
+from proctable import _table, is_running, settles
+
+import fake_agent
+
+# The caller keeps living after the interruption, so the test can look at the CLI
+# while the process that started it is still there to (not) clean up at exit.
+CALLER = """
+import sys, time
+from agent_sdk import AgentOptions, run_sync
+
+options = AgentOptions(binary=sys.argv[2], env={"FAKE_AGENT_SCENARIO": "stall"})
+
+async def cell():
+    run_sync("Run the full test suite", options=options)
+
+try:
+    if sys.argv[1] == "asyncio":
+        import asyncio
+        asyncio.run(cell())
+    else:
+        import trio
+        trio.run(cell)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.fixture(params=["asyncio", "trio"])
+def caller(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[str]]:
+    with subprocess.Popen(
+        [sys.executable, "-c", CALLER, request.param, fake_agent.executable()],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=fake_env(),
+    ) as process:
+        try:
+            yield process
+        finally:
+            process.kill()
+
+
+def _cli_of(caller: subprocess.Popen[str]) -> int:
+    found: list[int] = []
+
+    def started() -> bool:
+        found[:] = [pid for pid, _, ppid, _ in _table() if ppid == caller.pid]
+        return bool(found)
+
+    assert settles(started, within=30), "the caller never started the CLI"
+    return found[0]
+
+
+def _said(caller: subprocess.Popen[str], within: float = 30) -> str:
+    assert caller.stdout is not None
+    with selectors.DefaultSelector() as selector:
+        selector.register(caller.stdout, selectors.EVENT_READ)
+        if not selector.select(within):
+            os.kill(caller.pid, signal.SIGKILL)
+            assert caller.stderr is not None
+            pytest.fail(f"the caller is still waiting on its run: {caller.stderr.read()}")
+    return caller.stdout.readline().strip()
+
+
+def test_the_first_ctrl_c_ends_the_run_and_its_cli(caller: subprocess.Popen[str]) -> None:
+    cli = _cli_of(caller)
+    assert settles(lambda: is_running(cli))
+
+    caller.send_signal(signal.SIGINT)
+
+    assert _said(caller) == "interrupted"
+    assert not is_running(cli), "the CLI outlived the interrupted run_sync"
+    assert caller.poll() is None  # the caller lives on, as a notebook does
