@@ -285,7 +285,12 @@ class ResultEvent(_Event, tag="result", frozen=True):
 class UnknownEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """An event this SDK does not know (or one that did not fit its known shape).
 
-    ``raw`` is the whole JSON object. ``error`` says why a known ``type`` did not decode.
+    ``raw`` is the whole JSON object. ``error`` is ``None`` for a well-formed event of a
+    type this SDK does not know, and otherwise says what did not fit: a known ``type``
+    whose fields did not decode, a ``type`` that is missing or not a string (``type`` is
+    then ``""``), numbers out of msgspec's range (``raw`` keeps them as
+    :class:`decimal.Decimal`), or JSON nested too deep to decode (``raw`` is then empty,
+    ``type`` and ``subtype`` are read from the start of the line, ``""`` if not there).
     """
 
     type: str

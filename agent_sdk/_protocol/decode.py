@@ -4,13 +4,27 @@ Performance note (docs/benchmarks.md): a block of lines is decoded by one msgspe
 (``decode_lines``) when it holds only known events, which is nearly always; a block holding
 anything else (a banner, a new event type, a lone surrogate) is decoded line by line. One
 Python pass over each block converts the few events that need it (tool calls).
+
+No line raises (docs/protocol.md §3, §5: tolerate what the CLI prints, never crash on it).
+Whatever its bytes, a line becomes an event, an :class:`~agent_sdk.events.UnknownEvent`
+whose ``error`` says what did not fit, or a line that is not an event (``None``):
+
+- a UTF-8 byte order mark at the start of a line is ignored;
+- a lone surrogate escape or invalid UTF-8 becomes U+FFFD (:func:`repair_line`);
+- a ``type`` that is not a string gives ``type == ""`` and msgspec's reason;
+- a number msgspec cannot hold (an integer of more digits than Python converts, ``1e999``)
+  makes the line an ``UnknownEvent`` whose ``raw`` keeps such numbers as ``Decimal``;
+- JSON nested deeper than msgspec goes (the interpreter's recursion limit: about 1,000
+  levels) makes an object an ``UnknownEvent`` with an empty ``raw`` and the ``type`` and
+  ``subtype`` read from the start of the line, where the CLI writes them.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -28,7 +42,15 @@ from ..events import (
 )
 from .wire import KNOWN_TYPES, PartialWireEvent, ToolCallWire, WireEvent, decoder
 
-__all__ = ["Block", "LineDecoder", "repair_line"]
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+__all__ = ["TOO_DEEP", "Block", "LineDecoder", "repair_line"]
+
+TOO_DEEP = "JSON nested deeper than agent_sdk decodes"
+"""The ``error`` of an :class:`~agent_sdk.events.UnknownEvent` whose line nests too deep."""
+
+_BOM = b"\xef\xbb\xbf"
 
 # What a block of lines held: its events; the tool-call and result events among them,
 # which the stream keeps track of; and its lines that were not events (banners, garbage).
@@ -41,8 +63,9 @@ class _NeedsLineError(Exception):
 
 
 @functools.cache
-def _any_decoder() -> msgspec.json.Decoder[dict[str, Any]]:
-    return msgspec.json.Decoder(dict[str, Any])
+def _any_decoder() -> msgspec.json.Decoder[Any]:
+    # Any, not dict: then its only ValidationError is a number out of range.
+    return msgspec.json.Decoder()
 
 
 # A \uXXXX surrogate escape, unless it is part of a valid pair; escaped backslashes are
@@ -92,7 +115,9 @@ class LineDecoder:
         they add (each assistant event's ``new_text``) is appended to ``text``."""
         try:
             events: list[Any] = self._wire.decode_lines(block)
-        except (msgspec.DecodeError, UnicodeDecodeError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+            # Not only known events (or a line nested too deep): each line on its own,
+            # so that every line before the odd one is still an event.
             return self._decode_lines_one_by_one(block, text)
         notable: list[Event] = []
         mark = len(text)
@@ -142,7 +167,10 @@ class LineDecoder:
         return events, notable, junk
 
     def decode(self, line: bytes) -> Event | None:
-        """The event on one line, or ``None`` if the line is not a JSON object."""
+        """The event on one line, or ``None`` if the line is not a JSON object. Raises
+        nothing, whatever the bytes (see the module's docstring)."""
+        while line.startswith(_BOM):
+            line = line[len(_BOM) :]
         try:
             wire = self._wire.decode(line)
         except msgspec.ValidationError as exc:
@@ -152,6 +180,8 @@ class LineDecoder:
             if repaired == line:
                 return None
             return self.decode(repaired)
+        except RecursionError:
+            return _too_deep(line)
         try:
             return _public(wire)
         except _NeedsLineError as exc:
@@ -207,15 +237,23 @@ def _not_plain(line: bytes, error: str | None) -> Event | None:
     """A line that is JSON but not a plain known event: another system subtype, an
     unknown type or subtype, or a known type whose fields do not fit (``error``)."""
     try:
-        raw = _any_decoder().decode(line)
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        try:
-            raw = _any_decoder().decode(repair_line(line))
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            return None  # valid JSON, but not an object: not an event
+        found = _raw_object(line)
+    except RecursionError:
+        return _too_deep(line)
+    if found is None:
+        return None  # not a JSON object: not an event
+    raw, out_of_range = found
     kind = raw.get("type")
     subtype = raw.get("subtype")
-    if kind == "system" and isinstance(subtype, str) and subtype != "init":
+    if not isinstance(subtype, str):
+        subtype = None
+    if not isinstance(kind, str):
+        kind = ""  # msgspec's error says so: missing, or an object, a list, a number...
+    elif kind not in KNOWN_TYPES:
+        error = None  # a new event type is no error (docs/protocol.md §3)
+    if out_of_range is not None:
+        error = f"{error or out_of_range} (raw keeps numbers out of range as Decimal)"
+    elif kind == "system" and subtype is not None and subtype != "init":
         session_id = raw.get("session_id")
         timestamp = raw.get("timestamp_ms")
         return SystemEvent(
@@ -224,9 +262,95 @@ def _not_plain(line: bytes, error: str | None) -> Event | None:
             session_id=session_id if isinstance(session_id, str) else None,
             timestamp_ms=timestamp if type(timestamp) is int else None,
         )
-    return UnknownEvent(
-        type=kind if isinstance(kind, str) else "",
-        subtype=subtype if isinstance(subtype, str) else None,
-        raw=raw,
-        error=error if kind in KNOWN_TYPES else None,
-    )
+    return UnknownEvent(type=kind, subtype=subtype, raw=raw, error=error)
+
+
+def _raw_object(line: bytes) -> tuple[dict[str, Any], str | None] | None:
+    """The JSON object on a line, and msgspec's reason if some of its numbers had to be
+    kept as ``Decimal``; ``None`` if the line is no JSON object. Raises RecursionError
+    if it nests too deep."""
+    try:
+        raw = _any_decoder().decode(line)
+    except msgspec.ValidationError as exc:
+        # Decoding into Any fails only on a number msgspec cannot hold.
+        raw = _decode_with_decimals(line)
+        return None if raw is None else (raw, str(exc).partition(" - at ")[0])
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        repaired = repair_line(line)
+        return None if repaired == line else _raw_object(repaired)
+    return (raw, None) if isinstance(raw, dict) else None
+
+
+def _decode_with_decimals(line: bytes) -> dict[str, Any] | None:
+    """The object on a line holding numbers msgspec rejects (more digits than ``int``
+    converts, or beyond a float's range), with those numbers as ``Decimal``; ``None``
+    if the line is no JSON object after all. The standard library is slower but takes
+    a hook per number; only these rare lines come here."""
+    import json  # here: only these rare lines need it (asyncio has loaded it anyway)
+
+    try:
+        value = json.loads(
+            repair_line(line).decode("utf-8"),
+            parse_int=_int_or_decimal,
+            parse_float=_float_or_decimal,
+            parse_constant=_no_constant,
+        )
+    except ValueError:  # json.JSONDecodeError, or NaN/Infinity, which are no JSON
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _int_or_decimal(digits: str) -> int | Decimal:
+    try:
+        return int(digits)
+    except ValueError:  # more digits than sys.get_int_max_str_digits() allows
+        from decimal import Decimal
+
+        return Decimal(digits)
+
+
+def _float_or_decimal(digits: str) -> float | Decimal:
+    value = float(digits)
+    if math.isinf(value):
+        from decimal import Decimal
+
+        return Decimal(digits)
+    return value
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+# The start of a line as the CLI writes it: `{"type":"…","subtype":"…"`; the string
+# tokens are captured whole, escapes and all.
+@functools.cache
+def _leading_type() -> re.Pattern[bytes]:
+    ws = rb"[ \t\r\n]*"
+    string = rb'("(?:[^"\\]|\\.)*")'
+    return re.compile(
+        ws + rb"\{" + ws
+        + rb'(?:"type"' + ws + rb":" + ws + string
+        + rb"(?:" + ws + rb"," + ws + rb'"subtype"' + ws + rb":" + ws + string + rb")?)?"
+    )  # fmt: skip
+
+
+def _too_deep(line: bytes) -> UnknownEvent | None:
+    """A line msgspec gave up on, nested too deep: an ``UnknownEvent`` if it begins as an
+    object (it may not even be valid JSON: checking would recurse too), else ``None``.
+    Its ``type`` and ``subtype`` are read from the start of the line, where the CLI puts
+    them; one further in cannot be found without decoding the whole line."""
+    match = _leading_type().match(line)
+    if match is None:
+        return None
+    kind, subtype = (_string(token) for token in match.groups())
+    return UnknownEvent(type=kind or "", subtype=subtype, raw={}, error=TOO_DEEP)
+
+
+def _string(token: bytes | None) -> str | None:
+    if token is None:
+        return None
+    try:
+        return msgspec.json.decode(repair_line(token), type=str)
+    except msgspec.DecodeError:
+        return None

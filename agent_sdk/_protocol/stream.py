@@ -41,6 +41,15 @@ class Stream:
         keep_events: keep every event (:attr:`events`, and every tool call).
         on_other_line: called with each stdout line that is not an event (a banner, a
             plain-text error) as it is met; replay shows them.
+        redact: applied to each stdout line that is not an event (each line of a text
+            run) before it is kept in :attr:`stdout_lines`, cut to a few KB, or passed to
+            ``on_other_line``: a secret straddling the cut would escape a later redaction.
+            Events and the reply are what the CLI printed, unredacted.
+
+    Whatever the bytes, :meth:`feed` and :meth:`end` raise nothing of their own (only
+    what ``on_other_line`` or ``redact`` raise): each line becomes an event, an
+    :class:`~agent_sdk.events.UnknownEvent` with its ``error``, or a kept stdout line,
+    and the events before an odd line are delivered in order (``_protocol/decode.py``).
     """
 
     def __init__(
@@ -50,12 +59,14 @@ class Stream:
         partial: bool | None = False,
         keep_events: bool = False,
         on_other_line: Callable[[str], None] | None = None,
+        redact: Callable[[str], str] | None = None,
     ) -> None:
         self._framer = LineFramer()
         self._decoder = LineDecoder(partial=bool(partial))
         self._detect_partial = partial is None
         self._text_output = output_format == "text"
         self._on_other_line = on_other_line
+        self._redact = redact
         self._text: list[str] = []
         self.keep_events = keep_events
         self.events: list[Event] = []
@@ -67,7 +78,9 @@ class Stream:
         self.session_id: str | None = None
         """The chat id, from the latest event that carried one."""
         self.result_event: ResultEvent | None = None
-        """The ``result`` event, once seen."""
+        """The ``result`` event that decides the run (docs/protocol.md §5, failed-run rule):
+        the latest one, except that an error result, once seen, stays: a later result is
+        still an event, but never turns a failed run into a success."""
         self.stdout_lines: deque[str] = deque(maxlen=MAX_STDOUT_LINES)
         """The last non-JSON lines (every line of a text run), each cut to a few KB."""
         self.received = 0
@@ -112,7 +125,9 @@ class Stream:
             self._detect_partial_output(block)
         events, notable, junk = self._decoder.decode_block(block, self._text)
         for line in junk:
-            text = line.decode("utf-8", "replace").rstrip("\r")
+            text = line.decode("utf-8", "replace").rstrip("\r").lstrip("\ufeff")
+            if self._redact is not None:
+                text = self._redact(text)
             self.stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
             if self._on_other_line is not None:
                 self._on_other_line(text)
@@ -121,7 +136,8 @@ class Stream:
         self.received += len(events)
         for event in notable:
             if type(event) is ResultEvent:
-                self.result_event = event
+                if self.result_event is None or not self.result_event.is_error:
+                    self.result_event = event
             else:
                 assert isinstance(event, (ToolCallStarted, ToolCallCompleted))
                 self.tool_calls.add(event)
@@ -150,9 +166,11 @@ class Stream:
             lines.pop()  # what follows the last newline is not a line
         events: list[Event] = []
         for text in lines:
+            text = text.lstrip("\ufeff")  # a byte order mark is no text
             self._text.append(text)
             # In text output every line is also what the CLI said, should it fail.
-            self.stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
+            said = text if self._redact is None else self._redact(text)
+            self.stdout_lines.append(said[:MAX_STDOUT_LINE_CHARS])
             events.append(TextLine(text=text.removesuffix("\r")))
         self.received += len(events)
         if self.keep_events:

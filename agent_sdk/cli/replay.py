@@ -3,6 +3,9 @@
 The recording is read through :class:`~agent_sdk._protocol.stream.Stream`, the class a
 live run reads its stdout with, so framing, lines that are not events and the rule for
 partial output (docs/protocol.md §3.3) are those of a live run, not a copy of them.
+
+A hostile recording (garbage, lines nested too deep, numbers out of range) replays every
+good line; a bad one is reported where it was met, never a crash (docs/protocol.md §5).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import io
 import os
 from collections.abc import Iterable
 from typing import BinaryIO, TextIO
+
+import msgspec
 
 from .._protocol.stream import Stream
 from ..events import Event, TextLine, UnknownEvent
@@ -48,13 +53,25 @@ def replay(lines: Iterable[bytes], sink: Renderer | JsonSink, err: TextIO) -> bo
     # partial=None: whether the recording used --stream-partial-output is worked out from
     # its first assistant event, as the Stream does for any run.
     stream = Stream(output_format="stream-json", partial=None, on_other_line=other_line)
+
+    def show(event: Event) -> None:
+        try:
+            sink.event(_as_recorded(event))
+        except (msgspec.MsgspecError, RecursionError) as exc:
+            # A tool payload is parsed only when shown (docs/benchmarks.md, "What made it
+            # fast"), so a hostile one surfaces here, not in the Stream.
+            other_line(f"agent-sdk: cannot show a {event.type} event: {exc}")
+            return
+        if isinstance(event, UnknownEvent) and event.error and isinstance(sink, Renderer):
+            sink.raw_line(f"    not decoded: {event.error}")  # JSON output carries it
+
     # One line per feed: the Stream reports a block's other lines before its events, so
     # a bigger chunk would move a banner ahead of the events that preceded it.
     for line in lines:
         for event in stream.feed(line):
-            sink.event(_as_recorded(event))
+            show(event)
     for event in stream.end():
-        sink.event(_as_recorded(event))
+        show(event)
     result = stream.result_event
     return result is not None and not result.is_error
 

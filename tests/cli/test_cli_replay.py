@@ -72,6 +72,66 @@ def test_replay_main_reads_a_text_stdin_without_a_buffer() -> None:
     assert "✓ success" in err.getvalue()
 
 
+def _with_field(line: str, name: str, value: bytes) -> bytes:
+    return line.encode()[:-1] + f',"{name}":'.encode() + value + b"}\n"
+
+
+SAY = '{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]},"session_id":"s"}'
+DEEP = b"[" * 50_000 + b"]" * 50_000
+HOSTILE = [
+    b"\xef\xbb\xbf" + INIT.encode() + b"\n",  # a byte order mark
+    b'{"type":{"a":1},"session_id":"s"}\n',  # a type that is not a string
+    _with_field(SAY, "x_deep", DEEP),  # nested deeper than msgspec decodes
+    _with_field(SAY, "timestamp_ms", b"1e999"),  # a number out of range
+    b"\xff\xfe garbage\n",  # not JSON, not UTF-8
+    *_lines(SAY, RESULT),
+]
+
+
+def test_a_hostile_recording_replays_every_good_line_and_reports_the_bad_ones() -> None:
+    ok, out, err = _replayed(HOSTILE)
+    assert ok
+    assert out == "hi"  # the reply: the one good assistant event
+    assert err.splitlines() == [
+        "● Fake in /repo",
+        "  · event",
+        "    not decoded: Expected `str` - at `$.type`",
+        "  · assistant",
+        "    not decoded: JSON nested deeper than agent_sdk decodes",
+        "  · assistant",
+        "    not decoded: Number out of range - at `$.timestamp_ms`"
+        " (raw keeps numbers out of range as Decimal)",
+        "\ufffd\ufffd garbage",
+    ]
+
+
+def test_a_hostile_recording_replays_as_json_with_each_bad_line_an_unknown_event() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert replay(HOSTILE, JsonSink(out), err)
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(e["type"], e.get("error") is not None) for e in events] == [
+        ("system", False),
+        ("", True),
+        ("assistant", True),
+        ("assistant", True),
+        ("assistant", False),
+        ("result", False),
+    ]
+    assert err.getvalue() == "\ufffd\ufffd garbage\n"
+
+
+def test_a_tool_call_whose_payload_cannot_be_shown_is_reported_in_its_place() -> None:
+    # The Stream never opens a tool payload; the renderer does, and this one fails.
+    broken = READ.replace('"path":"a.py"', '"path":"a.py","offset":' + "9" * 5000)
+    ok, _, err = _replayed(_lines(INIT, broken, READ, RESULT))
+    assert ok
+    assert err.splitlines()[:3] == [
+        "● Fake in /repo",
+        "agent-sdk: cannot show a tool_call event: Integer value out of range - at `$[...]`",
+        "  ▸ read a.py",
+    ]
+
+
 # --- end to end ------------------------------------------------------------------------
 def test_replay_renders_the_same_text_as_a_live_run() -> None:
     live = cli("--fake", "tools", "--cwd", "/", "--resume", SESSION, "add a test")
