@@ -45,7 +45,7 @@ from .wire import KNOWN_TYPES, PartialWireEvent, ToolCallWire, WireEvent, decode
 if TYPE_CHECKING:
     from decimal import Decimal
 
-__all__ = ["TOO_DEEP", "Block", "LineDecoder", "repair_line"]
+__all__ = ["TOO_DEEP", "Block", "LineDecoder", "decode_with_decimals", "repair_line"]
 
 TOO_DEEP = "JSON nested deeper than agent_sdk decodes"
 """The ``error`` of an :class:`~agent_sdk.events.UnknownEvent` whose line nests too deep."""
@@ -284,20 +284,30 @@ def _raw_object(line: bytes) -> tuple[dict[str, Any], str | None] | None:
 def _decode_with_decimals(line: bytes) -> dict[str, Any] | None:
     """The object on a line holding numbers msgspec rejects (more digits than ``int``
     converts, or beyond a float's range), with those numbers as ``Decimal``; ``None``
-    if the line is no JSON object after all. The standard library is slower but takes
-    a hook per number; only these rare lines come here."""
-    import json  # here: only these rare lines need it (asyncio has loaded it anyway)
-
+    if the line is no JSON object after all."""
     try:
-        value = json.loads(
-            repair_line(line).decode("utf-8"),
-            parse_int=_int_or_decimal,
-            parse_float=_float_or_decimal,
-            parse_constant=_no_constant,
-        )
-    except ValueError:  # json.JSONDecodeError, or NaN/Infinity, which are no JSON
+        value = decode_with_decimals(line)
+    except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+def decode_with_decimals(data: bytes) -> Any:
+    """Any JSON value, with the numbers msgspec cannot hold as ``Decimal``. The standard
+    library is slower but takes a hook per number; only rare values come here.
+
+    Raises:
+        ValueError: not JSON (NaN and Infinity are not JSON either).
+        RecursionError: nested too deep.
+    """
+    import json  # here: only these rare values need it (asyncio has loaded it anyway)
+
+    return json.loads(
+        repair_line(data).decode("utf-8"),
+        parse_int=_int_or_decimal,
+        parse_float=_float_or_decimal,
+        parse_constant=_no_constant,
+    )
 
 
 def _int_or_decimal(digits: str) -> int | Decimal:

@@ -36,6 +36,7 @@ from ..tools import (
     WriteSuccess,
     _Payload,
 )
+from .decode import decode_with_decimals
 
 __all__ = ["ParsedToolCall", "parse_tool_call"]
 
@@ -81,22 +82,38 @@ def _decode_or_dict(raw: msgspec.Raw, tp: Any) -> Any:
     """Decode ``raw`` as ``tp``; if it does not fit (a newer CLI), keep it as a plain value."""
     try:
         return _decoder(tp).decode(raw)
-    except msgspec.ValidationError:
+    except (msgspec.ValidationError, RecursionError):
+        return _plain(raw)
+
+
+def _plain(raw: msgspec.Raw) -> Any:
+    """``raw`` as plain Python values, whatever it holds: numbers msgspec cannot hold
+    become ``Decimal``, and a value nested too deep to decode is ``None`` (the payload
+    is read lazily, from a property: it must never raise; docs/protocol.md §3.4)."""
+    try:
         return _decoder(Any).decode(raw)
+    except msgspec.ValidationError:  # a number out of range
+        try:
+            return decode_with_decimals(bytes(raw))
+        except (ValueError, RecursionError):
+            return None
+    except RecursionError:
+        return None
 
 
 def _millis(raw: msgspec.Raw | None) -> int | None:
-    if raw is None:
+    # The CLI writes these as strings of digits ("1785515450012"); an int is taken too.
+    value: Any = None if raw is None else _plain(raw)
+    if type(value) not in (int, str):
         return None
-    value = _decoder(Any).decode(raw)
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except ValueError:
         return None
 
 
 def _string(raw: msgspec.Raw | None) -> str | None:
-    value = None if raw is None else _decoder(Any).decode(raw)
+    value = None if raw is None else _plain(raw)
     return value if isinstance(value, str) else None
 
 
@@ -143,8 +160,8 @@ def _parse_outcome(
     # An outcome this SDK does not know (`timeout`, `permissionDenied`, ...): its payload is
     # the object-valued key; scalar siblings such as `isBackground` are not outcomes.
     for key, raw in result.items():
-        value = _decoder(Any).decode(raw)
+        value = _plain(raw)
         if isinstance(value, dict):
             return key, value
     key = next(iter(result), "")
-    return key, {"value": _decoder(Any).decode(result[key])} if key else {}
+    return key, {"value": _plain(result[key])} if key else {}
