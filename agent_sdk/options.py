@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, get_args
+from contextvars import ContextVar
+from typing import Any, Literal
 
 import msgspec
+
+from ._option_checks import HIDDEN, SECRET_FIELDS, OptionChecks, shown, unknown_option
+from .errors import AgentConfigError
 
 __all__ = [
     "AgentOptions",
@@ -34,7 +38,40 @@ MAX_PROMPT_ARG_BYTES = 100_000
 _SECRET_FLAGS = ("--api-key", "--auth-token")
 
 
-class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
+# True while _OptionsMeta.__call__ builds options whose keywords it has checked, so that
+# __post_init__ checks the values only when built another way (msgspec.structs.replace,
+# msgspec.convert). Per thread and task, as a ContextVar is.
+_KEYWORDS_CHECKED: ContextVar[bool] = ContextVar("agent_sdk_keywords_checked", default=False)
+
+
+class _OptionsMeta(msgspec.StructMeta):
+    """The metaclass of :class:`AgentOptions`: a call checks its keywords, names and
+    values, before the options exist, so a typo is named with the option meant. (A
+    Struct cannot define ``__init__``; its metaclass can be subclassed since msgspec
+    0.20.) Type checkers still see the fields' signature, as ``__call__`` returns Any.
+    """
+
+    _option_names: frozenset[str]
+
+    # A metaclass's methods take the class (ruff knows only type's subclasses as such).
+    def __init__(cls, *args: Any, **kwargs: Any) -> None:  # noqa: N805
+        super().__init__(*args, **kwargs)
+        cls._option_names = frozenset(cls.__struct_fields__)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        if args or not cls._option_names.issuperset(kwargs):
+            raise AgentConfigError(
+                unknown_option(cls.__name__, cls.__struct_fields__, args, kwargs)
+            )
+        _CHECK_VALUES.check(kwargs)
+        token = _KEYWORDS_CHECKED.set(True)
+        try:
+            return super().__call__(**kwargs)
+        finally:
+            _KEYWORDS_CHECKED.reset(token)
+
+
+class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_OptionsMeta):
     """Options of one agent run. Frozen and keyword-only; all have defaults.
 
     Args:
@@ -54,14 +91,21 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
             never shown in ``repr``.
         auth_token: the CLI's other credential, sent as the ``CURSOR_AUTH_TOKEN``
             environment variable (never ``--auth-token`` in argv), and never shown.
-        env: variables merged over the current environment for the child.
+        env: variables merged over the current environment for the child, names and
+            values str. ``repr`` hides the values of ``CURSOR_API_KEY`` and
+            ``CURSOR_AUTH_TOKEN``.
         output_format: ``"stream-json"`` (typed events, default), ``"json"`` (only the
             result event) or ``"text"`` (the output lines).
         stream_partial_output: ``--stream-partial-output``: assistant text in small deltas
             (stream-json only).
         approve_mcps: ``--approve-mcps``: approve all configured MCP servers.
         sandbox: ``--sandbox``: ``"enabled"`` or ``"disabled"``.
-        headers: extra request headers, each sent as ``--header "Name: Value"``.
+        headers: extra request headers, each sent as ``--header "Name: Value"``. They go
+            into the CLI's argv, so every user of the machine can read them in the
+            process list (``ps``): credentials belong in ``api_key=`` or ``auth_token=``,
+            which are sent in the environment (the CLI reads ``CURSOR_API_KEY`` and
+            ``CURSOR_AUTH_TOKEN``); the CLI has no environment variable for headers
+            (docs/protocol.md §1). ``repr`` shows the names, never the values.
         endpoint: ``--endpoint``: API endpoint URL.
         add_dirs: ``--add-dir`` for each: extra directories the agent may touch.
         extra_args: more CLI flags, appended before the prompt as given.
@@ -83,7 +127,12 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
             ``RunResult.text`` is the assembled reply either way.
 
     Raises:
-        ValueError: on options that contradict each other or the CLI's rules.
+        AgentConfigError: (also a ``TypeError`` and a ``ValueError``) when the options
+            are built, before anything runs: an unknown or positional argument, a value
+            of the wrong type (``force="false"``; bools take only bools, numbers are
+            int or float), a number out of range, a NUL byte, options that contradict
+            each other or the CLI's rules. The message names the option, the value
+            (never a credential) and the fix.
 
     Example::
 
@@ -116,53 +165,64 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True):
     keep_events: bool | None = None
 
     def __repr__(self) -> str:
-        # Only what differs from the defaults, and never the key itself.
-        shown = []
-        for name in self.__struct_fields__:
-            value = getattr(self, name)
-            if value != _DEFAULTS[name]:
-                shown.append(f"{name}={'***' if name in ('api_key', 'auth_token') else repr(value)}")
-        return f"AgentOptions({', '.join(shown)})"
+        # Only what differs from the defaults, and never a credential.
+        shown_ = (
+            f"{name}={HIDDEN if name in SECRET_FIELDS else repr(value)}"
+            for name, value in self.__rich_repr__()
+        )
+        return f"AgentOptions({', '.join(shown_)})"
+
+    def __rich_repr__(self) -> list[tuple[str, Any]]:
+        """The fields rich shows (its ``__rich_repr__`` protocol): those that differ from
+        the defaults, credentials and header values as ``'***'``."""
+        return [
+            (name, shown(name, value))
+            for name, value in zip(
+                self.__struct_fields__, msgspec.structs.astuple(self), strict=True
+            )
+            if value != _DEFAULTS[name]
+        ]
 
     def __post_init__(self) -> None:
-        _check_choice("output_format", self.output_format, OutputFormat)
-        if self.mode is not None:
-            _check_choice("mode", self.mode, Mode)
-        if self.sandbox is not None:
-            _check_choice("sandbox", self.sandbox, Sandbox)
+        # Each value against its field's type, range, NUL bytes (_option_checks.py),
+        # unless the call did already; then the rules that tie fields together or come
+        # from the CLI.
+        if not _KEYWORDS_CHECKED.get():
+            _CHECK_VALUES.check_options(self)
         if self.stream_partial_output and self.output_format != "stream-json":
-            raise ValueError(
+            raise AgentConfigError(
                 "stream_partial_output=True needs output_format='stream-json' "
                 f"(got {self.output_format!r})"
             )
         if self.resume is not None and self.continue_session:
-            raise ValueError("pass either resume=<session_id> or continue_session=True, not both")
+            raise AgentConfigError(
+                "pass either resume=<session_id> or continue_session=True, not both"
+            )
         if self.resume is not None and not self.resume:
-            raise ValueError("resume must be a session id (continue_session=True: the latest)")
-        if isinstance(self.extra_args, str) or not all(
-            isinstance(arg, str) for arg in self.extra_args
-        ):
-            raise TypeError("extra_args must be a list of strings, e.g. ['--foo', '--bar=1']")
+            raise AgentConfigError(
+                "resume must be a session id (continue_session=True: the latest)"
+            )
         for arg in self.extra_args:
             flag = arg.split("=", 1)[0]
             if flag in _SECRET_FLAGS:
                 field = flag[2:].replace("-", "_")
-                raise ValueError(
+                raise AgentConfigError(
                     f"do not pass {flag} in extra_args: it would be visible in the process "
                     f"list; use AgentOptions({field}=...), which sends it in the environment"
                 )
         for name, value in (self.headers or {}).items():
             if not name or any(c in name for c in ":\r\n") or any(c in value for c in "\r\n"):
-                raise ValueError(
-                    f"invalid header {name!r}: names cannot be empty or hold ':', and "
-                    "neither names nor values can hold line breaks"
+                raise AgentConfigError(
+                    f"AgentOptions(headers=...): invalid header {name!r}: names cannot be "
+                    "empty or hold ':', and neither names nor values can hold line breaks"
                 )
-        for name in ("timeout", "idle_timeout"):
-            value = getattr(self, name)
-            if value is not None and not value > 0:
-                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-        if not self.result_grace >= 0:
-            raise ValueError(f"result_grace must be >= 0 seconds, got {self.result_grace!r}")
+        for name in self.env or ():
+            # The environment block is NAME=value: a name can hold no '=' (POSIX).
+            if not name or "=" in name:
+                raise AgentConfigError(
+                    f"AgentOptions(env=...): invalid variable name {name!r}: names cannot "
+                    "be empty or hold '='"
+                )
 
 
 _DEFAULTS: dict[str, Any] = dict(
@@ -175,10 +235,7 @@ _DEFAULTS: dict[str, Any] = dict(
 )
 
 
-def _check_choice(name: str, value: object, choices: object) -> None:
-    allowed = get_args(choices)
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+_CHECK_VALUES = OptionChecks(AgentOptions, positive=("timeout", "idle_timeout"))
 
 
 class Invocation(msgspec.Struct, frozen=True):
@@ -191,9 +248,48 @@ class Invocation(msgspec.Struct, frozen=True):
     env: dict[str, str]
 
     def __repr__(self) -> str:
-        # The environment may hold CURSOR_API_KEY: never print it.
-        stdin = "None" if self.stdin is None else f"<{len(self.stdin)} bytes>"
-        return f"Invocation(argv={self.argv!r}, stdin={stdin}, env=<{len(self.env)} variables>)"
+        # The environment may hold CURSOR_API_KEY, a header a credential: never print them.
+        fields = ", ".join(f"{name}={value}" for name, value in self.__rich_repr__())
+        return f"Invocation({fields})"
+
+    def __rich_repr__(self) -> list[tuple[str, Any]]:
+        """What rich shows (its ``__rich_repr__`` protocol): the argv with header values
+        as ``***``, the sizes of stdin and the environment."""
+        stdin = None if self.stdin is None else _Shown(f"<{len(self.stdin)} bytes>")
+        return [
+            ("argv", _redacted_argv(self.argv)),
+            ("stdin", stdin),
+            ("env", _Shown(f"<{len(self.env)} variables>")),
+        ]
+
+
+class _Shown(str):
+    """Text a repr shows as it is, without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _redacted_argv(argv: list[str]) -> list[str]:
+    """``argv`` with the value of every header (``--header``, ``-H``) replaced by ``***``."""
+    redacted: list[str] = []
+    after_flag = False
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            return redacted + argv[index:]  # the prompt follows: no flags
+        if after_flag:
+            arg = _hidden_header(arg)
+        elif arg.startswith("--header="):
+            arg = "--header=" + _hidden_header(arg[len("--header=") :])
+        elif arg.startswith("-H") and len(arg) > 2:
+            arg = "-H" + _hidden_header(arg[2:])
+        after_flag = arg in ("--header", "-H")
+        redacted.append(arg)
+    return redacted
+
+
+def _hidden_header(header: str) -> str:
+    return f"{header.split(':', 1)[0]}: {HIDDEN}"
 
 
 def build_invocation(

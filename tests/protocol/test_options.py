@@ -1,4 +1,4 @@
-"""AgentOptions: validation, immutability, and a repr that never shows the key."""
+"""AgentOptions: validation, immutability, and reprs that never show a credential."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from agent_sdk.options import AgentOptions
+from agent_sdk.options import AgentOptions, build_invocation
 
 SECRET = "key_sk-live-9f8e7d6c5b4a"
 
@@ -22,6 +22,73 @@ def test_repr_of_options_shows_the_key_as_stars() -> None:
 
 def test_repr_of_options_shows_only_what_differs_from_the_defaults() -> None:
     assert repr(AgentOptions(model="gpt-5", trust=True)) == "AgentOptions(model='gpt-5')"
+
+
+def test_repr_of_options_hides_the_auth_token() -> None:
+    assert repr(AgentOptions(auth_token=SECRET)) == "AgentOptions(auth_token=***)"
+
+
+@pytest.mark.parametrize("name", ["CURSOR_API_KEY", "CURSOR_AUTH_TOKEN"])
+def test_repr_of_options_hides_a_credential_passed_in_env(name: str) -> None:
+    text = repr(AgentOptions(env={name: SECRET, "LANG": "C"}))
+    assert SECRET not in text
+    assert f"'{name}': '***'" in text
+
+
+def test_repr_of_options_shows_the_other_env_values() -> None:
+    assert "'LANG': 'C'" in repr(AgentOptions(env={"CURSOR_API_KEY": SECRET, "LANG": "C"}))
+
+
+def test_repr_of_options_shows_header_names_and_hides_every_value() -> None:
+    options = AgentOptions(headers={"Authorization": f"Bearer {SECRET}", "X-Team": "core"})
+    assert repr(options) == ("AgentOptions(headers={'Authorization': '***', 'X-Team': '***'})")
+
+
+PLANTED = {
+    "api_key": SECRET,
+    "auth_token": SECRET,
+    "env": {"CURSOR_API_KEY": SECRET, "CURSOR_AUTH_TOKEN": SECRET},
+    "headers": {"Authorization": SECRET},
+}
+
+
+def test_rich_repr_of_options_never_holds_a_planted_credential() -> None:
+    fields = AgentOptions(**PLANTED).__rich_repr__()
+    assert SECRET not in repr(list(fields))
+    assert dict(fields)["api_key"] == "***"
+
+
+def test_rich_repr_of_options_holds_only_what_differs_from_the_defaults() -> None:
+    assert AgentOptions(model="gpt-5", trust=True).__rich_repr__() == [("model", "gpt-5")]
+
+
+def test_repr_of_invocation_hides_the_value_of_every_header() -> None:
+    options = AgentOptions(
+        headers={"Authorization": SECRET},
+        extra_args=["--header", f"X-Key: {SECRET}", f"--header=X-Two: {SECRET}"],
+        **{name: value for name, value in PLANTED.items() if name != "headers"},
+    )
+    invocation = build_invocation("hi", options, binary="cursor-agent", environ={})
+    text = repr(invocation)
+    assert SECRET not in text
+    assert "'--header=Authorization: ***'" in text
+    assert "'--header', 'X-Key: ***'" in text
+    assert "'--header=X-Two: ***'" in text
+
+
+def test_repr_of_invocation_keeps_the_prompt_and_the_other_flags() -> None:
+    options = AgentOptions(headers={"X-Team": "core"}, model="gpt-5")
+    invocation = build_invocation("--header=hi", options, binary="cursor-agent", environ={})
+    text = repr(invocation)
+    assert "'--model=gpt-5'" in text
+    assert "'--', '--header=hi']" in text
+
+
+def test_rich_repr_of_invocation_never_holds_a_planted_credential() -> None:
+    options = AgentOptions(**PLANTED)
+    invocation = build_invocation("hi", options, binary="cursor-agent", environ={})
+    assert invocation.argv.count(f"--header=Authorization: {SECRET}") == 1
+    assert SECRET not in repr(invocation.__rich_repr__())
 
 
 # --- validation ---------------------------------------------------------------------
