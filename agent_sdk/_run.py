@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import math
+import os
 from collections import deque
 from collections.abc import Coroutine
 from types import TracebackType
@@ -19,6 +20,7 @@ import anyio
 
 from ._deadlines import Deadlines, Limit
 from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
+from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._transport.base import Transport
 from .errors import AgentError
@@ -75,11 +77,14 @@ class Run:
         self._state = _State.NEW
         self._iterating = False  # a guard against two tasks iterating one run
         self._deadlines = Deadlines(options)
+        # Lines that are not events are what the CLI said: kept (for errors) redacted.
+        redaction = redaction_of(options, os.environ)
         self._stream = Stream(
             output_format=options.output_format,
             partial=options.stream_partial_output
             or "--stream-partial-output" in options.extra_args,
             keep_events=options.keep_events is True,
+            redact=redaction.text if redaction else None,
         )
         self._ready: deque[Event] = deque()
         self._result: RunResult | None = None

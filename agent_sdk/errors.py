@@ -20,6 +20,11 @@ A failed run never loses what it received: a streamed run has handed over every 
 before it raises, and each error carries an :class:`ErrorContext`: the events the run
 kept, the session id (so the chat can be resumed), the exit code, the tail of stderr and
 the stdout lines that were not JSON.
+
+No error agent_sdk raises holds a secret of its run (the API key and auth token, from the
+options or the environment, and header values): its message, hint, ``repr`` and all its
+context, events included, are redacted before it is raised
+(``agent_sdk/_protocol/redaction.py``).
 """
 
 from __future__ import annotations
@@ -59,8 +64,9 @@ class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
         session_id: the chat id the CLI reported, if any.
         exit_code: the CLI's exit code (negative: killed by that signal), or ``None``.
         stderr: the last part of what the CLI wrote to stderr (secrets redacted).
-        stdout_lines: the lines of stdout that were not JSON events.
-        events: the events the run kept (see ``AgentOptions.keep_events``).
+        stdout_lines: the lines of stdout that were not JSON events (secrets redacted).
+        events: the events the run kept (see ``AgentOptions.keep_events``); an event
+            that held a secret is a redacted copy.
     """
 
     session_id: str | None = None

@@ -1,7 +1,9 @@
 """Asking the CLI about itself: models, login status, version, and new chats.
 
 These run short CLI subcommands (never the interactive ones) with the same discovery,
-environment, process-group handling and error classification as a run.
+environment, process-group handling and error classification as a run, and the same
+redaction: neither their answers nor their errors hold a secret of the options or of the
+environment (``_protocol/redaction.py``).
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from typing import Any
 
 import msgspec
 
-from ._protocol.outcome import redact, secrets_of, what_the_cli_said
+from ._protocol.outcome import what_the_cli_said
+from ._protocol.redaction import Redaction, redaction_of
 from ._transport.collect import collect
 from ._transport.discovery import locate_binary
-from .errors import AgentProtocolError, AgentTimeoutError, ErrorContext, process_error
+from .errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext, process_error
 from .options import AgentOptions, Invocation, child_environment
 
 __all__ = ["Model", "Status", "create_chat", "list_models", "status", "version"]
@@ -38,18 +41,27 @@ class Status(msgspec.Struct, frozen=True, kw_only=True):
 
 
 async def _output(args: list[str], options: AgentOptions | None) -> str:
-    """Run ``cursor-agent ARGS`` and return its stdout; raise like a failed run."""
+    """Run ``cursor-agent ARGS`` and return its stdout, redacted; raise like a failed run
+    (every error redacted, whoever raised it)."""
     options = options if options is not None else AgentOptions()
+    redaction = redaction_of(options, os.environ)
+    try:
+        return await _ask(args, options, redaction)
+    except AgentError as exc:
+        redaction.error(exc)
+        raise
+
+
+async def _ask(args: list[str], options: AgentOptions, redaction: Redaction) -> str:
     binary = await locate_binary(options)
     env = child_environment(options, os.environ)
     done = await collect(
         Invocation([binary, *args], None, env), options, within=options.timeout or QUERY_TIMEOUT
     )
-    secrets = secrets_of(options)
-    out = redact(done.stdout.decode("utf-8", "replace"), secrets)
+    out = redaction.text(done.stdout.decode("utf-8", "replace"))
     context = ErrorContext(
         exit_code=done.exit_code,
-        stderr=redact(done.stderr, secrets),
+        stderr=redaction.text(done.stderr),
         stdout_lines=out.splitlines(),
     )
     command = f"`cursor-agent {' '.join(args)}`"

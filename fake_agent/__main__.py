@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ._credentials import LEAK_ENV, credentials, fail_leaking
 from ._flags import FlagError, parse_args
 from ._models import VERSION
 from ._wire import write_stderr, write_stdout
@@ -16,6 +17,8 @@ def _dispatch(argv: list[str]) -> int:
     except FlagError as exc:
         write_stderr(f"{exc}\n")
         return 1
+    if os.environ.get(LEAK_ENV):  # a fault mode: fail everything, printing the credentials
+        return fail_leaking(credentials(options.api_key, options.headers, os.environ))
     if options.version:
         write_stdout(f"{VERSION}\n")
         return 0

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol
 
 from . import _faults
+from ._credentials import run_leak
 from ._huge import huge_read_events
 
 #: Env var overriding the size of every ``huge_read`` (tests use a small one).
@@ -28,6 +29,9 @@ class RunContext(Protocol):
 
     #: The process exit code at the end of the run.
     exit_code: int
+
+    #: The credentials the run was given (``_credentials.credentials``).
+    credentials: list[str]
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -97,6 +101,7 @@ DIRECTIVES: dict[str, Directive] = {
     "stderr": Directive(_stderr, {"text": (str,)}),
     "exit": Directive(_exit, {"code": (int,)}, must_be_last=True, exit_code=_exit_code),
     "sleep": Directive(_sleep, {"seconds": _NUMBER}),
+    "leak_credentials": Directive(run_leak, {}, optional={"is_error": (bool,)}),
     "huge_read": Directive(
         _huge_read,
         {"bytes": (int,)},

@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from ._credentials import credentials
 from ._directives import run_directive
 from ._faults import stdin_delay
 from ._flags import Options
@@ -33,9 +34,15 @@ class _Run:
     """The run in progress: patches each event for this run, then renders it."""
 
     def __init__(
-        self, renderer: Renderer, session_id: str, prompt: str, init: dict[str, Any]
+        self,
+        renderer: Renderer,
+        session_id: str,
+        prompt: str,
+        init: dict[str, Any],
+        given: list[str],
     ) -> None:
         self.exit_code = 0
+        self.credentials = given
         self._renderer = renderer
         self._session_id = session_id
         self._prompt = prompt
@@ -161,7 +168,8 @@ def run_headless(options: Options) -> int:
     renderer = make_renderer(
         options.output_format or "text", options.stream_partial_output, scenario.exit_code
     )
-    run = _Run(renderer, _session_id(options), prompt, _init_facts(options, workspace))
+    given = credentials(options.api_key, options.headers, os.environ)
+    run = _Run(renderer, _session_id(options), prompt, _init_facts(options, workspace), given)
     for step in scenario.steps:
         if "fake" in step:
             run_directive(step, run)

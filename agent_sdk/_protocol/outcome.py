@@ -8,11 +8,15 @@ tail), so every failure rule of docs/protocol.md §5 is tested without a process
 - exit 0 without a ``result`` event is an :class:`~agent_sdk.AgentProtocolError`;
 - a ``result`` with ``is_error`` is an :class:`~agent_sdk.AgentResultError`;
 - a CLI that printed its result and was then ended by us (the known hang) succeeded.
+
+Every error they return, and the ``stderr`` of a result, is cleared of the run's secrets
+by the one redaction of :mod:`.redaction` (the reply of a successful run is not: see
+there why).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
 from typing import Literal
 
 from ..errors import (
@@ -25,14 +29,13 @@ from ..errors import (
 )
 from ..options import AgentOptions
 from ..result import RunResult
+from .redaction import Redaction, redaction_of
 from .stream import Stream
 
 __all__ = [
     "KILLED",
     "Expiry",
     "failure_or_result",
-    "redact",
-    "secrets_of",
     "timeout_error",
     "what_the_cli_said",
 ]
@@ -43,32 +46,23 @@ KILLED = -9  # the exit status of a CLI whose process group was ended with SIGKI
 # How much of what the CLI said goes into an exception's message (all of it is on the
 # exception's context).
 MESSAGE_CHARS = 2000
-_SECRET_VARIABLES = ("CURSOR_API_KEY", "CURSOR_AUTH_TOKEN")
 
 
-def secrets_of(options: AgentOptions) -> tuple[str, ...]:
-    """The secrets a run was given, which nothing the SDK shows may contain."""
-    found = [options.api_key] + [(options.env or {}).get(name) for name in _SECRET_VARIABLES]
-    return tuple(secret for secret in found if secret)
-
-
-def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret replaced by ``***`` (the longest first: one secret may
-    hold another)."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
+def _redaction(options: AgentOptions, redaction: Redaction | None) -> Redaction:
+    # The run's secrets: its options' and those of the environment it was started from.
+    return redaction if redaction is not None else redaction_of(options, os.environ)
 
 
 def context(
-    stream: Stream, *, exit_code: int | None, stderr: str, secrets: tuple[str, ...]
+    stream: Stream, *, exit_code: int | None, stderr: str, redaction: Redaction
 ) -> ErrorContext:
-    """What an error of this run carries."""
+    """What an error of this run carries. What the CLI said is redacted here, before a
+    message quotes (and perhaps cuts) it; the events, by ``Redaction.error``."""
     return ErrorContext(
         session_id=stream.session_id,
         exit_code=exit_code,
-        stderr=redact(stderr, secrets),
-        stdout_lines=[redact(line, secrets) for line in stream.stdout_lines],
+        stderr=redaction.text(stderr),
+        stdout_lines=redaction.lines(stream.stdout_lines),
         events=stream.events,
     )
 
@@ -98,6 +92,7 @@ def failure_or_result(
     ended_by_us: bool,
     stderr: str,
     options: AgentOptions,
+    redaction: Redaction | None = None,
 ) -> RunResult | AgentError:
     """The outcome of a run whose output has ended.
 
@@ -108,9 +103,23 @@ def failure_or_result(
             after closing stdout) and agent_sdk ended its process group.
         stderr: the tail of stderr.
         options: the run's options (output format, secrets).
+        redaction: the run's redaction; default: that of ``options`` and ``os.environ``.
     """
-    secrets = secrets_of(options)
-    ctx = context(stream, exit_code=exit_code, stderr=stderr, secrets=secrets)
+    redaction = _redaction(options, redaction)
+    ctx = context(stream, exit_code=exit_code, stderr=stderr, redaction=redaction)
+    outcome = _outcome(stream, ctx, exit_code=exit_code, ended_by_us=ended_by_us, options=options)
+    return redaction.error(outcome) if isinstance(outcome, AgentError) else outcome
+
+
+def _outcome(
+    stream: Stream,
+    ctx: ErrorContext,
+    *,
+    exit_code: int,
+    ended_by_us: bool,
+    options: AgentOptions,
+) -> RunResult | AgentError:
+    """The outcome, from a context already redacted (the error is redacted whole after)."""
     text_output = options.output_format == "text"
     result = stream.result_event
     if ended_by_us and result is None and not text_output:
@@ -131,7 +140,7 @@ def failure_or_result(
     if result is not None and result.is_error:
         return AgentResultError(
             f"the agent reported an error ({result.subtype}): "
-            f"{redact(result.result, secrets) or what_the_cli_said(ctx)}",
+            f"{result.result or what_the_cli_said(ctx)}",
             event=result,
             context=ctx,
         )
@@ -165,15 +174,18 @@ def timeout_error(
     exit_code: int | None,
     stderr: str,
     options: AgentOptions,
+    redaction: Redaction | None = None,
 ) -> AgentTimeoutError:
-    """The error of a run that ran out of ``timeout`` or ``idle_timeout``."""
-    ctx = context(stream, exit_code=exit_code, stderr=stderr, secrets=secrets_of(options))
+    """The error of a run that ran out of ``timeout`` or ``idle_timeout``, every secret
+    gone (``redaction``: as for :func:`failure_or_result`)."""
+    redaction = _redaction(options, redaction)
+    ctx = context(stream, exit_code=exit_code, stderr=stderr, redaction=redaction)
     if expiry == "timeout":
         what = f"did not finish within {options.timeout:g} s (AgentOptions.timeout)"
     else:
         what = f"printed nothing for {options.idle_timeout:g} s (AgentOptions.idle_timeout)"
     said = what_the_cli_said(ctx, quiet="")
-    return AgentTimeoutError(
+    error = AgentTimeoutError(
         f"cursor-agent {what}; its process group was ended after {stream.received} "
         f"events (session {stream.session_id}). {said}".rstrip(),
         context=ctx,
@@ -181,3 +193,4 @@ def timeout_error(
         if stream.session_id
         else "raise the timeout",
     )
+    return redaction.error(error)

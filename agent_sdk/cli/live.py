@@ -1,4 +1,10 @@
-"""``agent-sdk [run]``: run the agent and show its events as they stream."""
+"""``agent-sdk [run]``: run the agent and show its events as they stream.
+
+Nothing it prints holds a secret of the run (its key comes from the environment; header
+values from ``--header``): events are redacted before they are shown, the reply is
+redacted as a whole text (:class:`RedactedText`), and so is every error
+(``agent_sdk/_protocol/redaction.py`` says what a secret is).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,13 @@ import os
 import signal
 import threading
 import time
-from typing import TextIO
+from typing import TextIO, cast
 
 import anyio
 import msgspec
 from anyio.abc import TaskStatus
 
+from .._protocol.redaction import Redaction, redaction_of
 from .._run import run
 from ..errors import AgentError, AgentNotFoundError, AgentResultError, AgentTimeoutError
 from ..events import Event, to_json
@@ -46,6 +53,45 @@ class JsonSink:
         self.out.flush()
 
 
+class RedactedText:
+    """A text stream written through a redaction, for the reply: the reply streams in
+    small deltas, so a secret may arrive in pieces; the last characters that could still
+    begin one are held back until more text comes or :meth:`release` (at the end).
+
+    Args:
+        target: where the redacted text goes.
+        redaction: the run's redaction (with at least one secret).
+    """
+
+    def __init__(self, target: TextIO, redaction: Redaction) -> None:
+        self.target = target
+        self._redaction = redaction
+        self._keep = redaction.longest - 1
+        self._held = ""
+
+    def write(self, text: str) -> int:
+        """Write ``text``, redacted, but for a tail that may begin a secret."""
+        buffer = self._redaction.text(self._held + text)
+        cut = max(len(buffer) - self._keep, 0)
+        if cut:
+            self.target.write(buffer[:cut])
+        self._held = buffer[cut:]
+        return len(text)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+    def isatty(self) -> bool:
+        return isatty(self.target)
+
+    def release(self) -> None:
+        """Write what was held back (the output is over)."""
+        if self._held:
+            self.target.write(self._held)
+            self._held = ""
+        self.target.flush()
+
+
 def _exit_code(exc: AgentError) -> int:
     if isinstance(exc, AgentTimeoutError):
         return EXIT_TIMEOUT
@@ -75,15 +121,22 @@ async def _spin(renderer: Renderer, started: float) -> None:
 
 
 async def _live(
-    prompt: str, options: AgentOptions, sink: Renderer | JsonSink, started: float
+    prompt: str,
+    options: AgentOptions,
+    sink: Renderer | JsonSink,
+    started: float,
+    redaction: Redaction | None = None,
 ) -> AgentError | None:
-    """Run the agent, handing each event to ``sink``; the error it ended with, if any.
+    """Run the agent, handing each event to ``sink`` (redacted: ``redaction``, by default
+    that of ``options`` and the environment); the error it ended with, if any.
 
     Raises:
         _Terminated: on SIGTERM, after the run was cancelled and the agent's process
             group ended.
         BrokenPipeError: when ``sink`` can no longer write.
     """
+    if redaction is None:
+        redaction = redaction_of(options, os.environ)
     error: AgentError | None = None
     broken_pipe: BrokenPipeError | None = None
     terminated = False
@@ -108,7 +161,7 @@ async def _live(
         try:
             async with run(prompt, options=options) as events:
                 async for event in events:
-                    sink.event(event)
+                    sink.event(redaction.event(event) if redaction else event)
         except AgentError as exc:
             # Returned, not raised: a task group would wrap it in an ExceptionGroup.
             error = exc
@@ -141,13 +194,17 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
         if not prompt:
             print_error(err, "the prompt read from stdin is empty")
             return EXIT_USAGE
+    redaction = redaction_of(command.options, os.environ)
     sink: Renderer | JsonSink
     renderer: Renderer | None = None
+    reply: RedactedText | None = None
     if command.json:
-        sink = JsonSink(out)
+        sink = JsonSink(out)  # one event a line, each redacted whole
     else:
+        if redaction:
+            reply = RedactedText(out, redaction)
         renderer = sink = Renderer(
-            out,
+            cast(TextIO, reply) if reply is not None else out,
             err,
             color=use_color(command.color, err, os.environ),
             thinking=command.thinking,
@@ -155,26 +212,33 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
         )
     started = time.monotonic()
     try:
-        error = anyio.run(_live, prompt, command.options, sink, started, backend="asyncio")
+        error = anyio.run(
+            _live, prompt, command.options, sink, started, redaction, backend="asyncio"
+        )
         if isinstance(error, AgentNotFoundError) and command.fake_if_missing:
             import fake_agent
 
             err.write("agent-sdk: cursor-agent is not installed: running the bundled fake agent\n")
             options = msgspec.structs.replace(command.options, binary=fake_agent.executable())
-            error = anyio.run(_live, prompt, options, sink, started, backend="asyncio")
+            error = anyio.run(_live, prompt, options, sink, started, redaction, backend="asyncio")
     except KeyboardInterrupt as exc:
         how = "terminated" if isinstance(exc, _Terminated) else "interrupted"
         if renderer is not None:
+            renderer.finish()
+            if reply is not None:
+                reply.release()
             renderer.summary(how, elapsed=time.monotonic() - started)
         print_error(err, f"{how}; the agent's process group was ended")
         return EXIT_TERMINATED if isinstance(exc, _Terminated) else EXIT_INTERRUPTED
     if renderer is not None:
         renderer.finish()
+        if reply is not None:
+            reply.release()
         if error is None or renderer.events:
             renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
     if error is None:
         return EXIT_OK
-    print_error(err, str(error))
+    print_error(err, redaction.text(str(error)))
     if isinstance(error, AgentNotFoundError):
         err.write(
             "agent-sdk: to try it without cursor-agent, run the bundled fake agent: "

@@ -16,8 +16,6 @@ import os
 from collections.abc import Iterable
 from typing import BinaryIO, TextIO
 
-import msgspec
-
 from .._protocol.stream import Stream
 from ..events import Event, TextLine, UnknownEvent
 from .args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, print_error, replay_parser, use_color
@@ -55,13 +53,8 @@ def replay(lines: Iterable[bytes], sink: Renderer | JsonSink, err: TextIO) -> bo
     stream = Stream(output_format="stream-json", partial=None, on_other_line=other_line)
 
     def show(event: Event) -> None:
-        try:
-            sink.event(_as_recorded(event))
-        except (msgspec.MsgspecError, RecursionError) as exc:
-            # A tool payload is parsed only when shown (docs/benchmarks.md, "What made it
-            # fast"), so a hostile one surfaces here, not in the Stream.
-            other_line(f"agent-sdk: cannot show a {event.type} event: {exc}")
-            return
+        # A tool payload is parsed only when shown, and never raises (docs/protocol.md §3).
+        sink.event(_as_recorded(event))
         if isinstance(event, UnknownEvent) and event.error and isinstance(sink, Renderer):
             sink.raw_line(f"    not decoded: {event.error}")  # JSON output carries it
 
