@@ -25,7 +25,7 @@ from ._protocol.stream import Stream
 from ._transport.base import Transport
 from .errors import AgentError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
-from .options import AgentOptions
+from .options import AgentOptions, given_options, given_prompt
 from .result import RunResult
 from .tool_calls import ToolCall
 
@@ -69,9 +69,7 @@ class Run:
     def __init__(
         self, prompt: str, options: AgentOptions, *, transport: Transport | None = None
     ) -> None:
-        if not isinstance(prompt, str):
-            raise TypeError(f"prompt must be a str, got {type(prompt).__name__}")
-        self._prompt = prompt
+        self._prompt = given_prompt(prompt)
         self._options = options
         self._transport = transport
         self._state = _State.NEW
@@ -356,7 +354,7 @@ def run(
             if isinstance(event, AssistantEvent):
                 print(event.new_text, end="", flush=True)
     """
-    return Run(prompt, options if options is not None else AgentOptions(), transport=transport)
+    return Run(prompt, given_options(options), transport=transport)
 
 
 async def run_async(

@@ -25,6 +25,8 @@ __all__ = [
     "Sandbox",
     "build_invocation",
     "child_environment",
+    "given_options",
+    "given_prompt",
 ]
 
 OutputFormat = Literal["stream-json", "json", "text"]
@@ -362,6 +364,36 @@ def build_invocation(
         argv += ["--", prompt]
 
     return Invocation(argv=argv, stdin=stdin, env=child_environment(o, environ))
+
+
+def given_options(options: object) -> AgentOptions:
+    """The options a caller passed (``options=``), or the defaults for ``None``.
+
+    Raises:
+        AgentConfigError: ``options`` is something else, e.g. a dict.
+    """
+    if options is None:
+        return AgentOptions()
+    if not isinstance(options, AgentOptions):
+        raise AgentConfigError(
+            f"options must be AgentOptions(...), got {type(options).__name__}",
+            hint="pass e.g. options=AgentOptions(model='gpt-5'), or leave it out",
+        )
+    return options
+
+
+def given_prompt(prompt: object) -> str:
+    """The prompt a caller passed, which must be text.
+
+    Raises:
+        AgentConfigError: ``prompt`` is not a str.
+    """
+    if not isinstance(prompt, str):
+        raise AgentConfigError(
+            f"the prompt must be a str, got {type(prompt).__name__}",
+            hint="decode bytes first (prompt.decode()), or pass the text itself",
+        )
+    return prompt
 
 
 def child_environment(options: AgentOptions, environ: Mapping[str, str]) -> dict[str, str]:

@@ -18,7 +18,7 @@ from ._protocol.redaction import Redaction, redaction_of
 from ._transport.collect import collect
 from ._transport.discovery import locate_binary
 from .errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext, process_error
-from .options import AgentOptions, Invocation, child_environment
+from .options import AgentOptions, Invocation, child_environment, given_options
 
 __all__ = ["Model", "Status", "create_chat", "list_models", "status", "version"]
 
@@ -43,7 +43,7 @@ class Status(msgspec.Struct, frozen=True, kw_only=True):
 async def _output(args: list[str], options: AgentOptions | None) -> str:
     """Run ``cursor-agent ARGS`` and return its stdout, redacted; raise like a failed run
     (every error redacted, whoever raised it)."""
-    options = options if options is not None else AgentOptions()
+    options = given_options(options)
     redaction = redaction_of(options, os.environ)
     try:
         return await _ask(args, options, redaction)

@@ -19,8 +19,9 @@ import msgspec
 
 from ._run import Run
 from ._transport.base import Transport
+from .errors import AgentConfigError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
-from .options import AgentOptions
+from .options import AgentOptions, given_options
 from .result import RunResult
 from .tool_calls import ToolCall
 
@@ -65,9 +66,9 @@ class Session:
         options: AgentOptions | None = None,
         transport: Callable[[], Transport] | None = None,
     ) -> None:
-        options = options if options is not None else AgentOptions()
+        options = given_options(options)
         if options.continue_session:
-            raise ValueError(
+            raise AgentConfigError(
                 "a Session resumes its own chat: drop continue_session, and pass the "
                 "chat id as Session(session_id) to reopen one"
             )

@@ -19,7 +19,7 @@ from .._transport.collect import Collected, collect
 from .._transport.discovery import locate_binary
 from ..errors import AgentError, AgentTimeoutError, ErrorContext
 from ..events import UnknownEvent
-from ..options import AgentOptions, build_invocation
+from ..options import AgentOptions, build_invocation, given_options
 
 # The end of a recording whose CLI was still running when it was ended: the replay holds
 # there too (docs/protocol.md §5, the known hang), and a run ends it the same way.
@@ -74,7 +74,7 @@ async def record(
         await record("Add a test for cart totals", "tests/scenarios/cart.ndjson")
     """
     options = msgspec.structs.replace(
-        options if options is not None else AgentOptions(),
+        given_options(options),
         output_format="stream-json",
         stream_partial_output=False,
     )
