@@ -3,22 +3,23 @@
 Every failure to start is an :class:`~agent_sdk.AgentStartError` that says which thing is
 wrong and how to fix it (a too-long argv must never read as "not installed"), and
 no descriptor is left open by a start that failed.
+
+On Linux the CLI is started so that it dies with this program (``_deathsig``,
+docs/lifecycle.md "When the program dies"); elsewhere by the event loop, directly.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import anyio
 
 from ..errors import AgentNotFoundError, AgentStartError
 from ..options import Invocation
+from ._deathsig import linked_python, spawn_linked
 
-if TYPE_CHECKING:
-    import anyio.abc
-
-__all__ = ["SIGKILL", "SIGTERM", "Pipes", "open_pipes", "spawn"]
+__all__ = ["SIGKILL", "SIGTERM", "Child", "Pipes", "open_pipes", "spawn"]
 
 # POSIX numbers, as constants: the `signal` module costs a millisecond of import time.
 SIGTERM, SIGKILL = 15, 9
@@ -67,9 +68,19 @@ def open_pipes(*, stdin: bool) -> Pipes:
     return Pipes(pairs[0], pairs[1], pairs[2] if stdin else None)
 
 
-async def spawn(
-    invocation: Invocation, cwd: str | os.PathLike[str] | None, pipes: Pipes
-) -> anyio.abc.Process:
+class Child(Protocol):
+    """What a transport needs of the CLI's process (``anyio.abc.Process`` is one)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    async def wait(self) -> int: ...
+
+
+async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipes: Pipes) -> Child:
     """Start the CLI (argv list, never a shell) as the leader of a new process group.
 
     The child's ends of ``pipes`` are closed in every case, ours only if it fails.
@@ -80,12 +91,25 @@ async def spawn(
     """
     import subprocess  # loaded by the event loop's subprocess support by now; not at import
 
+    stdin = pipes.stdin[0] if pipes.stdin else subprocess.DEVNULL
+    stdout, stderr = pipes.stdout[1], pipes.stderr[1]
     try:
+        python = linked_python()
+        if python is not None:  # Linux: docs/lifecycle.md, "When the program dies"
+            return await spawn_linked(
+                python,
+                invocation.argv,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+                cwd=cwd,
+                env=invocation.env,
+            )
         return await anyio.open_process(
             invocation.argv,
-            stdin=pipes.stdin[0] if pipes.stdin else subprocess.DEVNULL,
-            stdout=pipes.stdout[1],
-            stderr=pipes.stderr[1],
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
             cwd=cwd,
             env=invocation.env,
             start_new_session=True,

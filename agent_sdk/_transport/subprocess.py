@@ -17,16 +17,12 @@ import contextlib
 import enum
 import os
 import time
-from typing import TYPE_CHECKING
 
 import anyio
 
 from ..options import AgentOptions, Invocation, build_invocation
 from .discovery import locate_binary
-from .spawn import SIGKILL, SIGTERM, open_pipes, spawn
-
-if TYPE_CHECKING:
-    import anyio.abc
+from .spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 
 __all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe"]
 
@@ -41,8 +37,12 @@ STDERR_GRACE = 0.25  # after the exit, how long a grandchild may hold stderr ope
 
 
 # Process groups started and not yet killed: killed at interpreter exit, so that no CLI
-# (or tool subprocess of one) outlives a program that never closed its runs.
+# (or tool subprocess of one) outlives a program that never closed its runs. A forked
+# child starts with none: they are its parent's, and its exit must not end them
+# (docs/lifecycle.md, "When the program forks").
 _live_groups: set[int] = set()
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_live_groups.clear)
 
 
 @atexit.register
@@ -93,7 +93,7 @@ class SubprocessTransport:
 
     def __init__(self) -> None:
         self._phase = _Phase.NEW
-        self._process: anyio.abc.Process | None = None
+        self._process: Child | None = None
         self._stdout: int | None = None
         self._stderr: int | None = None
         self._stdin: int | None = None

@@ -3,20 +3,27 @@ fix it, and leaves no descriptor open (a too-long argv is not "not installed")."
 
 from __future__ import annotations
 
+import errno
 import gc
+import json
 import resource
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
-from proctable import open_fds
+from fake_env import fake_env
+from proctable import children, open_fds
 
-from agent_sdk import AgentNotFoundError, AgentOptions, AgentStartError, run_async
+from agent_sdk import AgentNotFoundError, AgentOptions, AgentStartError, run, run_async
 
 pytestmark = pytest.mark.anyio
 
 MakeOptions = Callable[..., AgentOptions]
+HERE = Path(__file__).resolve().parent
 
 
 async def start_error(options: AgentOptions) -> AgentStartError:
@@ -74,3 +81,117 @@ async def test_no_file_descriptors_left(fake_options: MakeOptions) -> None:
 async def test_a_missing_binary_is_a_start_error_too(tmp_path: Path) -> None:
     error = await start_error(AgentOptions(binary=tmp_path / "no-such-cursor-agent"))
     assert isinstance(error, AgentNotFoundError)
+
+
+# --- nothing left behind ---------------------------------------------------------------
+async def test_a_failed_exec_leaves_no_descriptor_open(
+    fake_options: MakeOptions, tmp_path: Path
+) -> None:
+    await run_async("warm-up", options=fake_options("hello"))  # the loop's own descriptors
+    gc.collect()
+    before = open_fds()
+    await start_error(AgentOptions(**wrong_format(tmp_path)))
+    gc.collect()
+    assert open_fds() == before
+
+
+async def test_a_failed_exec_leaves_no_process(tmp_path: Path) -> None:
+    before = set(children())
+    await start_error(AgentOptions(**wrong_format(tmp_path)))
+    assert set(children()) == before  # zombies count: what failed was reaped
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.002, 0.005, 0.01, 0.02, 0.04])
+async def test_a_start_cancelled_midway_leaves_nothing(
+    fake_options: MakeOptions, delay: float
+) -> None:
+    await run_async("warm-up", options=fake_options("hello"))
+    gc.collect()
+    before = open_fds(), set(children())
+    for _ in range(3):
+        with anyio.move_on_after(delay):
+            async with run("go", options=fake_options("stall")) as events:
+                async for _ in events:
+                    pass
+    gc.collect()
+    assert (open_fds(), set(children())) == before
+
+
+# --- what the OS said ------------------------------------------------------------------
+def not_a_directory(tmp_path: Path) -> dict[str, Any]:
+    afile = tmp_path / "file.txt"
+    afile.write_text("not a directory")
+    return {"cwd": afile}
+
+
+def wrong_format(tmp_path: Path) -> dict[str, Any]:
+    binary = tmp_path / "cursor-agent"
+    binary.write_bytes(b"\x7fELF-but-not-really\x00\x01\x02")
+    binary.chmod(0o755)
+    return {"binary": binary}
+
+
+def bad_interpreter(tmp_path: Path) -> dict[str, Any]:
+    binary = tmp_path / "cursor-agent"
+    binary.write_text("#!/no/such/interpreter\n")
+    binary.chmod(0o755)
+    return {"binary": binary}
+
+
+@pytest.mark.parametrize(
+    ("make", "code"),
+    [
+        (lambda tmp_path: {"cwd": tmp_path / "nope"}, errno.ENOENT),
+        (not_a_directory, errno.ENOTDIR),
+        (lambda tmp_path: {"extra_args": ["--x=" + "y" * 200_000]}, errno.E2BIG),
+        (wrong_format, errno.ENOEXEC),
+        (bad_interpreter, errno.ENOENT),
+    ],
+    ids=["missing cwd", "cwd a file", "argv too long", "wrong format", "bad interpreter"],
+)
+async def test_a_start_error_carries_what_the_os_said(
+    fake_binary: str, tmp_path: Path, make: Callable[[Path], dict[str, Any]], code: int
+) -> None:
+    error = await start_error(AgentOptions(**{"binary": fake_binary, **make(tmp_path)}))
+    assert isinstance(error.__cause__, OSError)
+    assert error.__cause__.errno == code
+
+
+# --- a crowd of runs and too few descriptors (``ulimit -n``) -----------------------------
+RUNS, LIMIT = 300, 256
+QUICK_CLI = """\
+#!/bin/sh
+sleep 0.5
+echo '{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s"}'
+"""
+_crowds: dict[str, dict[str, Any]] = {}
+
+
+async def crowd(backend: str, directory: Path) -> dict[str, Any]:
+    """How RUNS runs at once ended in a process limited to LIMIT descriptors
+    (crowd_program.py); each CLI lives half a second, so that they overlap."""
+    if backend not in _crowds:
+        cli = directory / "cursor-agent"
+        cli.write_text(QUICK_CLI)
+        cli.chmod(0o755)
+        program = [sys.executable, str(HERE / "crowd_program.py"), backend, str(cli)]
+        with anyio.fail_after(300):
+            done = await anyio.run_process([*program, str(RUNS), str(LIMIT)], env=fake_env())
+        _crowds[backend] = json.loads(done.stdout)
+    return _crowds[backend]
+
+
+async def test_with_too_few_descriptors_every_run_succeeds_or_fails_to_start(
+    anyio_backend: str, tmp_path: Path
+) -> None:
+    ended = (await crowd(anyio_backend, tmp_path))["ended"]
+    assert ended["AgentStartError"] > 0  # the limit was felt
+    assert set(ended) <= {"ok", "AgentStartError"}
+
+
+async def test_runs_that_failed_to_start_leave_no_descriptor_open(
+    anyio_backend: str, tmp_path: Path
+) -> None:
+    report = await crowd(anyio_backend, tmp_path)
+    assert report["ended"]["AgentStartError"] > 0
+    assert report["fds_after"] == report["fds_before"]
