@@ -16,8 +16,10 @@ import os
 from collections.abc import Iterable
 from typing import BinaryIO, TextIO
 
+from .._protocol.redaction import redaction_of
 from .._protocol.stream import Stream
 from ..events import Event, TextLine, UnknownEvent
+from ..options import AgentOptions
 from .args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, print_error, replay_parser, use_color
 from .live import JsonSink
 from .render import Renderer
@@ -48,13 +50,21 @@ def replay(lines: Iterable[bytes], sink: Renderer | JsonSink, err: TextIO) -> bo
         else:
             err.write(text + "\n")
 
+    # A recording made elsewhere may hold this machine's key: the command shows no secret
+    # of its environment, live or replayed (_protocol/redaction.py).
+    redaction = redaction_of(AgentOptions(), os.environ)
     # partial=None: whether the recording used --stream-partial-output is worked out from
     # its first assistant event, as the Stream does for any run.
-    stream = Stream(output_format="stream-json", partial=None, on_other_line=other_line)
+    stream = Stream(
+        output_format="stream-json",
+        partial=None,
+        on_other_line=other_line,
+        redact=redaction.text if redaction else None,
+    )
 
     def show(event: Event) -> None:
         # A tool payload is parsed only when shown, and never raises (docs/protocol.md §3).
-        sink.event(_as_recorded(event))
+        sink.event(redaction.event(_as_recorded(event)))
         if isinstance(event, UnknownEvent) and event.error and isinstance(sink, Renderer):
             sink.raw_line(f"    not decoded: {event.error}")  # JSON output carries it
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from cli_process import ESC, RECORDED, SESSION, cli
 
 from agent_sdk.cli.live import JsonSink
@@ -180,3 +181,17 @@ def test_replay_of_a_missing_file_exits_2() -> None:
     done = cli("replay", "/nonexistent.ndjson")
     assert done.returncode == 2
     assert "agent-sdk: error: cannot read /nonexistent.ndjson" in done.stderr
+
+
+def test_replay_shows_no_key_of_its_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = "sk-replayed-0123456789"
+    monkeypatch.setenv("CURSOR_API_KEY", key)
+    said = RESULT.replace('"result":"ok"', f'"result":"key {key}"')
+    lines = _lines(INIT, f"using {key}", READ.replace("a.py", key), said)
+    for sink_out, sink in ((io.StringIO(), None), (io.StringIO(), "json")):
+        err = io.StringIO()
+        shown = JsonSink(sink_out) if sink else Renderer(sink_out, err)
+        assert replay(lines, shown, err)
+        everything = sink_out.getvalue() + err.getvalue()
+        assert key not in everything
+        assert "***" in everything
