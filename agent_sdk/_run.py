@@ -23,7 +23,7 @@ from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._transport.base import Transport
-from .errors import AgentError
+from .errors import AgentError, AgentUsageError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions, given_options, given_prompt
 from .result import RunResult
@@ -96,7 +96,7 @@ class Run:
             RuntimeError: the run has not finished successfully (yet).
         """
         if self._result is None:
-            raise RuntimeError("the run has not finished: iterate it to the end first")
+            raise AgentUsageError("the run has not finished: iterate it to the end first")
         return self._result
 
     @property
@@ -180,7 +180,7 @@ class Run:
         """Run one step; on any failure or cancellation, the process must not outlive us."""
         if self._iterating:
             step.close()
-            raise RuntimeError("this run is already being iterated by another task")
+            raise AgentUsageError("this run is already being iterated by another task")
         self._iterating = True
         try:
             return await step

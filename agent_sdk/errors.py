@@ -2,6 +2,7 @@
 
     AgentError
     ├── AgentConfigError         AgentOptions got a value it cannot use (nothing started)
+    ├── AgentUsageError          a run or session used out of order (also a RuntimeError)
     ├── AgentStartError          the CLI could not be started (cwd, argv, fds, format)
     │   └── AgentNotFoundError   no cursor-agent binary
     ├── AgentProcessError        the CLI exited non-zero or was killed by a signal
@@ -51,6 +52,7 @@ __all__ = [
     "AgentStartError",
     "AgentTimeoutError",
     "AgentTrustError",
+    "AgentUsageError",
     "AgentUsageLimitError",
     "AgentWorkspaceError",
     "ErrorContext",
@@ -140,6 +142,13 @@ class AgentConfigError(AgentError, TypeError, ValueError):
     Raised when the options are built, before anything starts; the message names the
     option, the value and the fix. Also a ``TypeError`` and a ``ValueError``, as a
     Python constructor's errors would be."""
+
+
+class AgentUsageError(AgentError, RuntimeError):
+    """A run or a session used out of order: ``Run.result`` read before the run ended,
+    one run iterated by two tasks, a session's turn taken from another thread while one
+    runs. A mistake in the calling code, not a failure of the agent; the message says
+    what to do instead. Also a ``RuntimeError``, as asyncio's own are."""
 
 
 class AgentStartError(AgentError):

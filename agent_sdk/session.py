@@ -19,7 +19,7 @@ import msgspec
 
 from ._run import Run
 from ._transport.base import Transport
-from .errors import AgentConfigError
+from .errors import AgentConfigError, AgentUsageError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions, given_options
 from .result import RunResult
@@ -209,7 +209,7 @@ class Turn:
 
     def _started(self) -> Run:
         if self._run is None:
-            raise RuntimeError("the turn has not started: iterate it first")
+            raise AgentUsageError("the turn has not started: iterate it first")
         return self._run
 
 
@@ -244,7 +244,7 @@ class _Turns:
                             _abandon(holder)
                             holder = None
                         else:
-                            raise RuntimeError(
+                            raise AgentUsageError(
                                 "this Session has a turn running in another thread; turns "
                                 "of one session run one at a time in one event loop: use "
                                 "one Session per thread, or wait for that turn to finish"

@@ -15,6 +15,7 @@ from agent_sdk import (
     AgentNotFoundError,
     AgentOptions,
     AgentProcessError,
+    AgentUsageError,
     Run,
     SystemInit,
     UserEvent,
@@ -160,7 +161,7 @@ async def test_finished_run_leaves_no_process(fake_options: MakeOptions) -> None
 
 async def test_result_is_unavailable_until_the_run_has_finished(fake_options: MakeOptions) -> None:
     async with run("hi", options=fake_options()) as events:
-        with pytest.raises(RuntimeError, match="not finished"):
+        with pytest.raises(AgentUsageError, match="not finished"):
             _ = events.result
 
 

@@ -15,6 +15,7 @@ from agent_sdk import (
     AgentProcessError,
     AgentProtocolError,
     AgentTimeoutError,
+    AgentUsageError,
     Event,
     ResultEvent,
     run,
@@ -179,7 +180,7 @@ async def test_aclose_from_another_task_ends_the_iteration_cleanly() -> None:
             await events.aclose()
     assert len(received) == 1
     assert transport.signals == ["SIGTERM"]
-    with pytest.raises(RuntimeError, match="not finished"):
+    with pytest.raises(AgentUsageError, match="not finished"):
         _ = events.result
 
 
@@ -298,6 +299,6 @@ async def test_two_tasks_cannot_iterate_one_run_at_once() -> None:
         async with events, anyio.create_task_group() as tg:
             tg.start_soon(consume)
             await anyio.sleep(0.05)
-            with pytest.raises(RuntimeError, match="already being iterated"):
+            with pytest.raises(AgentUsageError, match="already being iterated"):
                 await events.__anext__()
             tg.cancel_scope.cancel()

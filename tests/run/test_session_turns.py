@@ -12,7 +12,7 @@ import anyio
 import pytest
 from scripts import SESSION, init, lines, result, say
 
-from agent_sdk import AgentOptions, AgentTimeoutError, Session
+from agent_sdk import AgentOptions, AgentTimeoutError, AgentUsageError, Session
 from agent_sdk.testing import Exit, MemoryTransport, Pause, Step
 
 pytestmark = pytest.mark.anyio
@@ -169,5 +169,5 @@ def test_a_turn_from_another_thread_fails_at_once_while_one_runs(anyio_backend: 
     anyio.run(hold_a_turn, backend=anyio_backend)
     thread.join(GUARD)
     assert len(errors) == 1
-    assert isinstance(errors[0], RuntimeError)
+    assert isinstance(errors[0], AgentUsageError)
     assert "another thread" in str(errors[0])
