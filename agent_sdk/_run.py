@@ -76,7 +76,7 @@ class Run:
         self._iterating = False  # a guard against two tasks iterating one run
         self._deadlines = Deadlines(options)
         # Lines that are not events are what the CLI said: kept (for errors) redacted.
-        redaction = redaction_of(options, os.environ)
+        self._redaction = redaction = redaction_of(options, os.environ)
         self._stream = Stream(
             output_format=options.output_format,
             partial=options.stream_partial_output
@@ -255,6 +255,7 @@ class Run:
             exit_code=transport.returncode if transport is not None else None,
             stderr=transport.stderr_tail() if transport is not None else "",
             options=self._options,
+            redaction=self._redaction,
         )
 
     async def _finish(self) -> None:
@@ -283,6 +284,7 @@ class Run:
             ended_by_us=ended_by_us,
             stderr=transport.stderr_tail(),
             options=self._options,
+            redaction=self._redaction,
         )
         if isinstance(outcome, AgentError):
             self._state = _State.FAILED
