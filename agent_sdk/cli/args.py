@@ -266,7 +266,9 @@ def _pairs(
     for value in values:
         name, found, rest = value.partition(sep)
         if not found or not name.strip():
-            parser.error(f"{flag} wants NAME{sep}VALUE, got {value!r}")
+            # The value is not quoted back: a header or variable may be a credential.
+            missing = f"no '{sep}'" if not found else "no name"
+            parser.error(f"{flag} wants NAME{sep}VALUE; one value has {missing}")
         pairs[name.strip()] = rest.strip() if sep == ":" else rest
     return pairs
 

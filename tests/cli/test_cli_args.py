@@ -223,3 +223,13 @@ def test_fake_and_binary_exclude_each_other() -> None:
 def test_fake_if_missing_is_off_with_fake() -> None:
     assert parse_run_args(["--fake-if-missing", "hi"]).fake_if_missing is True
     assert parse_run_args(["--fake", "--fake-if-missing", "hi"]).fake_if_missing is False
+
+
+def test_a_malformed_header_is_refused_without_quoting_its_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        parse_run_args(["--header", "Authorization Bearer sk-live-0123456789", "hi"])
+    err = capsys.readouterr().err
+    assert "--header wants NAME:VALUE; one value has no ':'" in err
+    assert "sk-live-0123456789" not in err
