@@ -160,8 +160,12 @@ class LineDecoder:
                     junk.append(line)
                 else:
                     events.append(event)
+        # A result line that did not decode is notable too: it may say the run failed.
         notable: list[Event] = [
-            e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted, ResultEvent))
+            e
+            for e in events
+            if isinstance(e, (ToolCallStarted, ToolCallCompleted, ResultEvent))
+            or (isinstance(e, UnknownEvent) and e.type == "result")
         ]
         text.extend(e.new_text for e in events if isinstance(e, AssistantEvent))
         return events, notable, junk

@@ -19,6 +19,7 @@ from ..events import (
     TextLine,
     ToolCallCompleted,
     ToolCallStarted,
+    UnknownEvent,
 )
 from ..tool_calls import RunningToolCalls, ToolCallTracker
 from .decode import LineDecoder
@@ -135,7 +136,9 @@ class Stream:
             return events
         self.received += len(events)
         for event in notable:
-            if type(event) is ResultEvent:
+            if type(event) is UnknownEvent:
+                self._absorb_malformed_result(event)
+            elif type(event) is ResultEvent:
                 if self.result_event is None or not self.result_event.is_error:
                     self.result_event = event
             else:
@@ -148,6 +151,21 @@ class Stream:
         if self.keep_events:
             self.events += events
         return events
+
+    def _absorb_malformed_result(self, event: UnknownEvent) -> None:
+        # A result whose fields do not fit still decides the run if it says the run
+        # failed: nothing may turn that into a success (docs/protocol.md §3.7). Its
+        # other fields are not trusted: only its text, if it is text.
+        raw = event.raw
+        if raw.get("is_error") is not True or (self.result_event and self.result_event.is_error):
+            return
+        said = raw.get("result")
+        self.result_event = ResultEvent(
+            subtype=event.subtype or "error",
+            is_error=True,
+            result=said if isinstance(said, str) else "",
+            session_id=raw.get("session_id") if isinstance(raw.get("session_id"), str) else None,
+        )
 
     def _detect_partial_output(self, block: bytes | memoryview) -> None:
         # docs/protocol.md §3.3: a partial stream's first assistant event is a delta

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import fake_agent
 from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk._protocol.stream import MAX_STDOUT_LINE_CHARS, MAX_STDOUT_LINES, Stream
-from agent_sdk.events import Event, ResultEvent
+from agent_sdk.events import Event, ResultEvent, UnknownEvent
 
 DATA = Path(__file__).parents[1] / "data"
 BOM = b"\xef\xbb\xbf"
@@ -109,13 +109,24 @@ def fingerprint(events: list[Event]) -> list[bytes]:
     return [type(e).__name__.encode() + msgspec.json.encode(e) for e in events]
 
 
-def deciding(events: list[Event]) -> ResultEvent | None:
-    """The result that decides a run: the latest, but an error result once seen stays."""
-    decided: ResultEvent | None = None
+def deciding(events: list[Event]) -> ResultEvent | UnknownEvent | None:
+    """The result that decides a run: the latest, but an error result once seen stays;
+    a result that did not decode counts only if it says ``is_error``."""
+    decided: ResultEvent | UnknownEvent | None = None
     for event in events:
-        if type(event) is ResultEvent and (decided is None or not decided.is_error):
+        if decided is not None and _is_error(decided):
+            break
+        if type(event) is ResultEvent or (
+            type(event) is UnknownEvent and event.type == "result" and _is_error(event)
+        ):
             decided = event
     return decided
+
+
+def _is_error(event: ResultEvent | UnknownEvent) -> bool:
+    if isinstance(event, ResultEvent):
+        return event.is_error
+    return event.raw.get("is_error") is True
 
 
 def read(lines: list[bytes], cuts: list[int], *, newline_last: bool, **options: Any) -> Stream:
@@ -172,7 +183,14 @@ def test_the_result_that_decides_the_run_follows_the_rule(
 ) -> None:
     lines = [BOM + line if bom else line for _, bom, line in picked]
     stream = read(lines, cuts, newline_last=newline_last)
-    assert stream.result_event is deciding(stream.events)
+    decided = deciding(stream.events)
+    if isinstance(decided, UnknownEvent):  # stands for a failed result, built from it
+        assert stream.result_event is not None
+        assert stream.result_event.is_error
+        said = decided.raw.get("result")
+        assert stream.result_event.result == (said if isinstance(said, str) else "")
+    else:
+        assert stream.result_event is decided
 
 
 @settings(max_examples=50, deadline=None)

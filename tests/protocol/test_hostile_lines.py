@@ -208,6 +208,22 @@ def test_an_error_result_after_a_success_result_replaces_it() -> None:
     assert stream.result_event.result == "boom"
 
 
+def test_an_error_result_whose_fields_do_not_fit_still_fails_the_run() -> None:
+    stream = Stream(keep_events=True)
+    malformed = wire(type="result", subtype="error", is_error=True, result="boom", duration_ms="x")
+    events = feed(stream, result(is_error=False, text="fine") + malformed)
+    assert isinstance(events[1], UnknownEvent)
+    assert events[1].error is not None
+    assert stream.result_event is not None
+    assert (stream.result_event.is_error, stream.result_event.result) == (True, "boom")
+
+
+def test_a_success_result_whose_fields_do_not_fit_is_no_result() -> None:
+    stream = Stream(keep_events=True)
+    feed(stream, INIT + wire(type="result", subtype="success", is_error=False, duration_ms="x"))
+    assert stream.result_event is None
+
+
 def test_the_first_error_result_stays_the_result() -> None:
     stream = Stream()
     feed(stream, result(is_error=True, text="first") + b"junk\n" + result(is_error=True))
