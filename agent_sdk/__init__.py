@@ -18,6 +18,7 @@ from ._transport.base import Transport
 from .errors import (
     AgentAuthError,
     AgentConfigError,
+    AgentConfigRaceError,
     AgentError,
     AgentModelError,
     AgentNotFoundError,
@@ -37,7 +38,11 @@ from .errors import (
 from .events import (
     AssistantEvent,
     ConnectionEvent,
+    CreatePlanRequest,
+    CreatePlanResponse,
     Event,
+    InteractionRequest,
+    InteractionResponse,
     PartialAssistantEvent,
     ResultEvent,
     RetryEvent,
@@ -54,7 +59,7 @@ from .events import (
 )
 from .options import AgentOptions
 from .result import RunResult
-from .tool_calls import ToolCall
+from .tool_calls import Plan, ToolCall, ToolCallStatus
 
 if TYPE_CHECKING:
     from .queries import Model, Status, create_chat, list_models, status, version
@@ -88,6 +93,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AgentAuthError",
     "AgentConfigError",
+    "AgentConfigRaceError",
     "AgentError",
     "AgentModelError",
     "AgentNotFoundError",
@@ -105,10 +111,15 @@ __all__ = [
     "AgentWorkspaceError",
     "AssistantEvent",
     "ConnectionEvent",
+    "CreatePlanRequest",
+    "CreatePlanResponse",
     "ErrorContext",
     "Event",
+    "InteractionRequest",
+    "InteractionResponse",
     "Model",
     "PartialAssistantEvent",
+    "Plan",
     "ResultEvent",
     "RetryEvent",
     "Run",
@@ -123,6 +134,7 @@ __all__ = [
     "ToolCall",
     "ToolCallCompleted",
     "ToolCallStarted",
+    "ToolCallStatus",
     "Transport",
     "Turn",
     "UnknownEvent",

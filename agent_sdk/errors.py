@@ -13,6 +13,7 @@
     │   ├── AgentUsageLimitError   usage limit reached
     │   ├── AgentOptionError       an option or value the CLI refused
     │   └── AgentRetriableError    the CLI gave up after reconnecting
+    │       └── AgentConfigRaceError   lost the config-file race to a parallel run
     ├── AgentResultError         the result event says is_error
     ├── AgentProtocolError       the output broke the contract (no result event)
     └── AgentTimeoutError        timeout or idle_timeout ran out (also a TimeoutError)
@@ -41,6 +42,7 @@ from .tool_calls import ToolCall, calls_of
 __all__ = [
     "AgentAuthError",
     "AgentConfigError",
+    "AgentConfigRaceError",
     "AgentError",
     "AgentModelError",
     "AgentNotFoundError",
@@ -185,10 +187,7 @@ class AgentModelError(AgentProcessError):
     @property
     def available_models(self) -> list[str]:
         """The model ids the CLI listed in its error message."""
-        match = re.search(MODEL_ERROR, "\n".join([*self.stdout_lines, self.stderr]))
-        if match is None:
-            return []
-        return [m.strip().rstrip(".") for m in match["models"].split(",") if m.strip()]
+        return listed_models(cli_text(self.context))
 
 
 class AgentTrustError(AgentProcessError):
@@ -211,7 +210,15 @@ class AgentRetriableError(AgentProcessError):
     """The CLI gave up after reconnecting and retrying (``RetriableError``)."""
 
 
+class AgentConfigRaceError(AgentRetriableError):
+    """Runs started together raced on the CLI's config file and this one lost
+    (``ENOENT`` renaming ``cli-config.json.tmp``, docs/protocol.md §1): it exited before
+    doing anything, so running it again is safe. A separate ``CURSOR_CONFIG_DIR`` per
+    concurrent run avoids the race."""
+
+
 MODEL_ERROR = r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
+CONFIG_RACE = r"ENOENT\b.*cli-config\.json\.tmp"
 
 
 class AgentResultError(AgentError):
@@ -240,15 +247,87 @@ class AgentTimeoutError(AgentError, TimeoutError):
     """
 
 
+# --- what the CLI said, whole and quoted ---------------------------------------------------
+#: How much of what the CLI said an exception's message quotes; all of it stays on the
+#: exception's context (``stderr``, ``stdout_lines``).
+MESSAGE_CHARS = 2000
+#: An unknown-model message listing more than ``MODELS_WHOLE`` models (the 2026.10 CLI
+#: lists ~250) quotes its first ``MODELS_QUOTED``, then a count; a shorter list is quoted
+#: whole. ``.available_models`` always has them all.
+MODELS_WHOLE = 10
+MODELS_QUOTED = 3
+
+
+def cli_text(context: ErrorContext) -> str:
+    """All the CLI said: its non-JSON stdout lines, then its stderr, blank lines left out."""
+    lines = [line for line in context.stdout_lines if line.strip()]
+    lines += [line for line in context.stderr.splitlines() if line.strip()]
+    return "\n".join(lines)
+
+
+def _boundary(text: str, start: int, end: int, *, last: bool) -> int | None:
+    """The last (or first) line break, else space, in ``text[start:end]``: its index."""
+    for sep in ("\n", " "):
+        at = text.rfind(sep, start, end) if last else text.find(sep, start, end)
+        if at != -1:
+            return at
+    return None
+
+
+def shorten(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """``text`` if it has at most ``limit`` characters; otherwise its start (a quarter of
+    ``limit``) and its end (the rest), the middle cut out and counted.
+
+    The start names the failure (the CLI's messages are known by their first words,
+    docs/protocol.md §5); the end holds the latest lines (a crash's last words, an error
+    after a flood of logs). Each part ends (or begins) at a line break, else a space, in
+    its half next to the cut, when it has one: a word is split only inside a very long one.
+    """
+    if len(text) <= limit:
+        return text
+    head = limit // 4
+    tail_start = len(text) - (limit - head)
+    cut = _boundary(text, head // 2, head + 1, last=True)
+    head_end = cut if cut is not None else head
+    cut = _boundary(text, tail_start - 1, tail_start + (limit - head) // 2, last=False)
+    tail_from = cut + 1 if cut is not None else tail_start
+    left_out = tail_from - head_end
+    return (
+        f"{text[:head_end].rstrip()} [... {left_out} characters cut ...] "
+        + text[tail_from:].lstrip()
+    )
+
+
+def listed_models(text: str) -> list[str]:
+    """The model ids of an unknown-model message in ``text``, in the CLI's order."""
+    match = re.search(MODEL_ERROR, text, re.IGNORECASE)
+    if match is None:
+        return []
+    return [m.strip().rstrip(".") for m in match["models"].split(",") if m.strip()]
+
+
+def _models_quoted(text: str) -> str:
+    """``text`` with the list of an unknown-model message cut to its first models and a
+    count (the 2026.10 CLI lists ~250 ids on one ~6 KB line)."""
+    models = listed_models(text)
+    match = re.search(MODEL_ERROR, text, re.IGNORECASE)
+    if match is None or len(models) <= MODELS_WHOLE:
+        return text
+    shown = ", ".join(models[:MODELS_QUOTED])
+    more = f"{shown}, ... and {len(models) - MODELS_QUOTED} more; see .available_models"
+    return text[: match.start("models")] + more + text[match.end("models") :]
+
+
 # --- recognising the CLI's own failure messages (docs/protocol.md §5) ---------------------
 def _model_hint(text: str) -> str:
-    match = re.search(MODEL_ERROR, text)
-    models = match["models"].strip().rstrip(".") if match else ""
-    listed = f" ({models})" if models else ""
-    return (
-        f"pass one of the models the CLI listed{listed} as AgentOptions(model=...), or "
-        "leave model unset for the CLI's default"
-    )
+    models = listed_models(text)
+    if len(models) > MODELS_WHOLE:
+        which = f"one of the models the CLI listed (all {len(models)} in .available_models)"
+    elif models:
+        which = f"one of the models the CLI listed ({', '.join(models)})"
+    else:
+        which = "a model the CLI knows (`cursor-agent models`)"
+    return f"pass {which} as AgentOptions(model=...), or leave model unset for the CLI's default"
 
 
 def _fixed(hint: str) -> Callable[[str], str]:
@@ -296,6 +375,16 @@ _RULES: list[tuple[str, type[AgentProcessError], Callable[[str], str]]] = [
         ),
     ),
     (
+        CONFIG_RACE,
+        AgentConfigRaceError,
+        _fixed(
+            "nothing was done, so a retry is safe: the run lost a race over the CLI's "
+            "config file (cli-config.json) with a run started at the same time; a separate "
+            "CURSOR_CONFIG_DIR per concurrent run (AgentOptions(env=...); copy your login "
+            "into it unless you use an API key) avoids the race"
+        ),
+    ),
+    (
         r"RetriableError",
         AgentRetriableError,
         _fixed(
@@ -307,7 +396,8 @@ _RULES: list[tuple[str, type[AgentProcessError], Callable[[str], str]]] = [
 
 
 def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
-    """The error class for what a failed CLI printed, and the hint that goes with it."""
+    """The error class for what a failed CLI printed, and the hint that goes with it.
+    Give it the whole text: a message is known by its start (docs/protocol.md §5)."""
     for pattern, error_type, hint in _RULES:
         if re.search(pattern, said, re.IGNORECASE):
             return error_type, hint(said)
@@ -317,8 +407,18 @@ def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
 def process_error(
     said: str, context: ErrorContext, *, whole: str | None = None
 ) -> AgentProcessError:
-    """The error for a CLI that exited non-zero or was killed, quoting what it said
-    (``said``, perhaps shortened); recognised from ``whole`` when given."""
+    """The error for a CLI that exited non-zero or was killed, quoting what it said.
+
+    Args:
+        said: the quote for the message (perhaps shortened, or a "printed nothing" text).
+        context: the run's context; the class and hint are recognised from all the CLI
+            said, ``whole`` if given, else :func:`cli_text` of ``context`` (never from a
+            shortened ``said`` when the context has the text).
+        whole: all the CLI said (it must not be cut).
+
+    An unknown-model message is quoted from the whole text, its model list cut to a few
+    ids and a count (all of them are on ``.available_models``).
+    """
     code = context.exit_code
     if code is not None and code < 0:
         import signal  # only failures need it
@@ -330,5 +430,9 @@ def process_error(
         return AgentProcessError(
             f"cursor-agent was killed by signal {name}: {said}", context=context
         )
-    error_type, hint = classify(whole if whole is not None else said)
+    if whole is None:
+        whole = cli_text(context) or said
+    error_type, hint = classify(whole)
+    if error_type is AgentModelError:
+        said = shorten(_models_quoted(whole))
     return error_type(f"cursor-agent exited with code {code}: {said}", context=context, hint=hint)

@@ -25,13 +25,17 @@ import msgspec
 
 if TYPE_CHECKING:
     from ._protocol.tool_parse import ParsedToolCall
-    from .tools import ToolArgs, ToolResult
+    from .tools import CreatePlanArgs, ToolArgs, ToolResult
 
 __all__ = [
     "AssistantEvent",
     "ConnectionEvent",
     "ContentBlock",
+    "CreatePlanRequest",
+    "CreatePlanResponse",
     "Event",
+    "InteractionRequest",
+    "InteractionResponse",
     "Message",
     "PartialAssistantEvent",
     "ResultEvent",
@@ -218,6 +222,23 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     def started_at_ms(self) -> int | None:
         return self._parsed.started_at_ms
 
+    @property
+    def extras(self) -> dict[str, Any]:
+        """The keys of the kind object beside ``args`` and ``result``, as plain values
+        (2026.10: a shell call's ``description``); empty if none."""
+        return self._parsed.extras
+
+    @property
+    def description(self) -> str | None:
+        """The agent's own words for the call (a shell call's ``description``, beside
+        its ``args`` or among them), when the CLI sends them."""
+        value = self._parsed.extras.get("description")
+        if value is None:
+            args = self._parsed.args
+            value = args.get("description") if isinstance(args, dict) else None
+            value = getattr(args, "description", None) if value is None else value
+        return value if isinstance(value, str) else None
+
 
 class ToolCallStarted(_ToolCallEvent, tag="tool_call", frozen=True):
     """The agent started a tool call."""
@@ -234,8 +255,16 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
 
     @property
     def outcome(self) -> str | None:
-        """``"success"``, ``"rejected"``, ``"error"``, or the wire key of another outcome."""
+        """``"success"``, ``"rejected"``, ``"permissionDenied"``, ``"error"``, ..., the
+        wire key of the outcome; ``None`` if the event has none."""
         return self._parsed.outcome
+
+    @property
+    def status(self) -> Literal["succeeded", "blocked", "failed", "other"]:
+        """What the outcome means, whatever its key (:data:`agent_sdk.ToolCallStatus`):
+        ``"succeeded"``; ``"blocked"`` by a hook, the user or the permission rules;
+        ``"failed"``; or ``"other"`` for an outcome key this SDK does not know."""
+        return self._parsed.status or "other"
 
     @property
     def result(self) -> ToolResult | None:
@@ -244,8 +273,22 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
         return self._parsed.result
 
     @property
+    def result_extras(self) -> dict[str, Any]:
+        """The keys of ``result`` beside the outcome, as plain values (a shell call's
+        ``isBackground``, a plan's ``planUri``); empty if none."""
+        return self._parsed.result_extras
+
+    @property
     def completed_at_ms(self) -> int | None:
         return self._parsed.completed_at_ms
+
+    @property
+    def duration_ms(self) -> int | None:
+        """How long the call took by the CLI's own clock: ``completedAtMs`` less
+        ``startedAtMs``, when the event carries both (the event's ``timestamp_ms`` is
+        from another clock)."""
+        start, end = self._parsed.started_at_ms, self._parsed.completed_at_ms
+        return end - start if start is not None and end is not None else None
 
 
 # --- connection ---------------------------------------------------------------------
@@ -265,6 +308,146 @@ class RetryEvent(_Event, tag="retry", frozen=True):
     subtype: str = ""
     attempt: int | None = None
     is_resume: bool | None = None
+
+
+# --- interaction queries ------------------------------------------------------------
+CREATE_PLAN_QUERY = "createPlanRequestQuery"
+"""The ``query_type`` of the plan a ``--mode plan`` run asks to have approved."""
+
+
+def _wire_id(value: object) -> int | str | None:
+    # bool is an int in Python, never an id on the wire.
+    return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
+
+
+class _InteractionEvent(_Event, tag="interaction_query", frozen=True, gc=True, dict=True):
+    type: ClassVar[str] = "interaction_query"
+    query_type: str = ""
+    """The kind of query, as the CLI spells it: ``"createPlanRequestQuery"``, ..."""
+
+
+class InteractionRequest(_InteractionEvent, tag="interaction_query", frozen=True):
+    """The CLI asks for an interaction (docs/protocol.md §3.6b), which in print mode it
+    settles itself: an :class:`InteractionResponse` with the same :attr:`id` follows.
+
+    This class is the generic one, for any ``query_type``; a plan's request is a
+    :class:`CreatePlanRequest`.
+    """
+
+    subtype: Literal["request"] = "request"
+    query: dict[str, Any] = msgspec.field(default_factory=dict)
+    """The wire ``query`` object: its ``id`` and, under the key :attr:`query_type`, the payload."""
+
+    @property
+    def id(self) -> int | str | None:
+        """The id pairing this request with its response (``None`` if the CLI sent none)."""
+        return _wire_id(self.query.get("id"))
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """What the query asks, as sent (the object under :attr:`query_type`)."""
+        value = self.query.get(self.query_type)
+        return value if isinstance(value, dict) else {}
+
+
+class CreatePlanRequest(InteractionRequest, tag="interaction_query", frozen=True):
+    """A ``createPlanRequestQuery``: the agent asks to have its plan approved (plan mode).
+
+    Example::
+
+        case CreatePlanRequest():
+            print(event.args.name, len(event.args.todos))
+    """
+
+    @functools.cached_property
+    def args(self) -> CreatePlanArgs:
+        """The plan, typed (checked when the event is decoded): the same type as the
+        ``createPlanToolCall``'s arguments."""
+        from .tools import CreatePlanArgs
+
+        return msgspec.convert(self.payload.get("args", {}), CreatePlanArgs)
+
+    @property
+    def tool_call_id(self) -> str | None:
+        """The ``call_id`` of the ``createPlanToolCall`` this plan came from."""
+        value = self.payload.get("toolCallId")
+        return value if isinstance(value, str) else None
+
+
+class InteractionResponse(_InteractionEvent, tag="interaction_query", frozen=True):
+    """How the CLI answered an :class:`InteractionRequest`: same :attr:`id`, same
+    :attr:`query_type`. :attr:`request` is that request, when a stream paired them.
+
+    This class is the generic one; a plan's answer is a :class:`CreatePlanResponse`.
+    """
+
+    subtype: Literal["response"] = "response"
+    response: dict[str, Any] = msgspec.field(default_factory=dict)
+    """The wire ``response`` object: its ``id`` and one key (``createPlanRequestResponse``
+    for ``createPlanRequestQuery``) holding the payload."""
+
+    @property
+    def id(self) -> int | str | None:
+        """The id of the request this answers (``None`` if the CLI sent none)."""
+        return _wire_id(self.response.get("id"))
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The answer, as sent: the object under the response key named after
+        :attr:`query_type` (``…Query`` → ``…Response``), else the one object beside ``id``."""
+        value = self.response.get(self.query_type.removesuffix("Query") + "Response")
+        if not isinstance(value, dict):
+            others = [v for k, v in self.response.items() if k != "id" and isinstance(v, dict)]
+            value = others[0] if len(others) == 1 else {}
+        return value
+
+    @property
+    def outcome(self) -> str | None:
+        """The key of the answer's ``result``: ``"success"``, ``"rejected"``, ... (``None``
+        if the answer has no result object)."""
+        result = self.payload.get("result")
+        if not isinstance(result, dict):
+            return None
+        if "success" in result:
+            return "success"
+        # Scalar siblings (`planUri`) are not outcomes.
+        return next((k for k, v in result.items() if isinstance(v, dict)), None)
+
+    @property
+    def reason(self) -> str | None:
+        """The ``reason`` the outcome gives (``"User Rejected"``, ...), if any."""
+        result = self.payload.get("result")
+        body = result.get(self.outcome) if isinstance(result, dict) and self.outcome else None
+        reason = body.get("reason") if isinstance(body, dict) else None
+        return reason if isinstance(reason, str) else None
+
+    @property
+    def request(self) -> InteractionRequest | None:
+        """The request this answers, if the stream that decoded both paired them
+        (every run and replay does); ``None`` if the request was not seen."""
+        request = self.__dict__.get(_PAIRED_REQUEST)
+        return request if isinstance(request, InteractionRequest) else None
+
+
+class CreatePlanResponse(InteractionResponse, tag="interaction_query", frozen=True):
+    """The answer to a :class:`CreatePlanRequest`: ``outcome == "success"`` is an approved plan."""
+
+    @property
+    def plan_uri(self) -> str | None:
+        """Where the CLI stored the plan (``""`` when it stored it nowhere)."""
+        result = self.payload.get("result")
+        value = result.get("planUri") if isinstance(result, dict) else None
+        return value if isinstance(value, str) else None
+
+
+_PAIRED_REQUEST = "_agent_sdk_request"
+"""Where a stream puts, in a response's ``__dict__``, the request it answers."""
+
+
+def pair_interaction(request: InteractionRequest, response: InteractionResponse) -> None:
+    """Record on ``response`` the request it answers (see :attr:`InteractionResponse.request`)."""
+    # Events are frozen, but have a __dict__ (like tool calls, for computed values).
+    response.__dict__[_PAIRED_REQUEST] = request
 
 
 # --- result -------------------------------------------------------------------------
@@ -328,6 +511,8 @@ Event = (
     | ToolCallCompleted
     | ConnectionEvent
     | RetryEvent
+    | InteractionRequest
+    | InteractionResponse
     | ResultEvent
     | UnknownEvent
     | TextLine

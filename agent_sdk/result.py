@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from .events import Event, Usage
-from .tool_calls import ToolCall
+from .tool_calls import Plan, ToolCall
 
 __all__ = ["RunResult"]
 
@@ -29,6 +29,10 @@ class RunResult(msgspec.Struct, frozen=True, kw_only=True):
             ``AgentOptions(keep_events=True)``, since its consumer had each event.
         tool_calls: the tool calls, ``started`` paired with ``completed``, in start order
             (from the kept events: empty when ``events`` is).
+        plan: in plan mode (``AgentOptions(mode="plan")``), the plan the agent made: its
+            markdown and todos, from its latest ``createPlanToolCall`` (kept whether or
+            not the run kept its events); ``None`` if it made none. ``result`` then holds
+            only the agent's narration.
         exit_code: the CLI's exit code (0; negative if it hung after its result and was
             ended by agent_sdk).
         stderr: the tail of what the CLI wrote to stderr.
@@ -48,5 +52,6 @@ class RunResult(msgspec.Struct, frozen=True, kw_only=True):
     duration_api_ms: int | None = None
     events: list[Event] = msgspec.field(default_factory=list)
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
+    plan: Plan | None = None
     exit_code: int = 0
     stderr: str = ""

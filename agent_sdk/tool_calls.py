@@ -1,18 +1,33 @@
-"""Tool calls as objects: a ``started`` event paired with its ``completed`` by ``call_id``."""
+"""Tool calls as objects: a ``started`` event paired with its ``completed`` by ``call_id``;
+what their outcome means (:data:`ToolCallStatus`); the plan of a plan-mode run."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
 from .events import Event, ToolCallCompleted, ToolCallStarted
 
 if TYPE_CHECKING:
-    from .tools import ToolArgs, ToolResult
+    from .tools import PlanTodo, ToolArgs, ToolResult
 
-__all__ = ["ToolCall"]
+__all__ = ["Plan", "ToolCall", "ToolCallStatus"]
+
+ToolCallStatus = Literal["succeeded", "blocked", "failed", "other"]
+"""What a finished tool call's outcome means, whatever its wire key (docs/protocol.md §3.4):
+
+- ``"succeeded"``: the call ran (``success``). A shell command that exited non-zero
+  succeeded too: its ``exitCode`` says how the command went.
+- ``"blocked"``: it was stopped before it ran, by a hook, the user or the permission
+  rules (``rejected``, ``permissionDenied``, ``writePermissionDenied``). Not a failed run.
+- ``"failed"``: it did not work (``error``; also ``failure``, ``timeout``,
+  ``fileNotFound``, ``spawnError``, reported by users but never seen).
+- ``"other"``: an outcome key this SDK does not know (the key is ``outcome``, its payload
+  ``result``), or a ``completed`` event with no outcome at all.
+"""
 
 
 class ToolCall(msgspec.Struct, frozen=True):
@@ -52,6 +67,19 @@ class ToolCall(msgspec.Struct, frozen=True):
         return self.completed.outcome if self.completed is not None else None
 
     @property
+    def status(self) -> ToolCallStatus | None:
+        """What the outcome means: ``"succeeded"``, ``"blocked"``, ``"failed"`` or
+        ``"other"`` (see :data:`ToolCallStatus`); ``None`` while the call runs."""
+        return self.completed.status if self.completed is not None else None
+
+    @property
+    def description(self) -> str | None:
+        """The agent's own words for the call, when the CLI sends them (shell calls)."""
+        if self.started is not None and self.started.description is not None:
+            return self.started.description
+        return self.completed.description if self.completed is not None else None
+
+    @property
     def result(self) -> ToolResult | None:
         """The typed payload of the outcome (see :attr:`ToolCallCompleted.result`)."""
         return self.completed.result if self.completed is not None else None
@@ -66,6 +94,8 @@ class ToolCall(msgspec.Struct, frozen=True):
         ``completedAtMs`` when present, else the events' ``timestamp_ms``."""
         if self.completed is None:
             return None
+        if self.completed.duration_ms is not None:
+            return self.completed.duration_ms
         end = self.completed.completed_at_ms
         start = self.completed.started_at_ms
         if start is None and self.started is not None:
@@ -80,10 +110,11 @@ class ToolCallTracker:
     """Pairs tool-call events as they stream, in any order (parallel calls included),
     and keeps every call."""
 
-    __slots__ = ("_calls",)
+    __slots__ = ("_calls", "_plan_id")
 
     def __init__(self) -> None:
         self._calls: dict[str, ToolCall] = {}
+        self._plan_id: str | None = None
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """Record an event; return the :class:`ToolCall` it belongs to, as known now."""
@@ -93,7 +124,15 @@ class ToolCallTracker:
         else:
             call = ToolCall(call.call_id, call.started, event)
         self._calls[event.call_id] = call
+        if _is_plan(event):
+            self._plan_id = event.call_id
         return call
+
+    @property
+    def plan(self) -> Plan | None:
+        """The plan of the latest ``createPlanToolCall`` seen, if any."""
+        call = self._calls.get(self._plan_id) if self._plan_id is not None else None
+        return Plan.of(call) if call is not None else None
 
     def call_of(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """The :class:`ToolCall` an event belongs to, as known now."""
@@ -117,20 +156,31 @@ class RunningToolCalls:
     :meth:`call_of` pairs them for as long as someone holds the ``completed`` event.
     """
 
-    __slots__ = ("_running",)
+    __slots__ = ("_plan", "_running")
 
     def __init__(self) -> None:
         self._running: dict[str, ToolCallStarted] = {}
+        self._plan: ToolCall | None = None
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> None:
         """Record an event (this is on the hot path of every streamed run)."""
         if type(event) is ToolCallStarted:
             self._running[event.call_id] = event
+            if _is_plan(event):
+                self._plan = ToolCall(event.call_id, event)
             return
         started = self._running.pop(event.call_id, None)
         if started is not None:
             # Events are frozen, but have a __dict__ (for their lazily parsed payload).
             event.__dict__[_STARTED] = started
+        if _is_plan(event):
+            self._plan = self.call_of(event)
+
+    @property
+    def plan(self) -> Plan | None:
+        """The plan of the latest ``createPlanToolCall`` seen, if any: kept although
+        the call is no longer running, so a run that keeps no events still has it."""
+        return Plan.of(self._plan) if self._plan is not None else None
 
     def call_of(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """The :class:`ToolCall` an event belongs to: a ``started`` event's call is
@@ -146,6 +196,72 @@ class RunningToolCalls:
 
 
 _STARTED = "_agent_sdk_started"
+
+# A plan call is told from its kind; to keep the payload of every other call undecoded,
+# the kind is read only from a call whose first bytes name it (the kind object comes
+# first on the wire, after a few short sibling keys at most).
+_PLAN_KIND = "createPlanToolCall"
+_find_plan_key = re.compile(b'"' + _PLAN_KIND.encode() + b'"').search
+_PLAN_SCAN = 64 * 1024
+
+
+def _is_plan(event: ToolCallStarted | ToolCallCompleted) -> bool:
+    # Searched in the raw bytes (a buffer: nothing is copied), then confirmed by the kind.
+    found = _find_plan_key(event.tool_call, 0, _PLAN_SCAN)
+    return found is not None and event.kind == _PLAN_KIND
+
+
+class Plan(msgspec.Struct, frozen=True, kw_only=True):
+    """The plan of a run in plan mode (``AgentOptions(mode="plan")``), as the agent wrote
+    it in its ``createPlanToolCall``: in such a run the reply is only narration.
+
+    Attributes:
+        markdown: the plan, in markdown.
+        name: its title.
+        overview: a short summary.
+        todos: its steps (:class:`~agent_sdk.tools.PlanTodo`).
+        phases: as the CLI sent them (only ever seen empty).
+        is_project: the CLI's ``isProject``.
+        uri: the CLI's ``planUri``, beside the call's outcome; ``None`` when absent or
+            empty (the CLI has been seen to send ``""``).
+        call: the tool call it came from (its ``status`` says whether it was blocked).
+
+    Example::
+
+        result = run_sync("Plan the cart refactor", AgentOptions(mode="plan"))
+        if result.plan is not None:
+            print(result.plan.markdown)
+    """
+
+    markdown: str
+    name: str = ""
+    overview: str = ""
+    todos: list[PlanTodo] = msgspec.field(default_factory=list)
+    phases: list[Any] = msgspec.field(default_factory=list)
+    is_project: bool = False
+    uri: str | None = None
+    call: ToolCall | None = None
+
+    @classmethod
+    def of(cls, call: ToolCall) -> Plan | None:
+        """The plan a ``createPlanToolCall`` holds; ``None`` for another call, or one
+        whose arguments do not have the plan's shape."""
+        from .tools import CreatePlanArgs
+
+        args = call.args
+        if call.kind != _PLAN_KIND or not isinstance(args, CreatePlanArgs):
+            return None
+        uri = call.completed.result_extras.get("planUri") if call.completed else None
+        return cls(
+            markdown=args.plan,
+            name=args.name,
+            overview=args.overview,
+            todos=list(args.todos),
+            phases=list(args.phases),
+            is_project=args.isProject,
+            uri=uri if isinstance(uri, str) and uri else None,
+            call=call,
+        )
 
 
 def _alone(event: ToolCallStarted | ToolCallCompleted) -> ToolCall:

@@ -1,8 +1,12 @@
 """Typed arguments and results of the agent's tool calls (docs/protocol.md §3.4).
 
 Field names mirror the wire (camelCase, as the CLI spells them). Every field but the
-essential ones has a default, because the CLI adds and drops fields between versions.
-A tool kind this module does not know keeps its arguments and result as plain dicts.
+essential ones has a default, because the CLI adds and drops fields between versions;
+fields this module does not know are ignored. A tool kind this module does not know
+keeps its arguments and result as plain dicts.
+
+The arguments are defined here; the results, in :mod:`agent_sdk.tool_results`, and
+re-exported here: import both from this module.
 """
 
 from __future__ import annotations
@@ -11,13 +15,48 @@ from typing import Any
 
 import msgspec
 
+from .tool_results import (
+    CreatePlanSuccess,
+    DeleteSuccess,
+    EditSuccess,
+    GetMcpToolsSuccess,
+    GlobSuccess,
+    GrepContent,
+    GrepFileMatches,
+    GrepFiles,
+    GrepLineMatch,
+    GrepSuccess,
+    GrepWorkspaceResult,
+    LsSuccess,
+    McpContent,
+    McpSuccess,
+    McpText,
+    PermissionDenied,
+    PlanTodo,
+    ReadRange,
+    ReadSuccess,
+    Rejection,
+    ShellSuccess,
+    Todo,
+    ToolFailure,
+    ToolResult,
+    UpdateTodosSuccess,
+    WritePermissionDenied,
+    WriteSuccess,
+    _Payload,
+)
+
 __all__ = [
     "ApplyPatch",
+    "CreatePlanArgs",
+    "CreatePlanSuccess",
     "DeleteArgs",
     "DeleteSuccess",
     "EditArgs",
     "EditSuccess",
     "FunctionArgs",
+    "GetMcpToolsArgs",
+    "GetMcpToolsSuccess",
     "GlobArgs",
     "GlobSuccess",
     "GrepArgs",
@@ -34,6 +73,8 @@ __all__ = [
     "McpSuccess",
     "McpText",
     "MultiStrReplace",
+    "PermissionDenied",
+    "PlanTodo",
     "ReadArgs",
     "ReadRange",
     "ReadSuccess",
@@ -48,12 +89,9 @@ __all__ = [
     "UpdateTodosArgs",
     "UpdateTodosSuccess",
     "WriteArgs",
+    "WritePermissionDenied",
     "WriteSuccess",
 ]
-
-
-class _Payload(msgspec.Struct, frozen=True, kw_only=True):
-    pass
 
 
 # --- read ---------------------------------------------------------------------------
@@ -65,24 +103,6 @@ class ReadArgs(_Payload, frozen=True):
     limit: int | None = None
 
 
-class ReadRange(_Payload, frozen=True):
-    startLine: int | None = None
-    endLine: int | None = None
-
-
-class ReadSuccess(_Payload, frozen=True):
-    """Result of a successful ``readToolCall``: the file's ``content`` and its size."""
-
-    content: str = ""
-    isEmpty: bool = False
-    exceededLimit: bool = False
-    totalLines: int | None = None
-    totalChars: int | None = None
-    fileSize: int | None = None
-    path: str | None = None
-    readRange: ReadRange | None = None
-
-
 # --- write / edit -------------------------------------------------------------------
 class WriteArgs(_Payload, frozen=True):
     """Arguments of ``writeToolCall``."""
@@ -90,12 +110,6 @@ class WriteArgs(_Payload, frozen=True):
     path: str = ""
     fileText: str | None = None
     toolCallId: str | None = None
-
-
-class WriteSuccess(_Payload, frozen=True):
-    path: str = ""
-    linesCreated: int | None = None
-    fileSize: int | None = None
 
 
 class StrReplace(_Payload, frozen=True):
@@ -122,84 +136,63 @@ class EditArgs(_Payload, frozen=True):
     applyPatch: ApplyPatch | None = None
 
 
-class EditSuccess(_Payload, frozen=True):
+class DeleteArgs(_Payload, frozen=True):
     path: str = ""
-    linesAdded: int | None = None
-    linesRemoved: int | None = None
-    diffString: str | None = None
-    beforeFullFileContent: str | None = None
-    afterFullFileContent: str | None = None
-    message: str | None = None
+    toolCallId: str | None = None
 
 
 # --- shell --------------------------------------------------------------------------
 class ShellArgs(_Payload, frozen=True):
-    """Arguments of ``shellToolCall``. ``timeout`` is in milliseconds."""
+    """Arguments of ``shellToolCall``.
+
+    ``timeout`` and ``hardTimeout`` are in milliseconds; ``timeoutBehavior`` says what
+    happens at ``timeout`` (``TIMEOUT_BEHAVIOR_BACKGROUND``: the command goes on in the
+    background). ``description`` is the agent's own words for the command.
+    ``fileOutputThresholdBytes`` is written by the CLI as a string of digits: see
+    :attr:`file_output_threshold_bytes`. ``parsingResult`` is kept as it came.
+    """
 
     command: str = ""
     workingDirectory: str | None = None
     timeout: int | None = None
+    hardTimeout: int | None = None
+    timeoutBehavior: str | None = None
+    description: str | None = None
     toolCallId: str | None = None
     simpleCommands: list[str] | None = None
     isBackground: bool | None = None
+    closeStdin: bool | None = None
+    skipApproval: bool | None = None
+    hasInputRedirect: bool | None = None
+    hasOutputRedirect: bool | None = None
+    conversationId: str | None = None
+    requestId: str | None = None
+    adminCommandDenylist: list[Any] | None = None
+    fileOutputThresholdBytes: str | int | None = None
     parsingResult: dict[str, Any] | None = None
 
-
-class ShellSuccess(_Payload, frozen=True):
-    """A finished command. A non-zero ``exitCode`` is still a success outcome."""
-
-    command: str = ""
-    workingDirectory: str | None = None
-    exitCode: int | None = None
-    signal: str | None = None
-    stdout: str = ""
-    stderr: str = ""
-    executionTime: int | None = None
-    interleavedOutput: str | None = None
+    @property
+    def file_output_threshold_bytes(self) -> int | None:
+        """``fileOutputThresholdBytes`` as a number (``None`` if absent or not digits)."""
+        value = self.fileOutputThresholdBytes
+        if isinstance(value, int):
+            return value
+        return int(value) if value is not None and value.isascii() and value.isdigit() else None
 
 
 # --- search -------------------------------------------------------------------------
 class GrepArgs(_Payload, frozen=True):
+    """Arguments of ``grepToolCall``: ``glob`` limits the files searched, ``offset``
+    skips that many results."""
+
     pattern: str = ""
     path: str | None = None
     outputMode: str | None = None
+    glob: str | None = None
+    offset: int | None = None
     caseInsensitive: bool | None = None
     multiline: bool | None = None
-
-
-class GrepFiles(_Payload, frozen=True):
-    files: list[str] = msgspec.field(default_factory=list)
-    totalFiles: int | None = None
-
-
-class GrepLineMatch(_Payload, frozen=True):
-    lineNumber: int | None = None
-    content: str = ""
-
-
-class GrepFileMatches(_Payload, frozen=True):
-    file: str = ""
-    matches: list[GrepLineMatch] = msgspec.field(default_factory=list)
-
-
-class GrepContent(_Payload, frozen=True):
-    matches: list[GrepFileMatches] = msgspec.field(default_factory=list)
-    totalLines: int | None = None
-    totalMatchedLines: int | None = None
-
-
-class GrepWorkspaceResult(_Payload, frozen=True):
-    """One workspace root's matches: ``files`` or ``content``, by ``outputMode``."""
-
-    files: GrepFiles | None = None
-    content: GrepContent | None = None
-
-
-class GrepSuccess(_Payload, frozen=True):
-    pattern: str = ""
-    path: str | None = None
-    outputMode: str | None = None
-    workspaceResults: dict[str, GrepWorkspaceResult] = msgspec.field(default_factory=dict)
+    toolCallId: str | None = None
 
 
 class GlobArgs(_Payload, frozen=True):
@@ -207,52 +200,34 @@ class GlobArgs(_Payload, frozen=True):
     targetDirectory: str | None = None
 
 
-class GlobSuccess(_Payload, frozen=True):
-    pattern: str = ""
-    path: str | None = None
-    files: list[str] = msgspec.field(default_factory=list)
-    totalFiles: int | None = None
-    clientTruncated: bool | None = None
-    ripgrepTruncated: bool | None = None
-
-
 class LsArgs(_Payload, frozen=True):
     path: str = ""
     ignore: list[str] = msgspec.field(default_factory=list)
 
 
-class LsSuccess(_Payload, frozen=True):
-    """``directoryTreeRoot`` is the CLI's nested tree, kept as it came."""
-
-    directoryTreeRoot: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
-class DeleteArgs(_Payload, frozen=True):
-    path: str = ""
-
-
-class DeleteSuccess(_Payload, frozen=True):
-    path: str | None = None
-
-
-# --- todos, MCP, functions ----------------------------------------------------------
-class Todo(_Payload, frozen=True):
-    """``status`` is e.g. ``TODO_STATUS_PENDING``, ``..._IN_PROGRESS``, ``..._COMPLETED``."""
-
-    id: str = ""
-    content: str = ""
-    status: str = ""
-
-
+# --- todos and plans ----------------------------------------------------------------
 class UpdateTodosArgs(_Payload, frozen=True):
     todos: list[Todo] = msgspec.field(default_factory=list)
     merge: bool | None = None
 
 
-class UpdateTodosSuccess(_Payload, frozen=True):
-    todos: list[Todo] = msgspec.field(default_factory=list)
+class CreatePlanArgs(_Payload, frozen=True):
+    """Arguments of ``createPlanToolCall`` (plan mode): the plan itself.
+
+    ``plan`` is markdown, ``name`` a title, ``overview`` a summary, ``todos`` its
+    steps; ``phases`` is kept as it came (only ever seen empty). A run's plan is also
+    on :attr:`agent_sdk.RunResult.plan`.
+    """
+
+    plan: str = ""
+    todos: list[PlanTodo] = msgspec.field(default_factory=list)
+    overview: str = ""
+    name: str = ""
+    isProject: bool = False
+    phases: list[Any] = msgspec.field(default_factory=list)
 
 
+# --- MCP, functions -----------------------------------------------------------------
 class McpArgs(_Payload, frozen=True):
     name: str = ""
     args: dict[str, Any] = msgspec.field(default_factory=dict)
@@ -260,17 +235,13 @@ class McpArgs(_Payload, frozen=True):
     providerIdentifier: str | None = None
 
 
-class McpText(_Payload, frozen=True):
-    text: str = ""
+class GetMcpToolsArgs(_Payload, frozen=True):
+    """Arguments of ``getMcpToolsToolCall``: the tools of MCP ``server`` matching
+    ``pattern``."""
 
-
-class McpContent(_Payload, frozen=True):
-    text: McpText | None = None
-
-
-class McpSuccess(_Payload, frozen=True):
-    content: list[McpContent] = msgspec.field(default_factory=list)
-    isError: bool = False
+    server: str = ""
+    pattern: str = ""
+    toolCallId: str | None = None
 
 
 class FunctionArgs(_Payload, frozen=True):
@@ -284,23 +255,6 @@ class FunctionArgs(_Payload, frozen=True):
         return msgspec.json.decode(self.arguments)
 
 
-# --- outcomes -----------------------------------------------------------------------
-class Rejection(_Payload, frozen=True):
-    """A ``rejected`` outcome: blocked by permissions or policy (not a failed run)."""
-
-    reason: str = ""
-    command: str | None = None
-    workingDirectory: str | None = None
-    path: str | None = None
-    isReadonly: bool | None = None
-
-
-class ToolFailure(_Payload, frozen=True):
-    """An ``error`` outcome."""
-
-    message: str = ""
-
-
 ToolArgs = (
     ReadArgs
     | WriteArgs
@@ -311,26 +265,10 @@ ToolArgs = (
     | LsArgs
     | DeleteArgs
     | UpdateTodosArgs
+    | CreatePlanArgs
     | McpArgs
+    | GetMcpToolsArgs
     | FunctionArgs
     | dict[str, Any]
 )
 """Typed arguments of a known tool kind; a plain dict for any other kind."""
-
-ToolResult = (
-    ReadSuccess
-    | WriteSuccess
-    | EditSuccess
-    | ShellSuccess
-    | GrepSuccess
-    | GlobSuccess
-    | LsSuccess
-    | DeleteSuccess
-    | UpdateTodosSuccess
-    | McpSuccess
-    | Rejection
-    | ToolFailure
-    | dict[str, Any]
-)
-"""The payload of an outcome: the kind's success type, :class:`Rejection`,
-:class:`ToolFailure`, or a plain dict (unknown kind or unknown outcome)."""

@@ -29,8 +29,13 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ..events import (
+    CREATE_PLAN_QUERY,
     AssistantEvent,
+    CreatePlanRequest,
+    CreatePlanResponse,
     Event,
+    InteractionRequest,
+    InteractionResponse,
     PartialAssistantEvent,
     ResultEvent,
     SystemEvent,
@@ -40,7 +45,14 @@ from ..events import (
     ToolCallStarted,
     UnknownEvent,
 )
-from .wire import KNOWN_TYPES, PartialWireEvent, ToolCallWire, WireEvent, decoder
+from .wire import (
+    KNOWN_TYPES,
+    InteractionWire,
+    PartialWireEvent,
+    ToolCallWire,
+    WireEvent,
+    decoder,
+)
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -52,8 +64,9 @@ TOO_DEEP = "JSON nested deeper than agent_sdk decodes"
 
 _BOM = b"\xef\xbb\xbf"
 
-# What a block of lines held: its events; the tool-call and result events among them,
-# which the stream keeps track of; and its lines that were not events (banners, garbage).
+# What a block of lines held: its events; the tool-call, interaction and result events
+# among them, which the stream keeps track of; and its lines that were not events
+# (banners, garbage).
 Block = tuple[list[Event], list[Event], list[bytes]]
 
 
@@ -142,6 +155,9 @@ class LineDecoder:
                     notable.append(events[i])
                 elif cls is ThinkingDelta and events[i].subtype != "delta":
                     events[i] = _public_thinking(events[i])
+                elif cls is InteractionWire:
+                    events[i] = query = _public_interaction(events[i])
+                    notable.append(query)
         except _NeedsLineError:
             del text[mark:]  # the block is decoded again, line by line
             return self._decode_lines_one_by_one(block, text)
@@ -164,7 +180,16 @@ class LineDecoder:
         notable: list[Event] = [
             e
             for e in events
-            if isinstance(e, (ToolCallStarted, ToolCallCompleted, ResultEvent))
+            if isinstance(
+                e,
+                (
+                    ToolCallStarted,
+                    ToolCallCompleted,
+                    InteractionRequest,
+                    InteractionResponse,
+                    ResultEvent,
+                ),
+            )
             or (isinstance(e, UnknownEvent) and e.type == "result")
         ]
         text.extend(e.new_text for e in events if isinstance(e, AssistantEvent))
@@ -198,6 +223,8 @@ def _public(wire: WireEvent | PartialWireEvent) -> Event:
         return _public_tool_call(wire)
     if isinstance(wire, ThinkingDelta) and wire.subtype != "delta":
         return _public_thinking(wire)
+    if isinstance(wire, InteractionWire):
+        return _public_interaction(wire)
     return wire
 
 
@@ -235,6 +262,46 @@ def _public_tool_call(wire: ToolCallWire) -> ToolCallStarted | ToolCallCompleted
         session_id=wire.session_id,
         timestamp_ms=wire.timestamp_ms,
     )
+
+
+def _public_interaction(wire: InteractionWire) -> InteractionRequest | InteractionResponse:
+    # docs/protocol.md §3.6b. Rare events: their payload is checked here, and a shape that
+    # does not fit makes the line an UnknownEvent saying why.
+    event: InteractionRequest | InteractionResponse
+    plan = wire.query_type == CREATE_PLAN_QUERY
+    if not wire.query_type:
+        raise _NeedsLineError("interaction_query without a query_type")
+    if wire.subtype == "request":
+        if wire.query is None:
+            raise _NeedsLineError("interaction_query request without a query object")
+        if not isinstance(wire.query.get(wire.query_type), dict):
+            raise _NeedsLineError(f"interaction_query request: no {wire.query_type} object")
+        event = (CreatePlanRequest if plan else InteractionRequest)(
+            query_type=wire.query_type,
+            query=wire.query,
+            session_id=wire.session_id,
+            timestamp_ms=wire.timestamp_ms,
+        )
+        if isinstance(event, CreatePlanRequest):
+            try:
+                event.args  # noqa: B018 - checked now (and kept) rather than on first access
+            except msgspec.ValidationError as exc:
+                raise _NeedsLineError(f"{CREATE_PLAN_QUERY} args: {exc}") from None
+    elif wire.subtype == "response":
+        if wire.response is None:
+            raise _NeedsLineError("interaction_query response without a response object")
+        event = (CreatePlanResponse if plan else InteractionResponse)(
+            query_type=wire.query_type,
+            response=wire.response,
+            session_id=wire.session_id,
+            timestamp_ms=wire.timestamp_ms,
+        )
+    else:
+        raise _NeedsLineError(f"interaction_query of unknown subtype {wire.subtype!r}")
+    held = event.query if isinstance(event, InteractionRequest) else event.response
+    if event.id is None and "id" in held:
+        raise _NeedsLineError("interaction_query id is neither a number nor a string")
+    return event
 
 
 def _not_plain(line: bytes, error: str | None) -> Event | None:

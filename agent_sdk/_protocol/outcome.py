@@ -20,12 +20,15 @@ import os
 from typing import Literal
 
 from ..errors import (
+    MESSAGE_CHARS,  # how much of what the CLI said a message quotes (errors.shorten)
     AgentError,
     AgentProtocolError,
     AgentResultError,
     AgentTimeoutError,
     ErrorContext,
+    cli_text,
     process_error,
+    shorten,
 )
 from ..options import AgentOptions
 from ..result import RunResult
@@ -42,10 +45,6 @@ __all__ = [
 
 Expiry = Literal["timeout", "idle"]
 KILLED = -9  # the exit status of a CLI whose process group was ended with SIGKILL
-
-# How much of what the CLI said goes into an exception's message (all of it is on the
-# exception's context).
-MESSAGE_CHARS = 2000
 
 
 def _redaction(options: AgentOptions, redaction: Redaction | None) -> Redaction:
@@ -73,16 +72,13 @@ def what_the_cli_said(
     *,
     whole: bool = False,
 ) -> str:
-    """The CLI's own words: its non-JSON stdout and stderr; for a message (not ``whole``)
-    only the last part."""
-    lines = [line for line in context.stdout_lines if line.strip()]
-    lines += [line for line in context.stderr.splitlines() if line.strip()]
-    if not lines:
+    """The CLI's own words: its non-JSON stdout and stderr (``quiet`` if it said nothing).
+    ``whole``: all of them, for recognising the failure; otherwise a quote for a message,
+    its middle cut out when it is over ``MESSAGE_CHARS`` (``errors.shorten``)."""
+    text = cli_text(context)
+    if not text:
         return quiet
-    text = "\n".join(lines)
-    if len(text) > MESSAGE_CHARS and not whole:
-        text = "..." + text[-MESSAGE_CHARS:]
-    return text
+    return text if whole else shorten(text, MESSAGE_CHARS)
 
 
 def failure_or_result(
@@ -162,6 +158,7 @@ def _outcome(
         duration_api_ms=result.duration_api_ms,
         events=stream.events,
         tool_calls=stream.tool_calls.calls if stream.keep_events else [],
+        plan=stream.tool_calls.plan,
         exit_code=exit_code,
         stderr=ctx.stderr,
     )

@@ -3,8 +3,8 @@
 One :class:`Stream` per run. It frames the bytes into lines, decodes them, and keeps what
 the outcome of the run needs (docs/protocol.md §3): the session id, the ``result`` event,
 the lines that were not JSON, the reply assembled as it streams, the pairing of tool
-calls and, when asked, every event. ``agent-sdk replay`` and the recorder read output
-through the same class, so the rules live here once.
+calls and of interaction queries and, when asked, every event. ``agent-sdk replay`` and
+the recorder read output through the same class, so the rules live here once.
 """
 
 from __future__ import annotations
@@ -15,21 +15,59 @@ from collections.abc import Callable
 from ..events import (
     AssistantEvent,
     Event,
+    InteractionRequest,
+    InteractionResponse,
     ResultEvent,
     TextLine,
     ToolCallCompleted,
     ToolCallStarted,
     UnknownEvent,
+    pair_interaction,
 )
 from ..tool_calls import RunningToolCalls, ToolCallTracker
 from .decode import LineDecoder
 from .framing import LineFramer
 
-__all__ = ["MAX_STDOUT_LINES", "Stream"]
+__all__ = ["MAX_STDOUT_LINES", "InteractionTracker", "Stream"]
 
 # Non-JSON stdout lines kept for errors: a flood of junk must not grow memory.
 MAX_STDOUT_LINES = 200
 MAX_STDOUT_LINE_CHARS = 4000
+
+
+class InteractionTracker:
+    """Pairs ``interaction_query`` responses with their requests by id as they stream
+    (docs/protocol.md §3.6b), holding only the requests not yet answered.
+
+    A paired response carries its request from then on
+    (:attr:`~agent_sdk.events.InteractionResponse.request`).
+    """
+
+    __slots__ = ("_waiting",)
+
+    def __init__(self) -> None:
+        self._waiting: dict[int | str, InteractionRequest] = {}
+
+    def add(self, event: InteractionRequest | InteractionResponse) -> None:
+        """Record an event: a request waits for its answer; a response takes it."""
+        key = event.id
+        if key is None:
+            return  # nothing to pair on
+        if isinstance(event, InteractionRequest):
+            self._waiting[key] = event
+            return
+        request = self._waiting.pop(key, None)
+        if request is not None:
+            pair_interaction(request, event)
+
+    def request_of(self, event: InteractionResponse) -> InteractionRequest | None:
+        """The request a response answers, if it was seen."""
+        return event.request
+
+    @property
+    def waiting(self) -> list[InteractionRequest]:
+        """The requests not answered yet, in the order they came."""
+        return list(self._waiting.values())
 
 
 class Stream:
@@ -76,6 +114,8 @@ class Stream:
             ToolCallTracker() if keep_events else RunningToolCalls()
         )
         """Tool calls paired as they stream: every call, or only the running ones."""
+        self.interactions = InteractionTracker()
+        """Interaction queries paired as they stream (docs/protocol.md §3.6b)."""
         self.session_id: str | None = None
         """The chat id, from the latest event that carried one."""
         self.result_event: ResultEvent | None = None
@@ -141,6 +181,8 @@ class Stream:
             elif type(event) is ResultEvent:
                 if self.result_event is None or not self.result_event.is_error:
                     self.result_event = event
+            elif isinstance(event, (InteractionRequest, InteractionResponse)):
+                self.interactions.add(event)
             else:
                 assert isinstance(event, (ToolCallStarted, ToolCallCompleted))
                 self.tool_calls.add(event)

@@ -1,5 +1,6 @@
 """The ``tool_call`` payload of a tool-call event, parsed on first access (docs/protocol.md
-§3.4): its kind, typed arguments, outcome and typed result, and the sibling timing keys."""
+§3.4): its kind, typed arguments, outcome, the outcome's status and typed result, the
+sibling keys (timing, and those inside the kind object and beside the outcome)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,18 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from ..tool_calls import ToolCallStatus
+from ..tool_results import _Payload
 from ..tools import (
+    CreatePlanArgs,
+    CreatePlanSuccess,
     DeleteArgs,
     DeleteSuccess,
     EditArgs,
     EditSuccess,
     FunctionArgs,
+    GetMcpToolsArgs,
+    GetMcpToolsSuccess,
     GlobArgs,
     GlobSuccess,
     GrepArgs,
@@ -22,6 +29,7 @@ from ..tools import (
     LsSuccess,
     McpArgs,
     McpSuccess,
+    PermissionDenied,
     ReadArgs,
     ReadSuccess,
     Rejection,
@@ -33,8 +41,8 @@ from ..tools import (
     UpdateTodosArgs,
     UpdateTodosSuccess,
     WriteArgs,
+    WritePermissionDenied,
     WriteSuccess,
-    _Payload,
 )
 from .decode import decode_with_decimals
 
@@ -51,15 +59,33 @@ _KINDS: dict[str, tuple[type[_Payload], type[_Payload] | None]] = {
     "deleteToolCall": (DeleteArgs, DeleteSuccess),
     "updateTodosToolCall": (UpdateTodosArgs, UpdateTodosSuccess),
     "mcpToolCall": (McpArgs, McpSuccess),
+    "getMcpToolsToolCall": (GetMcpToolsArgs, GetMcpToolsSuccess),
+    "createPlanToolCall": (CreatePlanArgs, CreatePlanSuccess),
     "function": (FunctionArgs, None),
 }
-_OUTCOMES: dict[str, type[_Payload]] = {"rejected": Rejection, "error": ToolFailure}
-
-
-class _KindWire(msgspec.Struct):
-    # msgspec cannot put Raw in a union; an empty Raw means "no args".
-    args: msgspec.Raw = msgspec.Raw()
-    result: dict[str, msgspec.Raw] | None = None
+_OUTCOMES: dict[str, type[_Payload]] = {
+    "rejected": Rejection,
+    "permissionDenied": PermissionDenied,
+    "writePermissionDenied": WritePermissionDenied,
+    "error": ToolFailure,
+}
+# What each outcome key means (docs/protocol.md §3.4): the call ran; it was stopped before
+# it ran, by a hook, the user or the permission rules; it ran or tried to and did not
+# work. The four failure keys after `error` are reported by users, never seen.
+_STATUS: dict[str, ToolCallStatus] = {
+    "success": "succeeded",
+    "rejected": "blocked",
+    "permissionDenied": "blocked",
+    "writePermissionDenied": "blocked",
+    "error": "failed",
+    "failure": "failed",
+    "timeout": "failed",
+    "fileNotFound": "failed",
+    "spawnError": "failed",
+}
+# Keys of a `function` object that are its arguments (it has no `args`).
+_FUNCTION_KEYS = frozenset(("args", "result", "name", "arguments"))
+_KIND_KEYS = frozenset(("args", "result"))
 
 
 class ParsedToolCall(NamedTuple):
@@ -70,6 +96,12 @@ class ParsedToolCall(NamedTuple):
     tool_call_id: str | None
     started_at_ms: int | None
     completed_at_ms: int | None
+    status: ToolCallStatus | None
+    """``None`` for a call with no ``result`` object (a ``started`` event)."""
+    extras: dict[str, Any]
+    """Keys of the kind object beside ``args`` and ``result``, as plain values."""
+    result_extras: dict[str, Any]
+    """Keys of the ``result`` object beside the outcome, as plain values."""
 
 
 @functools.cache
@@ -117,27 +149,38 @@ def _string(raw: msgspec.Raw | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def status_of(outcome: str | None) -> ToolCallStatus:
+    """What an outcome key means: ``succeeded``, ``blocked``, ``failed`` or ``other``."""
+    return _STATUS.get(outcome, "other") if outcome is not None else "other"
+
+
 def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
     """Split a wire ``tool_call`` object into kind, typed args and typed outcome."""
     tool_call = _decode_or_dict(raw, dict[str, msgspec.Raw])
     if not isinstance(tool_call, dict):
-        return ParsedToolCall("", None, None, None, None, None, None)
+        return ParsedToolCall("", None, None, None, None, None, None, None, {}, {})
     kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
     args: ToolArgs | None = None
     outcome: str | None = None
     result: ToolResult | None = None
+    status: ToolCallStatus | None = None
+    extras: dict[str, Any] = {}
+    result_extras: dict[str, Any] = {}
     if kind:
         args_type, success_type = _KINDS.get(kind, (None, None))
-        body = _decode_or_dict(tool_call[kind], _KindWire)
-        if isinstance(body, _KindWire):
-            if body.args:
-                args = _decode_or_dict(body.args, args_type or dict[str, Any])
+        body = _decode_or_dict(tool_call[kind], dict[str, msgspec.Raw])
+        if isinstance(body, dict):
+            if "args" in body:
+                args = _decode_or_dict(body["args"], args_type or dict[str, Any])
             elif kind == "function":
                 # `function` carries its arguments directly: {"name": ..., "arguments": ...},
                 # in `started` and (beside `result`) in `completed`.
                 args = _decode_or_dict(tool_call[kind], FunctionArgs)
-            if body.result is not None:
-                outcome, result = _parse_outcome(body.result, success_type)
+            known = _FUNCTION_KEYS if kind == "function" else _KIND_KEYS
+            extras = {key: _plain(value) for key, value in body.items() if key not in known}
+            if "result" in body:
+                outcome, result, result_extras = _parse_outcome(body["result"], success_type)
+                status = status_of(outcome)
     return ParsedToolCall(
         kind=kind,
         args=args,
@@ -146,22 +189,40 @@ def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
         tool_call_id=_string(tool_call.get("toolCallId")),
         started_at_ms=_millis(tool_call.get("startedAtMs")),
         completed_at_ms=_millis(tool_call.get("completedAtMs")),
+        status=status,
+        extras=extras,
+        result_extras=result_extras,
     )
 
 
 def _parse_outcome(
-    result: dict[str, msgspec.Raw], success_type: type[_Payload] | None
-) -> tuple[str, ToolResult]:
+    raw: msgspec.Raw, success_type: type[_Payload] | None
+) -> tuple[str | None, ToolResult | None, dict[str, Any]]:
+    """The outcome key, its typed payload, and the other keys of ``result`` (plain)."""
+    result = _decode_or_dict(raw, dict[str, msgspec.Raw])
+    if not isinstance(result, dict) or not result:  # no outcome to tell
+        return None, None, {}
+    key = _outcome_key(result)
+    if key == "success":
+        payload = _decode_or_dict(result[key], success_type or dict[str, Any])
+    elif key in _OUTCOMES:
+        payload = _decode_or_dict(result[key], _OUTCOMES[key])
+    else:
+        value = _plain(result[key])
+        payload = value if isinstance(value, dict) else {"value": value}
+    extras = {k: _plain(v) for k, v in result.items() if k != key}
+    return key, payload, extras
+
+
+def _outcome_key(result: dict[str, msgspec.Raw]) -> str:
     if "success" in result:
-        return "success", _decode_or_dict(result["success"], success_type or dict[str, Any])
-    for key, payload_type in _OUTCOMES.items():
+        return "success"
+    for key in _OUTCOMES:
         if key in result:
-            return key, _decode_or_dict(result[key], payload_type)
-    # An outcome this SDK does not know (`timeout`, `permissionDenied`, ...): its payload is
-    # the object-valued key; scalar siblings such as `isBackground` are not outcomes.
+            return key
+    # An outcome this SDK does not know (`timeout`, `spawnError`, ...): its payload is the
+    # object-valued key; scalar siblings such as `isBackground` are not outcomes.
     for key, raw in result.items():
-        value = _plain(raw)
-        if isinstance(value, dict):
-            return key, value
-    key = next(iter(result), "")
-    return key, {"value": _plain(result[key])} if key else {}
+        if isinstance(_plain(raw), dict):
+            return key
+    return next(iter(result))

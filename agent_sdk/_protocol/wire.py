@@ -11,6 +11,7 @@ its payload is parsed on first access), decodes into the private :class:`ToolCal
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import msgspec
 
@@ -23,13 +24,24 @@ from ..events import (
     SystemInit,
     ThinkingDelta,
     UserEvent,
+    _Event,
     _ToolCallEvent,
 )
 
-__all__ = ["KNOWN_TYPES", "PartialWireEvent", "ToolCallWire", "WireEvent"]
+__all__ = ["KNOWN_TYPES", "InteractionWire", "PartialWireEvent", "ToolCallWire", "WireEvent"]
 
 KNOWN_TYPES = frozenset(
-    {"system", "user", "assistant", "thinking", "tool_call", "connection", "retry", "result"}
+    {
+        "system",
+        "user",
+        "assistant",
+        "thinking",
+        "tool_call",
+        "connection",
+        "retry",
+        "interaction_query",
+        "result",
+    }
 )
 
 
@@ -38,6 +50,16 @@ class ToolCallWire(_ToolCallEvent, tag="tool_call", frozen=True):
     public ``ToolCallStarted`` / ``ToolCallCompleted`` is built from it."""
 
     subtype: str = ""
+
+
+class InteractionWire(_Event, tag="interaction_query", frozen=True):
+    """An ``interaction_query`` line (docs/protocol.md §3.6b): rare, so decoded whole; its
+    ``subtype`` and ``query_type`` pick the public class (``_protocol/decode.py``)."""
+
+    subtype: str = ""
+    query_type: str = ""
+    query: dict[str, Any] | None = None
+    response: dict[str, Any] | None = None
 
 
 # `system` and `thinking` decode into their common subtype's class (`init`, `delta`); the
@@ -50,6 +72,7 @@ WireEvent = (
     | ToolCallWire
     | ConnectionEvent
     | RetryEvent
+    | InteractionWire
     | ResultEvent
 )
 """What a line of a run without ``--stream-partial-output`` decodes into."""
@@ -62,6 +85,7 @@ PartialWireEvent = (
     | ToolCallWire
     | ConnectionEvent
     | RetryEvent
+    | InteractionWire
     | ResultEvent
 )
 """The same for a run with ``--stream-partial-output``: its assistant events know which of

@@ -27,7 +27,14 @@ from ..tools import (
     WriteSuccess,
 )
 
-__all__ = ["failure_detail", "plural", "result_detail", "shorten", "tool_label"]
+__all__ = [
+    "failure_detail",
+    "interaction_label",
+    "plural",
+    "result_detail",
+    "shorten",
+    "tool_label",
+]
 
 # A label longer than this is cut: one tool call is one line on an ordinary terminal.
 MAX_LABEL = 72
@@ -80,6 +87,20 @@ def tool_label(kind: str, args: ToolArgs | None) -> str:
             if hint:
                 label += f" {hint}"
     return shorten(label)
+
+
+# What an interaction query is about, for the ones with a better word than their name.
+_INTERACTIONS = {"createPlanRequestQuery": "plan"}
+
+
+def interaction_label(query_type: str) -> str:
+    """What an ``interaction_query`` is about: ``plan``, ``shell``, ... (its query type
+    without ``RequestQuery``, for one this module has no word for)."""
+    known = _INTERACTIONS.get(query_type)
+    if known is not None:
+        return known
+    name = query_type.removesuffix("Query").removesuffix("Request")
+    return shorten(name or "interaction")
 
 
 def plural(count: int, noun: str) -> str:

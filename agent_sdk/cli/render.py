@@ -14,7 +14,10 @@ from typing import TextIO
 from ..events import (
     AssistantEvent,
     ConnectionEvent,
+    CreatePlanRequest,
     Event,
+    InteractionRequest,
+    InteractionResponse,
     ResultEvent,
     RetryEvent,
     SystemEvent,
@@ -28,7 +31,7 @@ from ..events import (
     UserEvent,
 )
 from ..tool_calls import ToolCall, ToolCallTracker
-from .labels import failure_detail, result_detail, shorten, tool_label
+from .labels import failure_detail, interaction_label, result_detail, shorten, tool_label
 
 __all__ = ["Renderer", "tool_label"]
 
@@ -141,6 +144,10 @@ class Renderer:
         elif isinstance(event, RetryEvent):
             attempt = f" (attempt {event.attempt})" if event.attempt is not None else ""
             self._line(self._paint(f"  ⟳ retry {event.subtype}{attempt}", _YELLOW))
+        elif isinstance(event, InteractionRequest):
+            self._line(self._interaction_request(event))
+        elif isinstance(event, InteractionResponse):
+            self._line(self._interaction_response(event))
         elif isinstance(event, (SystemEvent, UnknownEvent)):
             name = "/".join(part for part in (event.type, event.subtype) if part)
             self._line(self._paint(f"  · {name or 'event'}", _DIM))
@@ -202,6 +209,25 @@ class Renderer:
         what = f"{outcome or 'unknown'}: {shorten(reason)}" if reason else str(outcome)
         colour = _YELLOW if outcome == "rejected" else _RED
         self._line(f"  {self._paint('✗', colour)} {label} — {self._paint(what, colour)}")
+
+    def _interaction_request(self, event: InteractionRequest) -> str:
+        line = (
+            f"  {self._paint('?', _CYAN)} {interaction_label(event.query_type)} approval requested"
+        )
+        if isinstance(event, CreatePlanRequest) and event.args.name:
+            line += self._paint(f"  {shorten(event.args.name)}", _DIM)
+        return line
+
+    def _interaction_response(self, event: InteractionResponse) -> str:
+        what = interaction_label(event.query_type)
+        outcome = event.outcome
+        if outcome == "success":
+            return f"  {self._paint('✓', _GREEN)} {what} approved"
+        if outcome is None:
+            return self._paint(f"  · {what} answered", _DIM)
+        said = f"{outcome}: {shorten(event.reason)}" if event.reason else outcome
+        colour = _YELLOW if outcome == "rejected" else _RED
+        return f"  {self._paint('✗', colour)} {what} — {self._paint(said, colour)}"
 
     # --- summary --------------------------------------------------------------------
     def summary(self, outcome: str, *, elapsed: float | None = None) -> None:

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from cli_process import ESC, Terminal
 
 import fake_agent
 from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk.cli.render import Renderer, tool_label
+from agent_sdk.events import (
+    CreatePlanRequest,
+    CreatePlanResponse,
+    Event,
+    InteractionRequest,
+    InteractionResponse,
+)
 from agent_sdk.tools import GrepArgs, ReadArgs, ShellArgs
 
 
@@ -65,3 +73,65 @@ def test_status_line_is_drawn_only_on_a_terminal() -> None:
     live._last_output = 0.0  # long silent
     live.status(2.5)
     assert "2.5 s · waiting for the agent" in terminal.getvalue()
+
+
+# --- interaction queries (docs/protocol.md §3.6b) ------------------------------------
+def _render_events(*events: Event) -> str:
+    err = io.StringIO()
+    renderer = Renderer(io.StringIO(), err)
+    for event in events:
+        renderer.event(event)
+    renderer.finish()
+    return err.getvalue()
+
+
+def _plan_request(name: str = "Cart totals") -> CreatePlanRequest:
+    args = {"plan": "# Totals", "todos": [], "name": name}
+    return CreatePlanRequest(
+        query_type="createPlanRequestQuery",
+        query={"id": 0, "createPlanRequestQuery": {"args": args, "toolCallId": "t1"}},
+    )
+
+
+def _response(query_type: str, result: dict[str, Any] | None) -> InteractionResponse:
+    key = query_type.removesuffix("Query") + "Response"
+    payload = {} if result is None else {"result": result}
+    return InteractionResponse(query_type=query_type, response={"id": 0, key: payload})
+
+
+def test_a_plan_request_is_one_line_asking_for_approval_with_the_plans_name() -> None:
+    assert _render_events(_plan_request()) == "  ? plan approval requested  Cart totals\n"
+
+
+def test_a_plan_request_without_a_name_shows_no_name() -> None:
+    assert _render_events(_plan_request(name="")) == "  ? plan approval requested\n"
+
+
+def test_an_approved_plan_is_one_line_with_a_tick() -> None:
+    response = CreatePlanResponse(
+        query_type="createPlanRequestQuery",
+        response={"id": 0, "createPlanRequestResponse": {"result": {"success": {}, "planUri": ""}}},
+    )
+    assert _render_events(response) == "  ✓ plan approved\n"
+
+
+def test_another_query_types_request_is_named_after_its_query_type() -> None:
+    request = InteractionRequest(
+        query_type="shellRequestQuery", query={"id": 0, "shellRequestQuery": {"command": "ls"}}
+    )
+    assert _render_events(request) == "  ? shell approval requested\n"
+
+
+def test_a_rejected_answer_shows_a_cross_the_outcome_and_the_reason() -> None:
+    response = _response("shellRequestQuery", {"rejected": {"reason": "User Rejected"}})
+    assert _render_events(response) == "  ✗ shell — rejected: User Rejected\n"
+
+
+def test_an_answer_without_a_result_says_it_was_answered() -> None:
+    assert _render_events(_response("shellRequestQuery", None)) == "  · shell answered\n"
+
+
+def test_the_request_mark_is_coloured_on_request() -> None:
+    err = io.StringIO()
+    Renderer(io.StringIO(), err, color=True).event(_plan_request())
+    assert f"{ESC}36m?{ESC}0m" in err.getvalue()

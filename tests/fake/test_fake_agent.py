@@ -42,6 +42,10 @@ SUCCESS = [
     "is_error",
     "slow_drip",
     "stderr_flood",
+    "plan",
+    "denied",
+    "hook_rejected",
+    "windows",
 ]
 FAILURE = {
     "retriable_error": 1,
@@ -50,6 +54,8 @@ FAILURE = {
     "usage_limit": 1,
     "not_logged_in": 1,
     "invalid_api_key": 1,
+    "unknown_model": 1,
+    "config_race": 1,
 }
 NO_RESULT_SUCCESS = ["no_result"]
 ALL = SUCCESS + list(FAILURE) + NO_RESULT_SUCCESS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +23,7 @@ from agent_sdk import (
     AgentWorkspaceError,
     run_async,
 )
+from agent_sdk.errors import AgentConfigRaceError
 
 pytestmark = pytest.mark.anyio
 
@@ -39,6 +41,8 @@ CASES: list[tuple[str, dict[str, Any], type[AgentProcessError], str]] = [
     ("stdout_error", {}, AgentUsageLimitError, "limit resets"),
     ("usage_limit", {}, AgentUsageLimitError, "limit resets"),
     ("retriable_error", {}, AgentRetriableError, "try again"),
+    ("unknown_model", {}, AgentModelError, "AgentOptions(model=...)"),
+    ("config_race", {}, AgentConfigRaceError, "retry is safe"),
 ]
 
 
@@ -79,6 +83,40 @@ async def test_unknown_model_lists_the_available_models(fake_options: MakeOption
     with pytest.raises(AgentModelError) as info:
         await run_async("go", options=fake_options(model="nope"))
     assert info.value.available_models == list(fake_agent.FAKE_MODELS)
+
+
+def scripted_models() -> list[str]:
+    """The ids the unknown_model scenario's ~6 KB stderr line lists."""
+    import fake_agent
+
+    text = fake_agent.scenario_path("unknown_model").read_text("utf-8")
+    line = json.loads(text.splitlines()[0])["text"]
+    return str(line).split("Available models: ", 1)[1].split(", ")
+
+
+async def test_the_real_unknown_model_line_gives_every_model(fake_options: MakeOptions) -> None:
+    with pytest.raises(AgentModelError) as info:
+        await run_async("go", options=fake_options("unknown_model"))
+    assert info.value.available_models == scripted_models()
+
+
+async def test_the_real_unknown_model_message_counts_the_models_it_does_not_quote(
+    fake_options: MakeOptions,
+) -> None:
+    models = scripted_models()
+    with pytest.raises(AgentModelError) as info:
+        await run_async("go", options=fake_options("unknown_model"))
+    text = str(info.value)
+    assert "exited with code 1: Cannot use this model: gpt-4-turbo-preview. " in text
+    assert f"... and {len(models) - 3} more; see .available_models" in text
+    assert models[-1] not in text
+
+
+async def test_a_run_that_lost_the_config_race_is_retriable(fake_options: MakeOptions) -> None:
+    with pytest.raises(AgentRetriableError) as info:
+        await run_async("go", options=fake_options("config_race"))
+    assert type(info.value) is AgentConfigRaceError
+    assert info.value.events == []
 
 
 async def test_failure_after_events_keeps_the_session_id_to_resume(

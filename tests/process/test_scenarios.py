@@ -12,6 +12,7 @@ import pytest
 import fake_agent
 from agent_sdk import (
     AgentError,
+    AgentModelError,
     AgentOptions,
     AgentProcessError,
     AgentProtocolError,
@@ -25,6 +26,7 @@ from agent_sdk import (
     run_async,
     run_sync,
 )
+from agent_sdk.errors import AgentConfigRaceError
 
 pytestmark = pytest.mark.anyio
 
@@ -38,6 +40,10 @@ SUCCEEDS = [
     "unknown_events",
     "banner",
     "surrogate",
+    "plan",
+    "denied",
+    "hook_rejected",
+    "windows",
 ]
 # scenario -> (exception, words of what the CLI said that the message must quote)
 FAILS: dict[str, tuple[type[AgentError], str]] = {
@@ -52,6 +58,8 @@ FAILS: dict[str, tuple[type[AgentError], str]] = {
     "no_result": (AgentProtocolError, "no result event"),
     "truncated_last_line": (AgentProtocolError, "no result event"),
     "is_error": (AgentResultError, "context window exceeded"),
+    "unknown_model": (AgentModelError, "Cannot use this model: gpt-4-turbo-preview"),
+    "config_race": (AgentConfigRaceError, "ENOENT: no such file or directory, rename"),
 }
 # (output_format, stream_partial_output)
 FORMATS = [("stream-json", False), ("stream-json", True), ("json", False), ("text", False)]
@@ -168,7 +176,7 @@ async def test_failing_scenario_raises_what_the_cli_said_after_its_events(
     fake_options: Callable[..., AgentOptions], scenario: str, fmt: tuple[str, bool]
 ) -> None:
     error_type, said = FAILS[scenario]
-    if fmt[0] == "text" and error_type is not AgentProcessError:
+    if fmt[0] == "text" and not issubclass(error_type, AgentProcessError):
         pytest.skip("text output has no result event: exit 0 is all a text run can check")
     received: list[Event] = []
     with pytest.raises(error_type) as info:
@@ -181,7 +189,7 @@ async def test_failing_scenario_raises_what_the_cli_said_after_its_events(
     if received and fmt[0] == "stream-json":
         assert error.session_id is not None
         assert error.session_id == received[-1].session_id
-    if error_type is AgentProcessError and scenario != "killed":
+    if issubclass(error_type, AgentProcessError) and scenario != "killed":
         assert error.exit_code == 1
         assert said in error.stderr + "\n".join(error.stdout_lines)
 

@@ -283,20 +283,44 @@ def test_an_unknown_signal_number_is_named_by_its_number() -> None:
     assert "killed by signal 250" in str(error)
 
 
-def test_a_long_message_is_cut_to_its_end_in_str_but_kept_whole_on_the_error() -> None:
+def test_a_long_message_is_cut_in_the_middle_in_str() -> None:
     stderr = "".join(f"line {i}\n" for i in range(2000))
     error = failed(stream_of(), exit_code=1, stderr=stderr)
-    assert "line 1999" in str(error)
-    assert "line 0\n" not in str(error)
+    assert "code 1: line 0\nline 1\n" in str(error)
+    assert str(error).endswith("\nline 1999")
+    assert "\nline 1000\n" not in str(error)
+    assert "characters cut" in str(error)
+
+
+def test_a_long_message_is_kept_whole_on_the_error() -> None:
+    stderr = "".join(f"line {i}\n" for i in range(2000))
+    error = failed(stream_of(), exit_code=1, stderr=stderr)
     assert error.stderr == stderr
 
 
+LONG_MODELS = [f"model-{i:03d}-with-settings" for i in range(250)]
+LONG_MODEL_ERROR = f"Cannot use this model: x. Available models: {', '.join(LONG_MODELS)}\n"
+
+
 def test_a_long_model_error_line_is_still_an_agent_model_error() -> None:
-    models = ", ".join(f"model-{i:03d}-with-settings" for i in range(250))
-    stderr = f"Cannot use this model: x. Available models: {models}\n"
-    assert len(stderr) > 5000
-    error = failed(stream_of(), exit_code=1, stderr=stderr)
+    assert len(LONG_MODEL_ERROR) > 5000
+    error = failed(stream_of(), exit_code=1, stderr=LONG_MODEL_ERROR)
     assert isinstance(error, AgentModelError)
+
+
+def test_a_long_model_error_has_all_its_models() -> None:
+    error = failed(stream_of(), exit_code=1, stderr=LONG_MODEL_ERROR)
+    assert isinstance(error, AgentModelError)
+    assert error.available_models == LONG_MODELS
+
+
+def test_a_long_model_error_message_starts_with_the_cli_message_and_counts_the_rest() -> None:
+    error = failed(stream_of(), exit_code=1, stderr=LONG_MODEL_ERROR)
+    assert error.message == (
+        "cursor-agent exited with code 1: Cannot use this model: x. Available models: "
+        "model-000-with-settings, model-001-with-settings, model-002-with-settings, "
+        "... and 247 more; see .available_models"
+    )
 
 
 # --- the output broke the contract --------------------------------------------------

@@ -13,11 +13,15 @@ import pytest
 from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk.events import Event, ToolCallCompleted, ToolCallStarted
 from agent_sdk.tools import (
+    CreatePlanArgs,
+    CreatePlanSuccess,
     DeleteArgs,
     DeleteSuccess,
     EditArgs,
     EditSuccess,
     FunctionArgs,
+    GetMcpToolsArgs,
+    GetMcpToolsSuccess,
     GlobArgs,
     GlobSuccess,
     GrepArgs,
@@ -26,6 +30,7 @@ from agent_sdk.tools import (
     LsSuccess,
     McpArgs,
     McpSuccess,
+    PermissionDenied,
     ReadArgs,
     ReadSuccess,
     Rejection,
@@ -35,6 +40,7 @@ from agent_sdk.tools import (
     UpdateTodosArgs,
     UpdateTodosSuccess,
     WriteArgs,
+    WritePermissionDenied,
     WriteSuccess,
 )
 
@@ -173,6 +179,20 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         lambda e: (e.args.name, e.result),
         ("fetch_changelog", {"output": "1.2.1: round totals to cents"}),
     ),
+    "call_plan\nfc_29": (
+        "createPlanToolCall",
+        CreatePlanArgs,
+        CreatePlanSuccess,
+        lambda e: (e.args.name, e.args.plan.splitlines()[0], e.args.isProject, e.args.phases),
+        ("Round cart totals", "# Round cart totals", False, []),
+    ),
+    "call_mcp_tools\nfc_30": (
+        "getMcpToolsToolCall",
+        GetMcpToolsArgs,
+        GetMcpToolsSuccess,
+        lambda e: (e.args.server, e.args.pattern, e.result.parsed_content()[0]["name"]),
+        ("linear", "issue", "get_issue"),
+    ),
 }
 
 
@@ -298,15 +318,45 @@ def test_an_error_outcome_is_a_tool_failure_with_its_message() -> None:
             "timeout",
             {"timeoutMs": 30000, "message": "grep timed out after 30000 ms"},
         ),
-        ("call_denied\nfc_22", "permissionDenied", {"reason": "sandbox"}),
+        ("call_quarantined\nfc_28", "quarantined", {"why": "policy", "until": "tomorrow"}),
     ],
-    ids=["timeout", "permissionDenied"],
+    ids=["timeout", "quarantined"],
 )
-def test_an_unknown_outcome_keeps_its_key_and_payload(
+def test_an_outcome_without_a_type_keeps_its_key_and_payload(
     call_id: str, outcome: str, payload: dict[str, Any]
 ) -> None:
     event = completed(call_id)
     assert (event.outcome, event.result) == (outcome, payload)
+
+
+def test_a_permission_denied_outcome_is_typed_with_the_command_and_error() -> None:
+    event = completed("call_denied\nfc_22")
+    assert (event.outcome, event.result) == (
+        "permissionDenied",
+        PermissionDenied(
+            error="Command blocked by permissions configuration",
+            command="rm -rf dist",
+            workingDirectory="/home/dev/shop",
+            isReadonly=False,
+        ),
+    )
+
+
+def test_a_write_permission_denied_outcome_is_typed_with_the_path_and_error() -> None:
+    event = completed("call_write_denied\nfc_27")
+    assert (event.outcome, event.result) == (
+        "writePermissionDenied",
+        WritePermissionDenied(
+            error="Write permission denied: /home/dev/shop/.env",
+            path="/home/dev/shop/.env",
+            isReadonly=False,
+        ),
+    )
+
+
+def test_a_scalar_beside_a_denial_is_a_result_extra_not_the_outcome() -> None:
+    event = completed("call_denied\nfc_22")
+    assert (event.outcome, event.result_extras) == ("permissionDenied", {"isBackground": False})
 
 
 def test_is_background_beside_success_does_not_change_the_outcome() -> None:
@@ -331,3 +381,159 @@ def test_args_with_a_wrong_typed_field_fall_back_to_a_dict() -> None:
 def test_a_started_event_has_no_outcome_attribute() -> None:
     event = tool_call("call_function_start\nfc_26")
     assert not hasattr(event, "outcome")
+
+
+# --- fields added by 2026.10 CLIs ----------------------------------------------------
+def test_a_plan_call_has_its_todos_with_dependencies_and_times() -> None:
+    args = completed("call_plan\nfc_29").args
+    assert isinstance(args, CreatePlanArgs)
+    assert [(t.id, t.status, t.dependencies, t.createdAt) for t in args.todos] == [
+        ("quantize", "TODO_STATUS_PENDING", [], "1785515300000"),
+        ("test", "TODO_STATUS_PENDING", ["quantize"], "1785515300000"),
+    ]
+
+
+def test_a_plan_uri_beside_the_success_is_a_result_extra() -> None:
+    event = completed("call_plan\nfc_29")
+    assert (event.outcome, event.result_extras) == (
+        "success",
+        {"planUri": "file:///home/dev/.cursor/plans/round-cart-totals.plan.md"},
+    )
+
+
+def test_the_mcp_tools_content_stays_a_json_string() -> None:
+    result = completed("call_mcp_tools\nfc_30").result
+    assert isinstance(result, GetMcpToolsSuccess)
+    assert result.content.startswith("[\n  {")
+
+
+def test_new_shell_args_are_typed() -> None:
+    args = completed("call_shell_new\nfc_31").args
+    assert isinstance(args, ShellArgs)
+    assert (
+        args.hardTimeout,
+        args.timeoutBehavior,
+        args.description,
+        args.closeStdin,
+        args.skipApproval,
+        args.hasInputRedirect,
+        args.hasOutputRedirect,
+        args.conversationId,
+        args.requestId,
+        args.adminCommandDenylist,
+    ) == (
+        86400000,
+        "TIMEOUT_BEHAVIOR_BACKGROUND",
+        "Lint the project",
+        True,
+        False,
+        False,
+        True,
+        "conv-7f1e",
+        "req-51c2",
+        ["shutdown"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("wire", "number"),
+    [("40000", 40000), (40000, 40000), ("forty", None), (None, None)],
+    ids=["string", "int", "not-digits", "absent"],
+)
+def test_the_file_output_threshold_string_reads_as_a_number(
+    wire: str | int | None, number: int | None
+) -> None:
+    assert ShellArgs(fileOutputThresholdBytes=wire).file_output_threshold_bytes == number
+
+
+def test_a_shell_success_has_its_local_execution_time() -> None:
+    result = completed("call_shell_new\nfc_31").result
+    assert isinstance(result, ShellSuccess)
+    assert (result.executionTime, result.localExecutionTimeMs) == (812, 790)
+
+
+def test_a_description_inside_the_kind_object_is_an_extra() -> None:
+    event = completed("call_shell_new\nfc_31")
+    assert event.extras == {"description": "Lint the project"}
+
+
+def test_the_description_comes_from_the_kind_object() -> None:
+    line = (
+        '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"shellToolCall":'
+        '{"args":{"command":"ls"},"description":"List the files"}}}'
+    )
+    event = decode(line)
+    assert isinstance(event, ToolCallStarted)
+    assert event.description == "List the files"
+
+
+def test_the_description_falls_back_to_the_shell_args() -> None:
+    line = (
+        '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"shellToolCall":'
+        '{"args":{"command":"ls","description":"List them"}}}}'
+    )
+    event = decode(line)
+    assert isinstance(event, ToolCallStarted)
+    assert event.description == "List them"
+
+
+def test_a_call_without_a_description_has_none_and_no_extras() -> None:
+    event = completed("call_read\nfc_01")
+    assert (event.description, event.extras, event.result_extras) == (None, {}, {})
+
+
+def test_a_read_has_its_related_cursor_rules() -> None:
+    result = completed("call_read_rules\nfc_32").result
+    assert isinstance(result, ReadSuccess)
+    assert (result.relatedCursorRulePaths, result.relatedCursorRules) == (
+        [".cursor/rules/python.mdc"],
+        [{"path": ".cursor/rules/python.mdc"}],
+    )
+
+
+def test_grep_args_have_glob_offset_and_tool_call_id() -> None:
+    args = completed("call_grep_glob\nfc_33").args
+    assert isinstance(args, GrepArgs)
+    assert (args.glob, args.offset, args.toolCallId) == (
+        "**/*.py",
+        20,
+        "call_grep_glob\nfc_33",
+    )
+
+
+def test_grep_content_has_its_truncation_and_context_flags() -> None:
+    result = completed("call_grep_glob\nfc_33").result
+    assert isinstance(result, GrepSuccess)
+    content = result.workspaceResults["/home/dev/shop"].content
+    assert content is not None
+    lines = content.matches[0].matches
+    assert (content.clientTruncated, content.ripgrepTruncated) == (True, False)
+    assert [(m.contentTruncated, m.isContextLine) for m in lines] == [(False, True), (True, False)]
+
+
+def test_grep_files_have_their_truncation_flags() -> None:
+    result = completed("call_grep_files_cut\nfc_34").result
+    assert isinstance(result, GrepSuccess)
+    files = result.workspaceResults["/home/dev/shop"].files
+    assert files is not None
+    assert (files.clientTruncated, files.ripgrepTruncated) == (False, True)
+
+
+def test_unknown_fields_of_a_known_kind_are_ignored() -> None:
+    line = (
+        '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"grepToolCall":'
+        '{"args":{"pattern":"x","someFutureFlag":{"deep":[1,2]}}}}}'
+    )
+    event = decode(line)
+    assert isinstance(event, ToolCallStarted)
+    assert event.args == GrepArgs(pattern="x")
+
+
+# --- timing -------------------------------------------------------------------------
+def test_a_completed_event_takes_its_duration_from_the_at_ms_pair() -> None:
+    # Its timestamp_ms (1785515200024) is from another clock: it plays no part.
+    assert completed("call_siblings\nfc_25").duration_ms == 169
+
+
+def test_a_completed_event_without_the_at_ms_pair_has_no_duration() -> None:
+    assert completed("call_read\nfc_01").duration_ms is None
