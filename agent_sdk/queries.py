@@ -13,11 +13,12 @@ from typing import Any
 
 import msgspec
 
+from ._protocol.classify import process_error
 from ._protocol.outcome import what_the_cli_said
 from ._protocol.redaction import Redaction, redaction_of
 from ._transport.collect import collect
 from ._transport.discovery import locate_binary
-from .errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext, process_error
+from .errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
 from .options import AgentOptions, Invocation, child_environment, given_options
 
 __all__ = ["Model", "Status", "create_chat", "list_models", "status", "version"]

@@ -2,6 +2,7 @@
 
 Nothing here touches a process, a pipe or an event loop, so every rule of the protocol
 (docs/protocol.md) is tested with plain function calls: ``framing`` (bytes to lines),
-``decode`` (lines to typed events), ``stream`` (what a run's output has said so far) and
-``outcome`` (exit status and stream to a result or an error).
+``decode`` (lines to typed events, with ``lenient`` its fallback for hostile lines),
+``stream`` (what a run's output has said so far) and ``outcome`` (exit status and stream
+to a result or an error).
 """

@@ -17,19 +17,19 @@ whose ``error`` says what did not fit, or a line that is not an event (``None``)
 - JSON nested deeper than msgspec goes (the interpreter's recursion limit: about 1,000
   levels) makes an object an ``UnknownEvent`` with an empty ``raw`` and the ``type`` and
   ``subtype`` read from the start of the line, where the CLI writes them.
+
+The fallback machinery for such hostile lines (repair, ``Decimal``, too deep) lives in
+``_protocol/lenient.py``.
 """
 
 from __future__ import annotations
 
-import functools
-import math
-import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
+from .._interaction_events import CREATE_PLAN_QUERY
 from ..events import (
-    CREATE_PLAN_QUERY,
     AssistantEvent,
     CreatePlanRequest,
     CreatePlanResponse,
@@ -45,6 +45,7 @@ from ..events import (
     ToolCallStarted,
     UnknownEvent,
 )
+from .lenient import raw_object, repair_line, too_deep
 from .wire import (
     KNOWN_TYPES,
     InteractionWire,
@@ -54,13 +55,7 @@ from .wire import (
     decoder,
 )
 
-if TYPE_CHECKING:
-    from decimal import Decimal
-
-__all__ = ["TOO_DEEP", "Block", "LineDecoder", "decode_with_decimals", "repair_line"]
-
-TOO_DEEP = "JSON nested deeper than agent_sdk decodes"
-"""The ``error`` of an :class:`~agent_sdk.events.UnknownEvent` whose line nests too deep."""
+__all__ = ["Block", "LineDecoder", "repair_line"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -73,40 +68,6 @@ Block = tuple[list[Event], list[Event], list[bytes]]
 class _NeedsLineError(Exception):
     """An event that can only be built from its own line: an unknown subtype, or a
     field of the wrong shape (rare). Its message, if any, says what did not fit."""
-
-
-@functools.cache
-def _any_decoder() -> msgspec.json.Decoder[Any]:
-    # Any, not dict: then its only ValidationError is a number out of range.
-    return msgspec.json.Decoder()
-
-
-# A \uXXXX surrogate escape, unless it is part of a valid pair; escaped backslashes are
-# matched first so that `\\ud83d` (a literal backslash, then text) is left alone.
-@functools.cache
-def _surrogate() -> re.Pattern[bytes]:
-    return re.compile(
-        rb"(\\\\)"
-        rb"|(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-        rb"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
-    )
-
-
-def _replace_lone_surrogate(match: re.Match[bytes]) -> bytes:
-    if match.group(1) or match.group(2):
-        return match.group(0)
-    return rb"\ufffd"
-
-
-def repair_line(line: bytes) -> bytes:
-    """Make a line msgspec can decode without changing any valid part of it.
-
-    Node cuts strings mid-emoji and emits a lone UTF-16 surrogate escape (``"\\ud83d"``),
-    which msgspec rejects; invalid UTF-8 is rejected too. Both become U+FFFD.
-    """
-    if b"\\u" in line:
-        line = _surrogate().sub(_replace_lone_surrogate, line)
-    return line.decode("utf-8", "replace").encode("utf-8")
 
 
 class LineDecoder:
@@ -210,7 +171,7 @@ class LineDecoder:
                 return None
             return self.decode(repaired)
         except RecursionError:
-            return _too_deep(line)
+            return too_deep(line)
         try:
             return _public(wire)
         except _NeedsLineError as exc:
@@ -308,9 +269,9 @@ def _not_plain(line: bytes, error: str | None) -> Event | None:
     """A line that is JSON but not a plain known event: another system subtype, an
     unknown type or subtype, or a known type whose fields do not fit (``error``)."""
     try:
-        found = _raw_object(line)
+        found = raw_object(line)
     except RecursionError:
-        return _too_deep(line)
+        return too_deep(line)
     if found is None:
         return None  # not a JSON object: not an event
     raw, out_of_range = found
@@ -334,104 +295,3 @@ def _not_plain(line: bytes, error: str | None) -> Event | None:
             timestamp_ms=timestamp if type(timestamp) is int else None,
         )
     return UnknownEvent(type=kind, subtype=subtype, raw=raw, error=error)
-
-
-def _raw_object(line: bytes) -> tuple[dict[str, Any], str | None] | None:
-    """The JSON object on a line, and msgspec's reason if some of its numbers had to be
-    kept as ``Decimal``; ``None`` if the line is no JSON object. Raises RecursionError
-    if it nests too deep."""
-    try:
-        raw = _any_decoder().decode(line)
-    except msgspec.ValidationError as exc:
-        # Decoding into Any fails only on a number msgspec cannot hold.
-        raw = _decode_with_decimals(line)
-        return None if raw is None else (raw, str(exc).partition(" - at ")[0])
-    except (msgspec.DecodeError, UnicodeDecodeError):
-        repaired = repair_line(line)
-        return None if repaired == line else _raw_object(repaired)
-    return (raw, None) if isinstance(raw, dict) else None
-
-
-def _decode_with_decimals(line: bytes) -> dict[str, Any] | None:
-    """The object on a line holding numbers msgspec rejects (more digits than ``int``
-    converts, or beyond a float's range), with those numbers as ``Decimal``; ``None``
-    if the line is no JSON object after all."""
-    try:
-        value = decode_with_decimals(line)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def decode_with_decimals(data: bytes) -> Any:
-    """Any JSON value, with the numbers msgspec cannot hold as ``Decimal``. The standard
-    library is slower but takes a hook per number; only rare values come here.
-
-    Raises:
-        ValueError: not JSON (NaN and Infinity are not JSON either).
-        RecursionError: nested too deep.
-    """
-    import json  # here: only these rare values need it (asyncio has loaded it anyway)
-
-    return json.loads(
-        repair_line(data).decode("utf-8"),
-        parse_int=_int_or_decimal,
-        parse_float=_float_or_decimal,
-        parse_constant=_no_constant,
-    )
-
-
-def _int_or_decimal(digits: str) -> int | Decimal:
-    try:
-        return int(digits)
-    except ValueError:  # more digits than sys.get_int_max_str_digits() allows
-        from decimal import Decimal
-
-        return Decimal(digits)
-
-
-def _float_or_decimal(digits: str) -> float | Decimal:
-    value = float(digits)
-    if math.isinf(value):
-        from decimal import Decimal
-
-        return Decimal(digits)
-    return value
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
-# The start of a line as the CLI writes it: `{"type":"…","subtype":"…"`; the string
-# tokens are captured whole, escapes and all.
-@functools.cache
-def _leading_type() -> re.Pattern[bytes]:
-    ws = rb"[ \t\r\n]*"
-    string = rb'("(?:[^"\\]|\\.)*")'
-    return re.compile(
-        ws + rb"\{" + ws
-        + rb'(?:"type"' + ws + rb":" + ws + string
-        + rb"(?:" + ws + rb"," + ws + rb'"subtype"' + ws + rb":" + ws + string + rb")?)?"
-    )  # fmt: skip
-
-
-def _too_deep(line: bytes) -> UnknownEvent | None:
-    """A line msgspec gave up on, nested too deep: an ``UnknownEvent`` if it begins as an
-    object (it may not even be valid JSON: checking would recurse too), else ``None``.
-    Its ``type`` and ``subtype`` are read from the start of the line, where the CLI puts
-    them; one further in cannot be found without decoding the whole line."""
-    match = _leading_type().match(line)
-    if match is None:
-        return None
-    kind, subtype = (_string(token) for token in match.groups())
-    return UnknownEvent(type=kind or "", subtype=subtype, raw={}, error=TOO_DEEP)
-
-
-def _string(token: bytes | None) -> str | None:
-    if token is None:
-        return None
-    try:
-        return msgspec.json.decode(repair_line(token), type=str)
-    except msgspec.DecodeError:
-        return None

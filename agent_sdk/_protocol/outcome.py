@@ -20,18 +20,20 @@ import os
 from typing import Literal
 
 from ..errors import (
-    MESSAGE_CHARS,  # how much of what the CLI said a message quotes (errors.shorten)
     AgentError,
     AgentProtocolError,
     AgentResultError,
     AgentTimeoutError,
     ErrorContext,
+)
+from ..options import AgentOptions
+from ..result import RunResult
+from .classify import (
+    MESSAGE_CHARS,  # how much of what the CLI said a message quotes (classify.shorten)
     cli_text,
     process_error,
     shorten,
 )
-from ..options import AgentOptions
-from ..result import RunResult
 from .redaction import Redaction, redaction_of
 from .stream import Stream
 
@@ -74,7 +76,7 @@ def what_the_cli_said(
 ) -> str:
     """The CLI's own words: its non-JSON stdout and stderr (``quiet`` if it said nothing).
     ``whole``: all of them, for recognising the failure; otherwise a quote for a message,
-    its middle cut out when it is over ``MESSAGE_CHARS`` (``errors.shorten``)."""
+    its middle cut out when it is over ``MESSAGE_CHARS`` (``classify.shorten``)."""
     text = cli_text(context)
     if not text:
         return quiet

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
+from .._interaction_events import pair_interaction
 from ..events import (
     AssistantEvent,
     Event,
@@ -22,7 +23,6 @@ from ..events import (
     ToolCallCompleted,
     ToolCallStarted,
     UnknownEvent,
-    pair_interaction,
 )
 from ..tool_calls import RunningToolCalls, ToolCallTracker
 from .decode import LineDecoder

@@ -44,7 +44,7 @@ from ..tools import (
     WritePermissionDenied,
     WriteSuccess,
 )
-from .decode import decode_with_decimals
+from .lenient import decode_with_decimals
 
 __all__ = ["ParsedToolCall", "parse_tool_call"]
 

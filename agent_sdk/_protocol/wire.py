@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from .._event_base import _Event
 from ..events import (
     AssistantEvent,
     ConnectionEvent,
@@ -24,7 +25,6 @@ from ..events import (
     SystemInit,
     ThinkingDelta,
     UserEvent,
-    _Event,
     _ToolCallEvent,
 )
 

@@ -28,6 +28,7 @@ from ..events import (
     ToolCallCompleted,
     ToolCallStarted,
     UnknownEvent,
+    Usage,
     UserEvent,
 )
 from ..tool_calls import ToolCall, ToolCallTracker
@@ -57,6 +58,13 @@ def isatty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def _painted(text: str, *codes: str, color: bool) -> str:
+    """``text`` in the ANSI ``codes`` when ``color``; as it is otherwise, or when empty."""
+    if not color or not text:
+        return text
+    return f"\x1b[{';'.join(codes)}m{text}{_RESET}"
 
 
 class Renderer:
@@ -139,15 +147,13 @@ class Renderer:
                 # json output, or a stream without assistant events: the result is the reply.
                 self._text(event.result)
         elif isinstance(event, ConnectionEvent):
-            attempt = f" (attempt {event.attempt})" if event.attempt is not None else ""
-            self._line(self._paint(f"  ⚠ connection {event.subtype}{attempt}", _YELLOW))
+            self._line(self._paint(f"  ⚠ connection {event.subtype}{_attempt(event)}", _YELLOW))
         elif isinstance(event, RetryEvent):
-            attempt = f" (attempt {event.attempt})" if event.attempt is not None else ""
-            self._line(self._paint(f"  ⟳ retry {event.subtype}{attempt}", _YELLOW))
+            self._line(self._paint(f"  ⟳ retry {event.subtype}{_attempt(event)}", _YELLOW))
         elif isinstance(event, InteractionRequest):
-            self._line(self._interaction_request(event))
+            self._line(_interaction_request(event, color=self.color))
         elif isinstance(event, InteractionResponse):
-            self._line(self._interaction_response(event))
+            self._line(_interaction_response(event, color=self.color))
         elif isinstance(event, (SystemEvent, UnknownEvent)):
             name = "/".join(part for part in (event.type, event.subtype) if part)
             self._line(self._paint(f"  · {name or 'event'}", _DIM))
@@ -210,25 +216,6 @@ class Renderer:
         colour = _YELLOW if outcome == "rejected" else _RED
         self._line(f"  {self._paint('✗', colour)} {label} — {self._paint(what, colour)}")
 
-    def _interaction_request(self, event: InteractionRequest) -> str:
-        line = (
-            f"  {self._paint('?', _CYAN)} {interaction_label(event.query_type)} approval requested"
-        )
-        if isinstance(event, CreatePlanRequest) and event.args.name:
-            line += self._paint(f"  {shorten(event.args.name)}", _DIM)
-        return line
-
-    def _interaction_response(self, event: InteractionResponse) -> str:
-        what = interaction_label(event.query_type)
-        outcome = event.outcome
-        if outcome == "success":
-            return f"  {self._paint('✓', _GREEN)} {what} approved"
-        if outcome is None:
-            return self._paint(f"  · {what} answered", _DIM)
-        said = f"{outcome}: {shorten(event.reason)}" if event.reason else outcome
-        colour = _YELLOW if outcome == "rejected" else _RED
-        return f"  {self._paint('✗', colour)} {what} — {self._paint(said, colour)}"
-
     # --- summary --------------------------------------------------------------------
     def summary(self, outcome: str, *, elapsed: float | None = None) -> None:
         """Render the final summary: outcome, duration, tokens, tool calls, session id.
@@ -250,17 +237,9 @@ class Renderer:
         lines = [self._paint(head, _GREEN if ok else _RED, _BOLD)]
         usage = result.usage if result else None
         if usage is not None:
-            tokens = f"{usage.inputTokens:,} in · {usage.outputTokens:,} out"
-            if usage.cacheReadTokens or usage.cacheWriteTokens:
-                tokens += f" · {usage.cacheReadTokens:,} cache read"
-                tokens += f" · {usage.cacheWriteTokens:,} cache write"
-            lines.append(f"  tokens   {tokens}")
-        calls = self.tracker.calls
-        if calls:
-            counts = Counter(call.outcome or "running" for call in calls)
-            parts = [f"{counts.pop('success')} ✓"] if "success" in counts else []
-            parts += [f"{n} {name}" for name, n in sorted(counts.items())]
-            lines.append(f"  tools    {len(calls)}: {', '.join(parts)}")
+            lines.append(f"  tokens   {_tokens(usage)}")
+        if self.tracker.calls:
+            lines.append(f"  tools    {_tool_counts(self.tracker.calls)}")
         if self.session_id:
             lines.append(f"  session  {self.session_id}")
         self.err.write("\n".join(lines) + "\n")
@@ -298,9 +277,7 @@ class Renderer:
 
     # --- plumbing -------------------------------------------------------------------
     def _paint(self, text: str, *codes: str) -> str:
-        if not self.color or not text:
-            return text
-        return f"\x1b[{';'.join(codes)}m{text}{_RESET}"
+        return _painted(text, *codes, color=self.color)
 
     def _clear_status(self) -> None:
         if self._status_drawn:
@@ -337,3 +314,49 @@ def _doing(renderer: Renderer) -> str:
     if running:
         return f"{len(running)} tool calls"
     return "waiting for the agent"
+
+
+def _attempt(event: ConnectionEvent | RetryEvent) -> str:
+    """`` (attempt 2)`` for an event that numbers its attempt, else ``""``."""
+    return f" (attempt {event.attempt})" if event.attempt is not None else ""
+
+
+def _interaction_request(event: InteractionRequest, *, color: bool) -> str:
+    """The line of an ``interaction_query`` request: ``? plan approval requested  name``."""
+    line = (
+        f"  {_painted('?', _CYAN, color=color)} {interaction_label(event.query_type)} "
+        "approval requested"
+    )
+    if isinstance(event, CreatePlanRequest) and event.args.name:
+        line += _painted(f"  {shorten(event.args.name)}", _DIM, color=color)
+    return line
+
+
+def _interaction_response(event: InteractionResponse, *, color: bool) -> str:
+    """The line of an ``interaction_query`` response: approved, answered, or refused."""
+    what = interaction_label(event.query_type)
+    outcome = event.outcome
+    if outcome == "success":
+        return f"  {_painted('✓', _GREEN, color=color)} {what} approved"
+    if outcome is None:
+        return _painted(f"  · {what} answered", _DIM, color=color)
+    said = f"{outcome}: {shorten(event.reason)}" if event.reason else outcome
+    colour = _YELLOW if outcome == "rejected" else _RED
+    return f"  {_painted('✗', colour, color=color)} {what} — {_painted(said, colour, color=color)}"
+
+
+def _tokens(usage: Usage) -> str:
+    """The summary's token counts: ``1,200 in · 340 out``, and the cache when it was used."""
+    tokens = f"{usage.inputTokens:,} in · {usage.outputTokens:,} out"
+    if usage.cacheReadTokens or usage.cacheWriteTokens:
+        tokens += f" · {usage.cacheReadTokens:,} cache read"
+        tokens += f" · {usage.cacheWriteTokens:,} cache write"
+    return tokens
+
+
+def _tool_counts(calls: list[ToolCall]) -> str:
+    """The summary's tool calls by outcome: ``3: 2 ✓, 1 error`` (successes first)."""
+    counts = Counter(call.outcome or "running" for call in calls)
+    parts = [f"{counts.pop('success')} ✓"] if "success" in counts else []
+    parts += [f"{n} {name}" for name, n in sorted(counts.items())]
+    return f"{len(calls)}: {', '.join(parts)}"

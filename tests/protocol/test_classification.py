@@ -1,6 +1,6 @@
 """Recognising the CLI's failures from what it printed (docs/protocol.md §5), in memory:
 the 2026.10 unknown-model line (~6 KB, ~250 ids) and the config-file race (§1), and how a
-long quote is cut for a message (``errors.shorten``)."""
+long quote is cut for a message (``_protocol/classify.py``)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,9 @@ import pytest
 
 import fake_agent
 from agent_sdk import AgentModelError, AgentProcessError, AgentRetriableError, ErrorContext
+from agent_sdk._protocol.classify import MESSAGE_CHARS, classify, process_error, shorten
 from agent_sdk._protocol.outcome import what_the_cli_said
-from agent_sdk.errors import (
-    MESSAGE_CHARS,
-    AgentConfigRaceError,
-    classify,
-    process_error,
-    shorten,
-)
+from agent_sdk.errors import AgentConfigRaceError
 
 
 def scenario_stderr(name: str) -> str:
