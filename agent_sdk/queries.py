@@ -123,7 +123,8 @@ async def status(*, options: AgentOptions | None = None) -> Status:
 
 
 async def version(*, options: AgentOptions | None = None) -> str:
-    """The CLI's version, e.g. ``"2026.10.01-e373342"``."""
+    """The CLI's version, e.g. ``"2026.10.01-e373342"`` (agent_sdk's own is
+    ``agent_sdk.__version__``)."""
     return (await _output(["--version"], options)).strip()
 
 

@@ -189,6 +189,11 @@ def run_parser(
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("prompt", nargs="*", metavar="PROMPT", help="what to ask the agent")
+    parser.add_argument(
+        "--version",
+        action="store_true",
+        help="print the versions of agent-sdk and of the CLI it would run, then exit",
+    )
     show = parser.add_argument_group("output")
     show.add_argument(
         "--json", action="store_true", help="print each event as one JSON line, nothing else"
@@ -249,6 +254,7 @@ class RunCommand:
         color: ``"auto"``, ``"always"`` or ``"never"``.
         thinking: show the thinking text instead of a one-line indicator.
         fake_if_missing: run the bundled fake agent when cursor-agent is not installed.
+        version: print the versions and exit, running nothing.
     """
 
     prompt: str | None
@@ -257,6 +263,7 @@ class RunCommand:
     color: ColorMode = "auto"
     thinking: bool = False
     fake_if_missing: bool = False
+    version: bool = False
 
 
 def _pairs(
@@ -344,14 +351,17 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
         color=args.color,
         thinking=args.thinking,
         fake_if_missing=args.fake_if_missing and args.fake is None,
+        version=args.version,
     )
 
 
 def use_color(mode: str, stream: TextIO, environ: Mapping[str, str]) -> bool:
-    """Whether to write ANSI colours to ``stream`` (https://no-color.org: any NO_COLOR)."""
+    """Whether to write ANSI colours to ``stream``: with ``auto``, only on a terminal and
+    when ``NO_COLOR`` is unset or empty (no-color.org: only a non-empty value turns
+    colours off)."""
     if mode != "auto":
         return mode == "always"
-    return "NO_COLOR" not in environ and isatty(stream)
+    return not environ.get("NO_COLOR") and isatty(stream)
 
 
 def print_error(err: TextIO, message: str) -> None:

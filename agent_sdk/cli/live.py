@@ -176,6 +176,26 @@ async def _live(
     return error
 
 
+def _print_versions(options: AgentOptions, out: TextIO) -> int:
+    """``agent-sdk --version``: agent-sdk's version, then that of the CLI the same
+    options would run (``--binary``, ``--fake``), or why there is none."""
+    from .. import __version__
+    from ..queries import version
+
+    out.write(f"agent-sdk {__version__}\n")
+    asking = msgspec.structs.replace(options, timeout=options.timeout or _VERSION_TIMEOUT)
+    try:
+        said = anyio.run(lambda: version(options=asking), backend="asyncio")
+    except AgentError as exc:
+        out.write(f"cursor-agent: none found ({exc.message})\n")
+    else:
+        out.write(f"cursor-agent {said}\n")
+    return EXIT_OK
+
+
+_VERSION_TIMEOUT = 15.0  # seconds `cursor-agent --version` may take before we give up
+
+
 def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     """``agent-sdk [run] ARGV``: run the agent on the prompt; the exit status.
 
@@ -185,6 +205,8 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
         command = parse_run_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    if command.version:
+        return _print_versions(command.options, out)
     prompt = command.prompt
     if prompt is None:
         if isatty(stdin) and argv[-1:] != ["-"]:

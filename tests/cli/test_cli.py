@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from cli_process import ESC, Terminal, cli, cli_env, processes_with_arg
 
+import agent_sdk
 from agent_sdk import TextLine
 from agent_sdk.cli import main
 from agent_sdk.cli.args import use_color
@@ -154,10 +155,30 @@ def test_no_colours_when_not_a_tty() -> None:
 
 def test_no_colours_with_no_color_set_even_on_a_tty_with_color_auto() -> None:
     assert use_color("auto", Terminal(), {}) is True
-    assert use_color("auto", Terminal(), {"NO_COLOR": ""}) is False
     assert use_color("auto", Terminal(), {"NO_COLOR": "1"}) is False
     done = cli("--fake", "tools", "--color=auto", "hi", NO_COLOR="1")
     assert ESC not in done.stdout + done.stderr
+
+
+def test_an_empty_no_color_leaves_colours_on_as_no_color_org_says() -> None:
+    assert use_color("auto", Terminal(), {"NO_COLOR": ""}) is True
+
+
+FAKE_VERSION = "cursor-agent 2026.10.01-fake0001"  # what the bundled fake says it is
+
+
+def test_version_names_agent_sdk_and_the_cli_it_would_run() -> None:
+    done = cli("--fake", "--version")
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == [f"agent-sdk {agent_sdk.__version__}", FAKE_VERSION]
+
+
+def test_version_says_so_when_no_cli_is_found() -> None:
+    done = cli("--binary", "/nope/cursor-agent", "--version")
+    assert done.returncode == 0
+    first, second = done.stdout.splitlines()
+    assert first == f"agent-sdk {agent_sdk.__version__}"
+    assert second.startswith("cursor-agent: none found (")
 
 
 def test_color_always_gives_ansi_codes() -> None:
