@@ -222,18 +222,21 @@ class Renderer:
 
         Args:
             outcome: ``"success"``, or a word for how the run ended (``"failed"``, ...).
-            elapsed: seconds the run took by our clock; the result event's
-                ``duration_ms`` is preferred when there is one.
+            elapsed: seconds the run took by our clock (a replay has none: the result
+                event's ``duration_ms`` is shown then). The CLI's own figure follows in
+                brackets where it reads differently: it measures something else.
         """
         self._close_line()
         result = self.result_event
-        seconds = (
-            result.duration_ms / 1000 if result and result.duration_ms is not None else elapsed
-        )
+        reported = _seconds(result.duration_ms if result else None)
         ok = outcome == "success"
         head = f"{'✓' if ok else '✗'} {outcome}"
-        if seconds is not None:
-            head += f" in {seconds:.1f} s"
+        if elapsed is not None:
+            head += f" in {elapsed:.1f} s"
+            if reported is not None and f"{reported:.1f}" != f"{elapsed:.1f}":
+                head += f" (the CLI reports {reported:.1f} s)"
+        elif reported is not None:
+            head += f" in {reported:.1f} s"
         lines = [self._paint(head, _GREEN if ok else _RED, _BOLD)]
         usage = result.usage if result else None
         if usage is not None:
@@ -343,6 +346,10 @@ def _interaction_response(event: InteractionResponse, *, color: bool) -> str:
     said = f"{outcome}: {shorten(event.reason)}" if event.reason else outcome
     colour = _YELLOW if outcome == "rejected" else _RED
     return f"  {_painted('✗', colour, color=color)} {what} — {_painted(said, colour, color=color)}"
+
+
+def _seconds(milliseconds: int | None) -> float | None:
+    return None if milliseconds is None else milliseconds / 1000
 
 
 def _tokens(usage: Usage) -> str:

@@ -16,6 +16,7 @@ from agent_sdk.events import (
     Event,
     InteractionRequest,
     InteractionResponse,
+    ResultEvent,
 )
 from agent_sdk.tools import GrepArgs, ReadArgs, ShellArgs
 
@@ -135,3 +136,23 @@ def test_the_request_mark_is_coloured_on_request() -> None:
     err = io.StringIO()
     Renderer(io.StringIO(), err, color=True).event(_plan_request())
     assert f"{ESC}36m?{ESC}0m" in err.getvalue()
+
+
+def _summary(elapsed: float | None, duration_ms: int | None) -> str:
+    err = io.StringIO()
+    renderer = Renderer(io.StringIO(), err)
+    renderer.event(ResultEvent(result="Done.", duration_ms=duration_ms, session_id="s1"))
+    renderer.summary("success", elapsed=elapsed)
+    return err.getvalue().splitlines()[0]
+
+
+def test_the_summary_shows_the_wall_time_and_the_clis_figure_beside_it() -> None:
+    assert _summary(0.49, 4200) == "✓ success in 0.5 s (the CLI reports 4.2 s)"
+
+
+def test_the_summary_shows_one_figure_when_both_read_the_same() -> None:
+    assert _summary(4.21, 4200) == "✓ success in 4.2 s"
+
+
+def test_a_replayed_summary_shows_the_clis_figure() -> None:
+    assert _summary(None, 4200) == "✓ success in 4.2 s"
