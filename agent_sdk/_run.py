@@ -60,10 +60,9 @@ class Run:
                 ...
         print(events.result.usage)
 
-    Events already received are delivered before any failure is raised. The process
-    starts on entering the block or on the first iteration. Each event is handed over,
-    not kept, so memory stays flat however long the run; ``.result`` has the session,
-    usage and the reply (``AgentOptions.keep_events=True`` keeps every event too).
+    Events received are delivered before any failure is raised. The process starts on
+    entering the block or on the first iteration. Events are handed over, not kept
+    (``keep_events=True`` keeps them): ``.result`` has the session, usage and reply.
     """
 
     def __init__(
@@ -75,14 +74,13 @@ class Run:
         self._state = _State.NEW
         self._iterating = False  # a guard against two tasks iterating one run
         self._deadlines = Deadlines(options)
-        # Lines that are not events are what the CLI said: kept (for errors) redacted.
-        self._redaction = redaction = redaction_of(options, os.environ)
+        self._redaction = redaction_of(options, os.environ)  # kept lines, errors
         self._stream = Stream(
             output_format=options.output_format,
             partial=options.stream_partial_output
             or "--stream-partial-output" in options.extra_args,
             keep_events=options.keep_events is True,
-            redact=redaction.text if redaction else None,
+            redact=self._redaction.text,
         )
         self._ready: deque[Event] = deque()
         self._result: RunResult | None = None
@@ -93,7 +91,7 @@ class Run:
         """The :class:`RunResult`, once the iteration has ended without error.
 
         Raises:
-            RuntimeError: the run has not finished successfully (yet).
+            AgentUsageError: the run has not finished successfully (yet).
         """
         if self._result is None:
             raise AgentUsageError("the run has not finished: iterate it to the end first")

@@ -191,16 +191,14 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     call_id: str = ""
     """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
     tool_call: msgspec.Raw = msgspec.Raw(b"{}")
-    """The wire ``tool_call`` object, undecoded JSON; see :attr:`kind`, :attr:`args`.
-    Nothing checks it until one of those is read; if it is not a JSON object, they are
-    empty (``kind == ""``)."""
+    """The wire ``tool_call`` object, undecoded until :attr:`kind`, :attr:`args`, ...
+    are read; if it is not a JSON object, they are empty (``kind == ""``)."""
     model_call_id: str | None = None
 
     @functools.cached_property
     def _parsed(self) -> ParsedToolCall:
-        # Decoded on first access only: a consumer that never opens a tool payload (a
-        # 40 MB file read, say) never pays for decoding it; the tools module itself loads
-        # on first use.
+        # Decoded on first access only: a consumer that never opens a payload (a 40 MB
+        # file read) never pays for it; the tools module loads on first use too.
         from ._protocol.tool_parse import parse_tool_call
 
         return parse_tool_call(self.tool_call)
@@ -233,12 +231,7 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     def description(self) -> str | None:
         """The agent's own words for the call (a shell call's ``description``, beside
         its ``args`` or among them), when the CLI sends them."""
-        value = self._parsed.extras.get("description")
-        if value is None:
-            args = self._parsed.args
-            value = args.get("description") if isinstance(args, dict) else None
-            value = getattr(args, "description", None) if value is None else value
-        return value if isinstance(value, str) else None
+        return self._parsed.description
 
 
 class ToolCallStarted(_ToolCallEvent, tag="tool_call", frozen=True):
@@ -285,9 +278,8 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
 
     @property
     def duration_ms(self) -> int | None:
-        """How long the call took by the CLI's own clock: ``completedAtMs`` less
-        ``startedAtMs``, when the event carries both (the event's ``timestamp_ms`` is
-        from another clock)."""
+        """Milliseconds by the CLI's own clock: ``completedAtMs`` less ``startedAtMs``,
+        when the event carries both (``timestamp_ms`` is from another clock)."""
         start, end = self._parsed.started_at_ms, self._parsed.completed_at_ms
         return end - start if start is not None and end is not None else None
 

@@ -257,9 +257,11 @@ class Invocation(msgspec.Struct, frozen=True):
     def __rich_repr__(self) -> list[tuple[str, Any]]:
         """What rich shows (its ``__rich_repr__`` protocol): the argv with header values
         as ``***``, the sizes of stdin and the environment."""
+        from ._protocol.redaction import redacted_argv  # the one redaction; imports us
+
         stdin = None if self.stdin is None else _Shown(f"<{len(self.stdin)} bytes>")
         return [
-            ("argv", _redacted_argv(self.argv)),
+            ("argv", redacted_argv(self.argv)),
             ("stdin", stdin),
             ("env", _Shown(f"<{len(self.env)} variables>")),
         ]
@@ -270,28 +272,6 @@ class _Shown(str):
 
     def __repr__(self) -> str:
         return str(self)
-
-
-def _redacted_argv(argv: list[str]) -> list[str]:
-    """``argv`` with the value of every header (``--header``, ``-H``) replaced by ``***``."""
-    redacted: list[str] = []
-    after_flag = False
-    for index, arg in enumerate(argv):
-        if arg == "--":
-            return redacted + argv[index:]  # the prompt follows: no flags
-        if after_flag:
-            arg = _hidden_header(arg)
-        elif arg.startswith("--header="):
-            arg = "--header=" + _hidden_header(arg[len("--header=") :])
-        elif arg.startswith("-H") and len(arg) > 2:
-            arg = "-H" + _hidden_header(arg[2:])
-        after_flag = arg in ("--header", "-H")
-        redacted.append(arg)
-    return redacted
-
-
-def _hidden_header(header: str) -> str:
-    return f"{header.split(':', 1)[0]}: {HIDDEN}"
 
 
 def build_invocation(

@@ -38,7 +38,7 @@ class Session:
     of a user to that user's session as it arrives. The wait is not part of the waiting
     turn's ``timeout``. A session may be used from several event loops one after the
     other (``run_sync`` in a loop); a turn started while one runs in another thread
-    raises ``RuntimeError`` at once.
+    raises :class:`~agent_sdk.AgentUsageError` at once.
 
     Args:
         session_id: an id stored from an earlier run or session, to reopen that chat.

@@ -59,6 +59,7 @@ __all__ = [
     "NO_SECRETS",
     "SECRET_VARIABLES",
     "Redaction",
+    "redacted_argv",
     "redaction_of",
     "secrets_of",
 ]
@@ -278,3 +279,25 @@ def redaction_of(options: AgentOptions, environ: Mapping[str, str]) -> Redaction
     ``os.environ``); :data:`NO_SECRETS` when it has none."""
     secrets = secrets_of(options, environ)
     return Redaction(secrets) if secrets else NO_SECRETS
+
+
+def redacted_argv(argv: list[str]) -> list[str]:
+    """``argv`` with the value of every header (``--header``, ``-H``) replaced by ``***``."""
+    redacted: list[str] = []
+    after_flag = False
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            return redacted + argv[index:]  # the prompt follows: no flags
+        if after_flag:
+            arg = _hidden_header(arg)
+        elif arg.startswith("--header="):
+            arg = "--header=" + _hidden_header(arg[len("--header=") :])
+        elif arg.startswith("-H") and len(arg) > 2:
+            arg = "-H" + _hidden_header(arg[2:])
+        after_flag = arg in ("--header", "-H")
+        redacted.append(arg)
+    return redacted
+
+
+def _hidden_header(header: str) -> str:
+    return f"{header.split(':', 1)[0]}: {MASK}"

@@ -102,6 +102,8 @@ class ParsedToolCall(NamedTuple):
     """Keys of the kind object beside ``args`` and ``result``, as plain values."""
     result_extras: dict[str, Any]
     """Keys of the ``result`` object beside the outcome, as plain values."""
+    description: str | None
+    """The agent's words for the call: ``description`` beside ``args`` or among them."""
 
 
 @functools.cache
@@ -158,7 +160,7 @@ def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
     """Split a wire ``tool_call`` object into kind, typed args and typed outcome."""
     tool_call = _decode_or_dict(raw, dict[str, msgspec.Raw])
     if not isinstance(tool_call, dict):
-        return ParsedToolCall("", None, None, None, None, None, None, None, {}, {})
+        return ParsedToolCall("", None, None, None, None, None, None, None, {}, {}, None)
     kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
     args: ToolArgs | None = None
     outcome: str | None = None
@@ -192,7 +194,17 @@ def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
         status=status,
         extras=extras,
         result_extras=result_extras,
+        description=_description(extras, args),
     )
+
+
+def _description(extras: dict[str, Any], args: ToolArgs | None) -> str | None:
+    value = extras.get("description")
+    if value is None:
+        value = getattr(args, "description", None)
+        if isinstance(args, dict):
+            value = args.get("description")
+    return value if isinstance(value, str) else None
 
 
 def _parse_outcome(
