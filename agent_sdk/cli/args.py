@@ -9,7 +9,6 @@ option it sets, and a flag left alone leaves the option at AgentOptions' own def
 from __future__ import annotations
 
 import argparse
-import os
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, Literal, NamedTuple, TextIO, Union, get_args, get_origin
 import msgspec
 
 from ..options import AgentOptions
+from ._fake_args import FAKE_HELP, UnknownScenarioError, fake_scenario
 from .render import isatty
 
 __all__ = [
@@ -63,8 +63,10 @@ The reply goes to stdout; tool calls, thinking and the summary go to stderr.
   agent-sdk replay FILE [--json]   render a recorded stream-json (or --json) output
 
 exit status: 0 success; 1 the agent failed (non-zero exit, error result, broken
-output); 2 usage error or no cursor-agent found; 124 timeout; 130 interrupted
-(143 on SIGTERM).
+output); 2 usage error: a flag the run cannot use (a bad value, a --cwd that is no
+directory, a --binary or cursor-agent not found or not runnable, a --model, --workspace
+or other option cursor-agent refused, --no-trust in an untrusted workspace); 124
+timeout; 130 interrupted (143 on SIGTERM).
 """
 
 
@@ -211,8 +213,7 @@ def run_parser(
         const="",
         default=None,
         metavar="SCENARIO",
-        help="run the bundled fake agent instead of cursor-agent; SCENARIO is a name "
-        "(hello, tools, crash, ...) or a path to an .ndjson scenario",
+        help=FAKE_HELP,
     )
     show.add_argument(
         "--fake-if-missing",
@@ -280,22 +281,6 @@ def _pairs(
     return pairs
 
 
-def _fake_scenario(value: str) -> str | None:
-    """What ``FAKE_AGENT_SCENARIO`` gets for ``--fake VALUE``; ``None`` if VALUE names no
-    scenario (it is then the first word of the prompt)."""
-    import fake_agent
-
-    # A path by the fake's own rule; absolute, so that --cwd does not change which file
-    # the fake reads.
-    if fake_agent.is_scenario_path(value):
-        return os.path.abspath(value)
-    try:
-        fake_agent.resolve_scenario(value)
-    except fake_agent.ScenarioError:
-        return None
-    return value
-
-
 def parse_run_args(argv: Sequence[str]) -> RunCommand:
     """Parse the arguments of ``agent-sdk [run]`` into a :class:`RunCommand`. Pure.
 
@@ -331,7 +316,10 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
         if args.binary is not None:
             parser.error("--fake and --binary exclude each other")
         given["binary"] = fake_agent.executable()
-        scenario = _fake_scenario(args.fake) if args.fake else None
+        try:
+            scenario = fake_scenario(args.fake, more_words=bool(words)) if args.fake else None
+        except UnknownScenarioError as exc:
+            parser.error(str(exc))
         if scenario is not None:
             given["env"] = {**given.get("env", {}), "FAKE_AGENT_SCENARIO": scenario}
         elif args.fake:
@@ -342,7 +330,9 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
     try:
         options = AgentOptions(**given)
     except (ValueError, TypeError) as exc:
-        parser.error(str(exc))
+        from .hints import in_flag_terms  # only an error needs it
+
+        parser.error(in_flag_terms(str(exc)))
     prompt = None if words in ([], ["-"]) else " ".join(words)
     return RunCommand(
         prompt=prompt,

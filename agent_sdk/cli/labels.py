@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from ..tools import (
+    CreatePlanArgs,
     DeleteArgs,
     EditArgs,
     EditSuccess,
     FunctionArgs,
+    GetMcpToolsArgs,
     GlobArgs,
     GlobSuccess,
     GrepArgs,
@@ -28,6 +31,7 @@ from ..tools import (
 )
 
 __all__ = [
+    "command_failure",
     "failure_detail",
     "interaction_label",
     "plural",
@@ -48,44 +52,89 @@ def shorten(text: str, limit: int = MAX_LABEL) -> str:
     return first
 
 
-def tool_label(kind: str, args: ToolArgs | None) -> str:
-    """A short description of a tool call: ``read src/cart.py``, ``$ pytest -q``, ..."""
-    label: str
+# The kinds the contract names without a type of their own (docs/protocol.md §3.4,
+# "reported but unseen"), and the words and argument that say what such a call is about.
+_UNTYPED: dict[str, tuple[str, tuple[str, ...]]] = {
+    "webSearchToolCall": ("web search", ("searchTerm", "query", "search_term")),
+    "webFetchToolCall": ("fetch", ("url", "uri")),
+    "semSearchToolCall": ("search", ("query", "searchTerm", "targetDirectories")),
+    "readLintsToolCall": ("lints", ("paths", "path")),
+    "readTodosToolCall": ("todos", ()),
+    "askQuestionToolCall": ("ask", ("question", "title", "questions")),
+    "taskToolCall": ("task", ("description", "prompt")),
+}
+# Arguments that say nothing of what a call is about.
+_NOT_ABOUT = frozenset({"toolCallId", "conversationId", "requestId"})
+_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _words(kind: str) -> str:
+    """A kind's name as words: ``fooBarToolCall`` is ``foo bar``."""
+    words = _WORD.findall(kind.removesuffix("ToolCall"))
+    return " ".join(word.lower() for word in words) or "tool call"
+
+
+def _about(args: object, keys: tuple[str, ...]) -> str:
+    """What an untyped call is about: the first of ``keys`` it has (a list joined), else
+    its first string argument; ``""`` if none."""
+    if not isinstance(args, dict):
+        return ""
+    for key in keys:
+        value = args.get(key)
+        if isinstance(value, list):
+            value = ", ".join(item for item in value if isinstance(item, str))
+        if isinstance(value, str) and value:
+            return value
+    return next(
+        (v for k, v in args.items() if isinstance(v, str) and v and k not in _NOT_ABOUT), ""
+    )
+
+
+def _typed_label(args: ToolArgs) -> str | None:
+    """The label of a typed argument object; ``None`` for a dict (an untyped kind)."""
     if isinstance(args, ReadArgs):
-        label = f"read {args.path}"
-    elif isinstance(args, WriteArgs):
-        label = f"write {args.path}"
-    elif isinstance(args, EditArgs):
-        label = f"edit {args.path}"
-    elif isinstance(args, ShellArgs):
-        label = f"$ {args.command}"
-    elif isinstance(args, GrepArgs):
-        label = f"grep {shlex.quote(args.pattern)}" + (f" in {args.path}" if args.path else "")
-    elif isinstance(args, GlobArgs):
-        label = f"glob {args.globPattern}"
-    elif isinstance(args, LsArgs):
-        label = f"ls {args.path}"
-    elif isinstance(args, DeleteArgs):
-        label = f"delete {args.path}"
-    elif isinstance(args, UpdateTodosArgs):
-        label = f"todos ({len(args.todos)})"
-    elif isinstance(args, McpArgs):
+        return f"read {args.path}"
+    if isinstance(args, WriteArgs):
+        return f"write {args.path}"
+    if isinstance(args, EditArgs):
+        return f"edit {args.path}"
+    if isinstance(args, ShellArgs):
+        return f"$ {args.command}"
+    if isinstance(args, GrepArgs):
+        return f"grep {shlex.quote(args.pattern)}" + (f" in {args.path}" if args.path else "")
+    if isinstance(args, GlobArgs):
+        return f"glob {args.globPattern}"
+    if isinstance(args, LsArgs):
+        return f"ls {args.path}"
+    if isinstance(args, DeleteArgs):
+        return f"delete {args.path}"
+    if isinstance(args, UpdateTodosArgs):
+        return f"todos ({len(args.todos)})"
+    if isinstance(args, CreatePlanArgs):
+        return f"plan {args.name}" if args.name else "plan"
+    if isinstance(args, McpArgs):
         tool = args.toolName or args.name
-        label = (
-            f"mcp {args.providerIdentifier} {tool}" if args.providerIdentifier else f"mcp {tool}"
-        )
-    elif isinstance(args, FunctionArgs):
-        label = f"function {args.name}"
-    else:
-        # Unknown kind (or known kind without args): its name, plus a first string
-        # argument when there is one, which is usually what it is about.
-        label = kind.removesuffix("ToolCall") if args is None else kind
-        if isinstance(args, dict):
-            hint = next(
-                (v for k, v in args.items() if isinstance(v, str) and k != "toolCallId"), None
-            )
-            if hint:
-                label += f" {hint}"
+        return f"mcp {args.providerIdentifier} {tool}" if args.providerIdentifier else f"mcp {tool}"
+    if isinstance(args, GetMcpToolsArgs):
+        return " ".join(part for part in ("mcp tools", args.server, args.pattern) if part)
+    if isinstance(args, FunctionArgs):
+        return f"function {args.name}"
+    return None
+
+
+def tool_label(kind: str, args: ToolArgs | None) -> str:
+    """A short description of a tool call: ``read src/cart.py``, ``$ pytest -q``,
+    ``web search python decimal``, ...
+
+    Every kind gets words, never its wire name: a kind this module has no words for is
+    named from its wire name (``fooBarToolCall``: ``foo bar``), followed by its first
+    string argument, which is usually what it is about.
+    """
+    label = _typed_label(args) if args is not None else None
+    if label is None:
+        words, keys = _UNTYPED.get(kind, (_words(kind), ()))
+        about = _about(args, keys)
+        label = f"{words} {about}" if about else words
     return shorten(label)
 
 
@@ -120,6 +169,17 @@ def result_detail(result: ToolResult | None) -> str:
     if isinstance(result, GlobSuccess) and result.totalFiles is not None:
         return plural(result.totalFiles, "file")
     return ""
+
+
+def command_failure(result: ToolResult | None) -> str:
+    """How a shell command that ran went wrong: ``exit 1``, ``signal SIGKILL``; ``""``
+    if it exited 0, or the result is no command's. The contract counts such a call a
+    ``success`` (it ran: docs/protocol.md §3.4); its ``exitCode`` says how it went."""
+    if not isinstance(result, ShellSuccess):
+        return ""
+    if result.exitCode:
+        return f"exit {result.exitCode}"
+    return f"signal {result.signal}" if result.signal else ""
 
 
 def failure_detail(result: ToolResult | None) -> str:

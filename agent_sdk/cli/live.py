@@ -8,10 +8,13 @@ redacted as a whole text (:class:`RedactedText`), and so is every error
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
+import stat
 import threading
 import time
+from collections.abc import Callable
 from typing import TextIO, cast
 
 import anyio
@@ -20,9 +23,21 @@ from anyio.abc import TaskStatus
 
 from .._protocol.redaction import Redaction, redaction_of
 from .._run import run
-from ..errors import AgentError, AgentNotFoundError, AgentResultError, AgentTimeoutError
+from ..errors import (
+    AgentConfigError,
+    AgentError,
+    AgentModelError,
+    AgentNotFoundError,
+    AgentOptionError,
+    AgentResultError,
+    AgentStartError,
+    AgentTimeoutError,
+    AgentTrustError,
+    AgentWorkspaceError,
+)
 from ..events import Event, to_json
 from ..options import AgentOptions
+from ._screen import ReplyCursor, terminal_columns
 from .args import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -34,9 +49,10 @@ from .args import (
     print_error,
     use_color,
 )
+from .hints import error_in_flag_terms, in_flag_terms
 from .render import Renderer, isatty
 
-__all__ = ["JsonSink", "run_main"]
+__all__ = ["JsonSink", "reader_gone", "run_main"]
 
 _TICK = 0.1  # seconds between two redraws of the status line
 
@@ -92,12 +108,58 @@ class RedactedText:
         self.target.flush()
 
 
+def reader_gone(stream: TextIO) -> Callable[[], bool] | None:
+    """A test of whether the reader of ``stream`` went away, when it is a pipe or a
+    socket (``None`` otherwise, or where ``poll`` is missing), that writes nothing.
+
+    ``agent-sdk ... | head -1`` writes the reply to the pipe but tool calls to stderr:
+    after the reply's first line, nothing may be written to the pipe again, so no
+    ``BrokenPipeError`` would stop a run or a replay from rendering the rest on stderr.
+    """
+    import select
+
+    try:
+        fd = stream.fileno()
+        mode = os.fstat(fd).st_mode
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation included
+        return None
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)) or not hasattr(select, "poll"):
+        return None
+    poller = select.poll()
+    poller.register(fd, 0)  # no event asked: POLLERR and POLLHUP are always reported
+    hung_up = select.POLLERR | select.POLLHUP
+
+    def gone() -> bool:
+        return any(events & hung_up for _, events in poller.poll(0))
+
+    return gone
+
+
+# The errors of a flag the run cannot use (exit 2, as argparse's): nothing started
+# (--cwd, --binary, none found, the command line too long), or cursor-agent refused a
+# flag's value before doing anything (--model, --workspace, an --extra-arg, --no-trust).
+_USAGE_ERRORS = (
+    AgentConfigError,
+    AgentStartError,
+    AgentModelError,
+    AgentOptionError,
+    AgentWorkspaceError,
+    AgentTrustError,
+)
+
+
 def _exit_code(exc: AgentError) -> int:
     if isinstance(exc, AgentTimeoutError):
         return EXIT_TIMEOUT
-    if isinstance(exc, AgentNotFoundError):
+    if isinstance(exc, _USAGE_ERRORS) and not _out_of_resources(exc):
         return EXIT_USAGE
     return EXIT_FAILED
+
+
+def _out_of_resources(exc: AgentError) -> bool:
+    """Whether the CLI could not start for want of file descriptors: no flag's fault."""
+    cause = exc.__cause__
+    return isinstance(cause, OSError) and cause.errno in (errno.EMFILE, errno.ENFILE)
 
 
 def _outcome(exc: AgentError | None) -> str:
@@ -117,6 +179,9 @@ class _Terminated(KeyboardInterrupt):
 async def _spin(renderer: Renderer, started: float) -> None:
     while True:
         await anyio.sleep(_TICK)
+        # Asked at every tick rather than on SIGWINCH: a signal reaches only the main
+        # thread, and one ioctl a tenth of a second costs nothing.
+        renderer.resize(terminal_columns(renderer.err))
         renderer.status(time.monotonic() - started)
 
 
@@ -126,6 +191,7 @@ async def _live(
     sink: Renderer | JsonSink,
     started: float,
     redaction: Redaction | None = None,
+    stop_if: Callable[[], bool] | None = None,
 ) -> AgentError | None:
     """Run the agent, handing each event to ``sink`` (redacted: ``redaction``, by default
     that of ``options`` and the environment); the error it ended with, if any.
@@ -133,7 +199,8 @@ async def _live(
     Raises:
         _Terminated: on SIGTERM, after the run was cancelled and the agent's process
             group ended.
-        BrokenPipeError: when ``sink`` can no longer write.
+        BrokenPipeError: when ``sink`` can no longer write, or ``stop_if`` (asked after
+            each event: see :func:`reader_gone`) says its reader went away.
     """
     if redaction is None:
         redaction = redaction_of(options, os.environ)
@@ -162,6 +229,9 @@ async def _live(
             async with run(prompt, options=options) as events:
                 async for event in events:
                     sink.event(redaction.event(event) if redaction else event)
+                    if stop_if is not None and stop_if():
+                        # As a write to it would have: the run ends, main() exits 141.
+                        raise BrokenPipeError(errno.EPIPE, "the reader of the output went away")
         except AgentError as exc:
             # Returned, not raised: a task group would wrap it in an ExceptionGroup.
             error = exc
@@ -187,7 +257,7 @@ def _print_versions(options: AgentOptions, out: TextIO) -> int:
     try:
         said = anyio.run(lambda: version(options=asking), backend="asyncio")
     except AgentError as exc:
-        out.write(f"cursor-agent: none found ({exc.message})\n")
+        out.write(f"cursor-agent: none found ({in_flag_terms(exc.message)})\n")
     else:
         out.write(f"cursor-agent {said}\n")
     return EXIT_OK
@@ -223,26 +293,34 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     if command.json:
         sink = JsonSink(out)  # one event a line, each redacted whole
     else:
+        # Below the redaction, so it counts what the terminal really shows.
+        cursor = ReplyCursor(out) if isatty(out) else None
+        screen = cast(TextIO, cursor) if cursor is not None else out
         if redaction:
-            reply = RedactedText(out, redaction)
+            reply = RedactedText(screen, redaction)
         renderer = sink = Renderer(
-            cast(TextIO, reply) if reply is not None else out,
+            cast(TextIO, reply) if reply is not None else screen,
             err,
             color=use_color(command.color, err, os.environ),
             thinking=command.thinking,
             live_status=isatty(err),
+            columns=terminal_columns(err),
+            cursor=cursor,
         )
     started = time.monotonic()
     try:
+        gone = reader_gone(out)
         error = anyio.run(
-            _live, prompt, command.options, sink, started, redaction, backend="asyncio"
+            _live, prompt, command.options, sink, started, redaction, gone, backend="asyncio"
         )
         if isinstance(error, AgentNotFoundError) and command.fake_if_missing:
             import fake_agent
 
             err.write("agent-sdk: cursor-agent is not installed: running the bundled fake agent\n")
             options = msgspec.structs.replace(command.options, binary=fake_agent.executable())
-            error = anyio.run(_live, prompt, options, sink, started, redaction, backend="asyncio")
+            error = anyio.run(
+                _live, prompt, options, sink, started, redaction, gone, backend="asyncio"
+            )
     except KeyboardInterrupt as exc:
         how = "terminated" if isinstance(exc, _Terminated) else "interrupted"
         if renderer is not None:
@@ -260,8 +338,11 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
     if error is None:
         return EXIT_OK
-    print_error(err, redaction.text(str(error)))
-    if isinstance(error, AgentNotFoundError):
+    # In the command line's terms: --model, not AgentOptions(model=...) (cli/hints.py).
+    session_id = error.session_id or (renderer.session_id if renderer is not None else None)
+    said = error_in_flag_terms(error, session_id)
+    print_error(err, redaction.text(said))
+    if isinstance(error, AgentNotFoundError) and "--fake" not in said:
         err.write(
             "agent-sdk: to try it without cursor-agent, run the bundled fake agent: "
             "agent-sdk --fake [SCENARIO] PROMPT\n"

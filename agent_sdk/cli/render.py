@@ -8,13 +8,11 @@ given, so tests render into :class:`io.StringIO`.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from typing import TextIO
 
 from ..events import (
     AssistantEvent,
     ConnectionEvent,
-    CreatePlanRequest,
     Event,
     InteractionRequest,
     InteractionResponse,
@@ -28,21 +26,30 @@ from ..events import (
     ToolCallCompleted,
     ToolCallStarted,
     UnknownEvent,
-    Usage,
     UserEvent,
 )
 from ..tool_calls import ToolCall, ToolCallTracker
-from .labels import failure_detail, interaction_label, result_detail, shorten, tool_label
+from ._lines import (
+    BOLD,
+    DIM,
+    GREEN,
+    RED,
+    YELLOW,
+    attempt,
+    completed_line,
+    doing,
+    interaction_request_line,
+    interaction_response_line,
+    painted,
+    started_line,
+    tokens,
+    tool_counts,
+    tool_label,
+)
+from ._screen import ReplyCursor, cells, cut, fold
 
 __all__ = ["Renderer", "tool_label"]
 
-_RESET = "\x1b[0m"
-_BOLD = "1"
-_DIM = "2"
-_RED = "31"
-_GREEN = "32"
-_YELLOW = "33"
-_CYAN = "36"
 _CLEAR_LINE = "\r\x1b[K"
 _ERASE_TO_END = "\x1b[K"
 _SAVE_CURSOR = "\x1b7"
@@ -60,13 +67,6 @@ def isatty(stream: TextIO) -> bool:
         return False
 
 
-def _painted(text: str, *codes: str, color: bool) -> str:
-    """``text`` in the ANSI ``codes`` when ``color``; as it is otherwise, or when empty."""
-    if not color or not text:
-        return text
-    return f"\x1b[{';'.join(codes)}m{text}{_RESET}"
-
-
 class Renderer:
     """Renders events as text: the reply on ``out``, progress on ``err``.
 
@@ -76,6 +76,11 @@ class Renderer:
         color: use ANSI colours on ``err``.
         thinking: show the thinking text (dimmed) instead of a one-line indicator.
         live_status: draw a spinner status line on ``err`` (only for a terminal).
+        columns: the width of the terminal ``err`` writes to: every line drawn there is
+            cut (or, for the summary, folded) to fit, so nothing wraps. ``None`` for no
+            terminal: lines are written whole.
+        cursor: the terminal ``out`` writes to, when it is the same as ``err``'s: the
+            spinner is then drawn after an unfinished line of the reply, where it fits.
 
     Example::
 
@@ -93,12 +98,16 @@ class Renderer:
         color: bool = False,
         thinking: bool = False,
         live_status: bool = False,
+        columns: int | None = None,
+        cursor: ReplyCursor | None = None,
     ) -> None:
         self.out = out
         self.err = err
         self.color = color
         self.show_thinking = thinking
         self.live_status = live_status
+        self.columns = columns
+        self._cursor = cursor
         self.tracker = ToolCallTracker()
         self.result_event: ResultEvent | None = None
         """The ``result`` event, once rendered."""
@@ -115,6 +124,7 @@ class Renderer:
         self._shared_terminal = live_status and isatty(out)
         self._last_output = time.monotonic()
         self._frame = 0
+        self._elapsed = 0.0  # of the last frame, to redraw it on a resize
 
     # --- events ---------------------------------------------------------------------
     def event(self, event: Event) -> None:
@@ -135,28 +145,29 @@ class Renderer:
             self._end_thinking(event.timestamp_ms)
         elif isinstance(event, ToolCallStarted):
             call = self.tracker.add(event)
-            self._line(f"  {self._paint('▸', _CYAN)} {tool_label(call.kind, call.args)}")
+            if not self.live_status:  # else the status line shows it while it runs
+                self._started(call)
         elif isinstance(event, ToolCallCompleted):
             self._completed(self.tracker.add(event))
         elif isinstance(event, SystemInit):
             where = f" in {event.cwd}" if event.cwd else ""
-            self._line(self._paint(f"● {event.model or 'agent'}{where}", _DIM))
+            self._line(self._paint(f"● {event.model or 'agent'}{where}", DIM))
         elif isinstance(event, ResultEvent):
             self.result_event = event
             if not self._text_shown and event.result:
                 # json output, or a stream without assistant events: the result is the reply.
                 self._text(event.result)
         elif isinstance(event, ConnectionEvent):
-            self._line(self._paint(f"  ⚠ connection {event.subtype}{_attempt(event)}", _YELLOW))
+            self._line(self._paint(f"  ⚠ connection {event.subtype}{attempt(event)}", YELLOW))
         elif isinstance(event, RetryEvent):
-            self._line(self._paint(f"  ⟳ retry {event.subtype}{_attempt(event)}", _YELLOW))
+            self._line(self._paint(f"  ⟳ retry {event.subtype}{attempt(event)}", YELLOW))
         elif isinstance(event, InteractionRequest):
-            self._line(_interaction_request(event, color=self.color))
+            self._line(interaction_request_line(event, color=self.color))
         elif isinstance(event, InteractionResponse):
-            self._line(_interaction_response(event, color=self.color))
+            self._line(interaction_response_line(event, color=self.color))
         elif isinstance(event, (SystemEvent, UnknownEvent)):
             name = "/".join(part for part in (event.type, event.subtype) if part)
-            self._line(self._paint(f"  · {name or 'event'}", _DIM))
+            self._line(self._paint(f"  · {name or 'event'}", DIM))
         elif isinstance(event, UserEvent):
             pass  # the prompt, echoed back: the user knows it
         self._flush()
@@ -164,7 +175,7 @@ class Renderer:
     def raw_line(self, text: str) -> None:
         """Render a line of output that is not an event (a banner, a plain-text error)."""
         self._clear_status()
-        self._line(self._paint(text, _DIM))
+        self._line(self._paint(text, DIM))
         self._flush()
 
     def _text(self, text: str) -> None:
@@ -182,10 +193,10 @@ class Renderer:
             self._thinking_since = event.timestamp_ms
             if self.show_thinking:
                 self._close_line()
-                self.err.write(self._paint("  ∴ ", _DIM))
+                self.err.write(self._paint("  ∴ ", DIM))
                 self._open = self.err
         if self.show_thinking and event.text:
-            self.err.write(self._paint(event.text.replace("\n", "\n    "), _DIM))
+            self.err.write(self._paint(event.text.replace("\n", "\n    "), DIM))
             self._open = self.err
 
     def _end_thinking(self, completed_ms: int | None) -> None:
@@ -198,23 +209,12 @@ class Renderer:
         took = ""
         if completed_ms is not None and self._thinking_since is not None:
             took = f" for {(completed_ms - self._thinking_since) / 1000:.1f} s"
-        self._line(self._paint(f"  ∴ thought{took}", _DIM))
+        self._line(self._paint(f"  ∴ thought{took}", DIM))
 
     def _completed(self, call: ToolCall) -> None:
-        label = tool_label(call.kind, call.args)
-        outcome = call.outcome
-        if outcome == "success":
-            parts = [f"{call.duration_ms} ms"] if call.duration_ms is not None else []
-            detail = result_detail(call.result)
-            if detail:
-                parts.append(detail)
-            extra = self._paint("  " + " · ".join(parts), _DIM) if parts else ""
-            self._line(f"  {self._paint('✓', _GREEN)} {label}{extra}")
-            return
-        reason = failure_detail(call.result)
-        what = f"{outcome or 'unknown'}: {shorten(reason)}" if reason else str(outcome)
-        colour = _YELLOW if outcome == "rejected" else _RED
-        self._line(f"  {self._paint('✗', colour)} {label} — {self._paint(what, colour)}")
+        # The label gives way first, so the outcome and duration stay on the line.
+        width = self.columns - 1 if self.columns else None
+        self._line(completed_line(call, color=self.color, width=width))
 
     # --- summary --------------------------------------------------------------------
     def summary(self, outcome: str, *, elapsed: float | None = None) -> None:
@@ -230,21 +230,25 @@ class Renderer:
         result = self.result_event
         reported = _seconds(result.duration_ms if result else None)
         ok = outcome == "success"
-        head = f"{'✓' if ok else '✗'} {outcome}"
+        head, aside = f"{'✓' if ok else '✗'} {outcome}", ""
         if elapsed is not None:
             head += f" in {elapsed:.1f} s"
             if reported is not None and f"{reported:.1f}" != f"{elapsed:.1f}":
-                head += f" (the CLI reports {reported:.1f} s)"
+                aside = f"(the CLI reports {reported:.1f} s)"
         elif reported is not None:
             head += f" in {reported:.1f} s"
-        lines = [self._paint(head, _GREEN if ok else _RED, _BOLD)]
+        # The aside goes to a line of its own rather than be cut in two.
+        heads = self._fold(f"{head} {aside}" if aside else head)
+        if len(heads) > 1:
+            heads = [*self._fold(head), *self._fold(f"  {aside}")]
+        lines = [self._paint(line, GREEN if ok else RED, BOLD) for line in heads]
         usage = result.usage if result else None
         if usage is not None:
-            lines.append(f"  tokens   {_tokens(usage)}")
+            lines += self._fold(f"  tokens   {tokens(usage)}")
         if self.tracker.calls:
-            lines.append(f"  tools    {_tool_counts(self.tracker.calls)}")
+            lines += self._fold(f"  tools    {tool_counts(self.tracker.calls)}")
         if self.session_id:
-            lines.append(f"  session  {self.session_id}")
+            lines += self._fold(f"  session  {self.session_id}")
         self.err.write("\n".join(lines) + "\n")
         self._flush()
 
@@ -262,25 +266,58 @@ class Renderer:
         if time.monotonic() - self._last_output < STATUS_AFTER:
             return
         self._frame = (self._frame + 1) % len(_SPINNER)
+        self._draw_status(elapsed)
+
+    def resize(self, columns: int | None) -> None:
+        """The terminal is now ``columns`` wide: later lines fit that, and a status line
+        on screen is drawn again at once, cut to the new width."""
+        if columns == self.columns:
+            return
+        self.columns = columns
+        if self._cursor is not None:
+            self._cursor.forget()
+        if self._status_drawn:
+            self._draw_status(self._elapsed)
+
+    def _draw_status(self, elapsed: float) -> None:
+        self._elapsed = elapsed
         self.err.write(self._status_drawn)  # take back the previous frame
+        self._status_drawn = ""
         spinner = f"{_SPINNER[self._frame]} {elapsed:.1f} s"
         if self._open is self.out and self._shared_terminal:
-            # Save the cursor, draw, and on clearing restore it and erase to the line end.
-            self.err.write(_SAVE_CURSOR + self._paint("  " + spinner, _DIM))
-            self._status_drawn = _RESTORE_CURSOR + _ERASE_TO_END
+            # After the reply's unfinished line, only where it fits before the edge (the
+            # last cell is left free: a character there puts some terminals in a wrap).
+            cursor, columns = self._cursor, self.columns
+            room = cursor.room(columns) - 1 if cursor is not None and columns else 0
+            indicator = next(
+                (i for i in (f"  {spinner}", f" {spinner[0]}") if cells(i) <= room), ""
+            )
+            if indicator:
+                # Save the cursor, draw, and on clearing restore it and erase to the end.
+                self.err.write(_SAVE_CURSOR + self._paint(indicator, DIM))
+                self._status_drawn = _RESTORE_CURSOR + _ERASE_TO_END
         else:
-            self.err.write(_CLEAR_LINE + self._paint(f"{spinner} · {_doing(self)}", _DIM))
+            line = self._fit(f"{spinner} · {doing(self.tracker.calls, thinking=self._in_thinking)}")
+            self.err.write(_CLEAR_LINE + self._paint(line, DIM))
             self._status_drawn = _CLEAR_LINE
         self.err.flush()
 
     def finish(self) -> None:
-        """End an unfinished line and remove the status line (before exiting)."""
+        """End an unfinished line and remove the status line (before exiting); with a
+        status line, show the tool calls that never finished (it showed them)."""
         self._close_line()
+        if self.live_status:
+            for call in self.tracker.calls:
+                if not call.is_finished:
+                    self._started(call)
         self._flush()
+
+    def _started(self, call: ToolCall) -> None:
+        self._line(started_line(call, color=self.color))
 
     # --- plumbing -------------------------------------------------------------------
     def _paint(self, text: str, *codes: str) -> str:
-        return _painted(text, *codes, color=self.color)
+        return painted(text, *codes, color=self.color)
 
     def _clear_status(self) -> None:
         if self._status_drawn:
@@ -297,7 +334,15 @@ class Renderer:
 
     def _line(self, text: str) -> None:
         self._close_line()
-        self.err.write(text + "\n")
+        self.err.write(self._fit(text) + "\n")
+
+    def _fit(self, line: str) -> str:
+        """``line`` cut to the terminal's width, less its last cell (see _draw_status)."""
+        return cut(line, self.columns - 1) if self.columns else line
+
+    def _fold(self, line: str) -> list[str]:
+        """Plain ``line`` folded to the terminal's width: the summary loses nothing."""
+        return fold(line, self.columns - 1) if self.columns else [line]
 
     def _flush(self) -> None:
         self._last_output = time.monotonic()
@@ -307,63 +352,5 @@ class Renderer:
         self.err.flush()
 
 
-def _doing(renderer: Renderer) -> str:
-    """What the status line says the agent is doing."""
-    running = [call for call in renderer.tracker.calls if not call.is_finished]
-    if renderer._in_thinking:
-        return "thinking"
-    if len(running) == 1:
-        return tool_label(running[0].kind, running[0].args)
-    if running:
-        return f"{len(running)} tool calls"
-    return "waiting for the agent"
-
-
-def _attempt(event: ConnectionEvent | RetryEvent) -> str:
-    """`` (attempt 2)`` for an event that numbers its attempt, else ``""``."""
-    return f" (attempt {event.attempt})" if event.attempt is not None else ""
-
-
-def _interaction_request(event: InteractionRequest, *, color: bool) -> str:
-    """The line of an ``interaction_query`` request: ``? plan approval requested  name``."""
-    line = (
-        f"  {_painted('?', _CYAN, color=color)} {interaction_label(event.query_type)} "
-        "approval requested"
-    )
-    if isinstance(event, CreatePlanRequest) and event.args.name:
-        line += _painted(f"  {shorten(event.args.name)}", _DIM, color=color)
-    return line
-
-
-def _interaction_response(event: InteractionResponse, *, color: bool) -> str:
-    """The line of an ``interaction_query`` response: approved, answered, or refused."""
-    what = interaction_label(event.query_type)
-    outcome = event.outcome
-    if outcome == "success":
-        return f"  {_painted('✓', _GREEN, color=color)} {what} approved"
-    if outcome is None:
-        return _painted(f"  · {what} answered", _DIM, color=color)
-    said = f"{outcome}: {shorten(event.reason)}" if event.reason else outcome
-    colour = _YELLOW if outcome == "rejected" else _RED
-    return f"  {_painted('✗', colour, color=color)} {what} — {_painted(said, colour, color=color)}"
-
-
 def _seconds(milliseconds: int | None) -> float | None:
     return None if milliseconds is None else milliseconds / 1000
-
-
-def _tokens(usage: Usage) -> str:
-    """The summary's token counts: ``1,200 in · 340 out``, and the cache when it was used."""
-    tokens = f"{usage.inputTokens:,} in · {usage.outputTokens:,} out"
-    if usage.cacheReadTokens or usage.cacheWriteTokens:
-        tokens += f" · {usage.cacheReadTokens:,} cache read"
-        tokens += f" · {usage.cacheWriteTokens:,} cache write"
-    return tokens
-
-
-def _tool_counts(calls: list[ToolCall]) -> str:
-    """The summary's tool calls by outcome: ``3: 2 ✓, 1 error`` (successes first)."""
-    counts = Counter(call.outcome or "running" for call in calls)
-    parts = [f"{counts.pop('success')} ✓"] if "success" in counts else []
-    parts += [f"{n} {name}" for name, n in sorted(counts.items())]
-    return f"{len(calls)}: {', '.join(parts)}"

@@ -11,17 +11,19 @@ good line; a bad one is reported where it was met, never a crash (docs/protocol.
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import BinaryIO, TextIO
 
 from .._protocol.redaction import redaction_of
 from .._protocol.stream import Stream
 from ..events import Event, TextLine, UnknownEvent
 from ..options import AgentOptions
+from ._screen import terminal_columns
 from .args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, print_error, replay_parser, use_color
-from .live import JsonSink
+from .live import JsonSink, reader_gone
 from .render import Renderer
 
 __all__ = ["replay", "replay_main"]
@@ -36,12 +38,22 @@ def _as_recorded(event: Event) -> Event:
     return event
 
 
-def replay(lines: Iterable[bytes], sink: Renderer | JsonSink, err: TextIO) -> bool:
+def replay(
+    lines: Iterable[bytes],
+    sink: Renderer | JsonSink,
+    err: TextIO,
+    *,
+    stop_if: Callable[[], bool] | None = None,
+) -> bool:
     """Render a recorded stream, given as its lines; whether it ended with a successful
     result.
 
     Lines that are not events (a banner, a plain-text error) are shown where they were
     met: dimmed among the events, or on ``err`` when ``sink`` writes JSON.
+
+    Raises:
+        BrokenPipeError: ``stop_if`` (asked after each event: see :func:`reader_gone`)
+            said the reader of the output went away, or writing to it failed so.
     """
 
     def other_line(text: str) -> None:
@@ -67,6 +79,9 @@ def replay(lines: Iterable[bytes], sink: Renderer | JsonSink, err: TextIO) -> bo
         sink.event(redaction.event(_as_recorded(event)))
         if isinstance(event, UnknownEvent) and event.error and isinstance(sink, Renderer):
             sink.raw_line(f"    not decoded: {event.error}")  # JSON output carries it
+        if stop_if is not None and stop_if():
+            # As a write to it would have failed: main() exits quietly with 141.
+            raise BrokenPipeError(errno.EPIPE, "the reader of the output went away")
 
     # One line per feed: the Stream reports a block's other lines before its events, so
     # a bigger chunk would move a banner ahead of the events that preceded it.
@@ -90,7 +105,11 @@ def replay_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int
         sink = JsonSink(out)
     else:
         sink = Renderer(
-            out, err, color=use_color(args.color, err, os.environ), thinking=args.thinking
+            out,
+            err,
+            color=use_color(args.color, err, os.environ),
+            thinking=args.thinking,
+            columns=terminal_columns(err),  # on a terminal, each line fits its width
         )
     with contextlib.ExitStack() as stack:
         if args.file == "-":
@@ -105,7 +124,7 @@ def replay_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int
                 return EXIT_USAGE
         # A binary file iterates line by line, each line as soon as it is complete (a
         # live pipe is not held up), with no length cap.
-        ok = replay(source, sink, err)
+        ok = replay(source, sink, err, stop_if=reader_gone(out))
     if isinstance(sink, Renderer):
         sink.finish()
         result = sink.result_event

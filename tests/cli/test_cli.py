@@ -53,11 +53,14 @@ def test_fake_tools_shows_each_tool_call_kind_as_it_starts_and_completes() -> No
         "todos (3)",
         "mcp linear get_issue",
         "function fetch_changelog",
-        "webSearchToolCall python decimal quantize cents",
+        "web search python decimal quantize cents",
     ):
         assert f"▸ {label}\n" in done.stderr
         assert f"✓ {label}  " in done.stderr
-    assert "tools    17: 17 ✓" in done.stderr
+    # `ruff check tests` ran (a success outcome) but exited 1: shown as such.
+    assert "  ✗ $ ruff check tests — exit 1  " in done.stderr
+    assert "tools    17: 16 ✓, 1 non-zero exit" in done.stderr
+    assert "ToolCall" not in done.stderr
 
 
 def test_json_prints_one_object_per_line_each_with_a_type_ending_with_the_result() -> None:
@@ -77,11 +80,13 @@ def test_crash_exits_1_with_the_cli_text_on_stderr() -> None:
     assert "tools    1: 1 running" in done.stderr
 
 
-def test_unknown_model_exits_1_with_the_hint() -> None:
+def test_unknown_model_is_a_usage_error_with_the_hint_in_flag_terms() -> None:
     done = cli("--fake", "--model", "nope", "hi")
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "Cannot use this model: nope" in done.stderr
     assert "Hint: pass one of the models the CLI listed" in done.stderr
+    assert "as --model ID, or leave --model out for the CLI's default" in done.stderr
+    assert "AgentOptions" not in done.stderr
 
 
 def test_result_with_is_error_exits_1() -> None:
@@ -93,8 +98,12 @@ def test_result_with_is_error_exits_1() -> None:
 def test_timeout_exits_124() -> None:
     done = cli("--fake", "stall", "--timeout", "1", "hi")
     assert done.returncode == 124
-    assert "agent-sdk: error: cursor-agent did not finish within 1 s" in done.stderr
+    assert "agent-sdk: error: cursor-agent did not finish within 1 s (--timeout)" in done.stderr
     assert "✗ timed out" in done.stderr
+    # The hint names the flag, and the session to resume.
+    session = done.stderr.split("  session  ")[1].split()[0]
+    assert f"resume the chat with --resume {session}\n" in done.stderr
+    assert "AgentOptions" not in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -181,6 +190,7 @@ def test_version_says_so_when_no_cli_is_found() -> None:
     first, second = done.stdout.splitlines()
     assert first == f"agent-sdk {agent_sdk.__version__}"
     assert second.startswith("cursor-agent: none found (")
+    assert "--binary is '/nope/cursor-agent'" in second  # in the terms of its flags
 
 
 def test_color_always_gives_ansi_codes() -> None:
@@ -204,7 +214,14 @@ def test_bad_flag_value_exits_2_in_process(capsys: pytest.CaptureFixture[str]) -
     assert main(["--timeout", "0", "hi"]) == 2
     assert main(["--env", "NOEQUALS", "hi"]) == 2
     assert main(["--resume", "x", "--continue", "hi"]) == 2
-    assert "--env wants NAME=VALUE" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--env wants NAME=VALUE" in err
+    # The option checks' words, in flag terms.
+    assert "--timeout 0.0: must be a positive number of seconds, got 0.0" in err
+    assert "Hint: leave --timeout out for no limit" in err
+    assert "pass either --resume ID or --continue, not both" in err
+    assert "AgentOptions" not in err
+    assert "None" not in err
 
 
 def test_help_exits_0_and_says_the_api_key_comes_from_the_environment(
@@ -217,8 +234,44 @@ def test_help_exits_0_and_says_the_api_key_comes_from_the_environment(
 def test_missing_binary_exits_2_suggesting_fake() -> None:
     done = cli("--binary", "/nonexistent", "hi")
     assert done.returncode == 2
-    assert "agent-sdk: error: AgentOptions.binary is '/nonexistent'" in done.stderr
-    assert "agent-sdk --fake" in done.stderr
+    assert "agent-sdk: error: --binary is '/nonexistent'" in done.stderr
+    assert "the binary with --binary PATH or the CURSOR_AGENT_BIN" in done.stderr
+    assert done.stderr.count("agent-sdk --fake [SCENARIO] PROMPT") == 1
+    assert "AgentOptions" not in done.stderr
+    assert "fake_agent.executable()" not in done.stderr
+
+
+def test_no_cursor_agent_found_exits_2_suggesting_fake(tmp_path: Path) -> None:
+    done = cli("hi", PATH=str(tmp_path), HOME=str(tmp_path))
+    assert done.returncode == 2
+    assert "agent-sdk: error: cursor-agent was not found" in done.stderr
+    assert "agent-sdk --fake [SCENARIO] PROMPT" in done.stderr
+    assert "AgentOptions" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("make_file", "said"), [(False, "does not exist"), (True, "is not a directory")]
+)
+def test_a_cwd_that_is_no_directory_is_a_usage_error_in_flag_terms(
+    tmp_path: Path, make_file: bool, said: str
+) -> None:
+    where = tmp_path / "there"
+    if make_file:
+        where.write_text("")
+    done = cli("--fake", "--cwd", str(where), "hi")
+    assert done.returncode == 2
+    assert f"agent-sdk: error: the working directory {str(where)!r} {said}" in done.stderr
+    assert "--cwd DIR" in done.stderr
+    assert "AgentOptions" not in done.stderr
+
+
+def test_an_unknown_fake_scenario_followed_by_a_prompt_exits_2_naming_the_known_ones() -> None:
+    done = cli("--fake", "tool", "Add a test")
+    assert done.returncode == 2
+    assert "unknown scenario 'tool' (did you mean 'tools'?)" in done.stderr
+    assert "hello, " in done.stderr
+    assert "tools" in done.stderr
+    assert done.stdout == ""  # nothing ran
 
 
 def test_to_json_adds_the_type_a_text_line_lacks() -> None:
@@ -245,3 +298,73 @@ def test_fake_if_missing_prefers_an_installed_cursor_agent(tmp_path: Path) -> No
     assert done.returncode == 1
     assert "the real one" in done.stderr
     assert "bundled fake agent" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["--workspace", "/nonexistent/ws"], 2),  # cursor-agent refused the flag
+        (["--extra-arg=--bogus"], 2),
+        (["not_logged_in"], 1),  # no flag's fault
+        (["usage_limit"], 1),
+    ],
+)
+def test_a_flag_cursor_agent_refused_exits_2_and_other_failures_1(
+    args: list[str], status: int
+) -> None:
+    done = cli("--fake", *args, "--", "hi")
+    assert done.returncode == status, done.stderr
+    assert "AgentOptions" not in done.stderr
+
+
+def test_a_start_that_failed_for_want_of_descriptors_is_no_usage_error() -> None:
+    import errno
+
+    from agent_sdk.cli.live import _exit_code
+    from agent_sdk.errors import AgentStartError
+
+    def start_error(cause: OSError) -> AgentStartError:
+        try:
+            raise AgentStartError("could not start") from cause
+        except AgentStartError as error:
+            return error
+
+    assert _exit_code(start_error(OSError(errno.EMFILE, "too many open files"))) == 1
+    assert _exit_code(start_error(FileNotFoundError(errno.ENOENT, "no such", "/x"))) == 2
+
+
+def test_a_live_run_ends_with_its_agent_once_the_reader_of_the_reply_is_gone(
+    tmp_path: Path,
+) -> None:
+    # `agent-sdk ... | head -1`: the tool calls go to stderr, so no write fails after the
+    # reply's first line; the run must still stop (and end the agent) at the next event.
+    call = {"readToolCall": {"args": {"path": "a.py"}}}
+    lines = [{"type": "assistant", "message": {"content": [{"type": "text", "text": "one\n"}]}}]
+    for number in range(200):
+        event = {"type": "tool_call", "call_id": f"c{number}", "tool_call": call}
+        lines += [{**event, "subtype": "started"}, {"fake": "sleep", "seconds": 0.05}]
+    lines.append({"fake": "stall"})  # an hour: a run that went on would be killed below
+    scenario = tmp_path / "many_calls.ndjson"
+    scenario.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    word = f"reader-{uuid.uuid4()}"
+    with open(tmp_path / "stderr", "w+", encoding="utf-8") as stderr:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "agent_sdk", "--fake", str(scenario), "read", word],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env=cli_env(),
+        )
+        assert child.stdout is not None
+        try:
+            assert child.stdout.readline() == b"one\n"
+            child.stdout.close()  # as `head -1` does
+            status = child.wait(timeout=30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+        stderr.seek(0)
+        err = stderr.read()
+    assert status == 141, err  # 128 + SIGPIPE, as a shell reports a closed pipe
+    assert "Traceback" not in err
+    assert processes_with_arg(word) == []  # the agent ended with the run

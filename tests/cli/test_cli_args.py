@@ -147,9 +147,9 @@ def test_continue_and_non_stream_formats_map_without_partial_output() -> None:
     [
         (["--mode", "agent", "hi"], "invalid choice: 'agent'"),
         (["--timeout", "soon", "hi"], "invalid float value: 'soon'"),
-        (["--timeout", "0", "hi"], "timeout must be a positive number"),
+        (["--timeout", "0", "hi"], "--timeout 0.0: must be a positive number"),
         (["--header", "NoColon", "hi"], "--header wants NAME:VALUE"),
-        (["--resume", "x", "--continue", "hi"], "either resume"),
+        (["--resume", "x", "--continue", "hi"], "either --resume ID or --continue"),
     ],
 )
 def test_bad_values_are_usage_errors_that_say_why(
@@ -194,6 +194,51 @@ def test_fake_followed_by_a_word_that_is_no_scenario_takes_it_as_the_prompt() ->
     with pytest.raises(fake_agent.ScenarioError):
         fake_agent.scenario_path("hello.world")
     assert parse_run_args(["--fake", "hello.world"]).prompt == "hello.world"
+    # Prose, not a name: capitals, or the only word of the prompt.
+    assert parse_run_args(["--fake", "Fix", "the bug"]).prompt == "Fix the bug"
+    assert parse_run_args(["--fake", "hi"]).prompt == "hi"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--fake", "tool", "Add a test"],
+        ["--fake", "tool", "-"],  # the prompt on stdin
+        ["Add a test", "--fake", "tool"],
+        ["--fake", "tool", "--", "Add a test"],
+    ],
+)
+def test_fake_with_an_unknown_name_and_a_prompt_is_a_usage_error_naming_the_known_ones(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        parse_run_args(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--fake: unknown scenario 'tool' (did you mean 'tools'?)" in err
+    assert "known: " + ", ".join(fake_agent.scenario_names()) in " ".join(err.split())
+
+
+def test_an_unknown_name_with_no_close_scenario_suggests_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        parse_run_args(["--fake", "zzzzzz", "hi"])
+    err = capsys.readouterr().err
+    assert "unknown scenario 'zzzzzz'; known: " in err
+    assert "did you mean" not in err
+
+
+def test_a_prompt_after_dashes_may_begin_with_any_word() -> None:
+    command = parse_run_args(["--fake", "--", "fix", "the bug"])
+    assert command.prompt == "fix the bug"
+    assert command.options.env is None
+
+
+def test_help_says_when_the_word_after_fake_is_a_scenario() -> None:
+    text = " ".join(run_parser().format_help().split())
+    assert "a single lowercase word followed by more of the prompt is refused" in text
+    assert "(--fake -- fix the bug)" in text
 
 
 def test_fake_alone_runs_the_default_scenario_and_keeps_other_env() -> None:

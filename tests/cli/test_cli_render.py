@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 from cli_process import ESC, Terminal
@@ -38,7 +39,7 @@ def test_tool_labels_summarise_the_typed_args() -> None:
     assert tool_label("readToolCall", ReadArgs(path="src/cart.py")) == "read src/cart.py"
     assert tool_label("shellToolCall", ShellArgs(command="pytest -q")) == "$ pytest -q"
     assert tool_label("grepToolCall", GrepArgs(pattern="total(")) == "grep 'total('"
-    assert tool_label("fooToolCall", {"x": 1}) == "fooToolCall"
+    assert tool_label("fooToolCall", {"x": 1}) == "foo"
     assert tool_label("shellToolCall", ShellArgs(command="a\nb")) == "$ a…"
 
 
@@ -156,3 +157,67 @@ def test_the_summary_shows_one_figure_when_both_read_the_same() -> None:
 
 def test_a_replayed_summary_shows_the_clis_figure() -> None:
     assert _summary(None, 4200) == "✓ success in 4.2 s"
+
+
+# --- a shell command that exited non-zero --------------------------------------------
+def _shell_call(exit_code: int | None, signal: str = "") -> tuple[Event, Event]:
+    decoder = LineDecoder(partial=False)
+    args = {"command": "ruff check", "toolCallId": "c1"}
+    result = {"success": {"command": "ruff check", "exitCode": exit_code, "signal": signal}}
+    lines = [
+        {"subtype": "started", "tool_call": {"shellToolCall": {"args": args}}},
+        {
+            "subtype": "completed",
+            "tool_call": {
+                "shellToolCall": {"args": args, "result": result},
+                "startedAtMs": "1000",
+                "completedAtMs": "1207",
+            },
+        },
+    ]
+    started, completed = (
+        decoder.decode(json.dumps({"type": "tool_call", "call_id": "c1", **line}).encode())
+        for line in lines
+    )
+    assert started is not None
+    assert completed is not None
+    return started, completed
+
+
+def _summarised(*events: Event, color: bool = False) -> str:
+    err = io.StringIO()
+    renderer = Renderer(io.StringIO(), err, color=color)
+    for event in events:
+        renderer.event(event)
+    renderer.summary("success")
+    return err.getvalue()
+
+
+def test_a_command_that_exited_non_zero_shows_a_cross_and_its_exit_code() -> None:
+    err = _summarised(*_shell_call(1))
+    assert "  ✗ $ ruff check — exit 1  207 ms\n" in err
+    assert "✓ $ ruff check" not in err
+    assert "  tools    1: 1 non-zero exit\n" in err
+
+
+def test_the_exit_code_and_its_cross_are_red() -> None:
+    err = _summarised(*_shell_call(2), color=True)
+    assert f"{ESC}31m✗{ESC}0m $ ruff check — {ESC}31mexit 2{ESC}0m" in err
+
+
+def test_a_command_killed_by_a_signal_shows_the_signal() -> None:
+    assert "  ✗ $ ruff check — signal SIGKILL  207 ms\n" in _summarised(
+        *_shell_call(None, "SIGKILL")
+    )
+
+
+def test_a_command_that_exited_zero_is_a_success() -> None:
+    err = _summarised(*_shell_call(0))
+    assert "  ✓ $ ruff check  207 ms\n" in err
+    assert "  tools    1: 1 ✓\n" in err
+
+
+def test_the_tools_scenario_counts_its_failed_command_apart() -> None:
+    _, err = _render("tools")
+    assert "  ✗ $ ruff check tests — exit 1  " in err
+    assert err.count("  ✓ ") == 16

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from cli_process import ESC, RECORDED, SESSION, cli
+from cli_process import ESC, RECORDED, SESSION, cli, cli_env
 
 from agent_sdk.cli.live import JsonSink
 from agent_sdk.cli.render import Renderer
+from agent_sdk.cli.live import reader_gone
 from agent_sdk.cli.replay import replay, replay_main
 
 INIT = '{"type":"system","subtype":"init","model":"Fake","cwd":"/repo","session_id":"s"}'
@@ -127,7 +133,7 @@ def test_a_tool_call_whose_args_do_not_fit_their_type_is_still_shown() -> None:
     odd = READ.replace('"path":"a.py"', '"path":"a.py","offset":' + "9" * 5000)
     ok, _, err = _replayed(_lines(INIT, odd, READ, RESULT))
     assert ok
-    assert err.splitlines()[:3] == ["● Fake in /repo", "  ▸ readToolCall a.py", "  ▸ read a.py"]
+    assert err.splitlines()[:3] == ["● Fake in /repo", "  ▸ read a.py", "  ▸ read a.py"]
 
 
 # --- end to end ------------------------------------------------------------------------
@@ -199,3 +205,78 @@ def test_replay_shows_no_key_of_its_environment(monkeypatch: pytest.MonkeyPatch)
         everything = sink_out.getvalue() + err.getvalue()
         assert key not in everything
         assert "***" in everything
+
+
+# --- a reader that goes away (`agent-sdk replay FILE | head -1`) ------------------------
+REPLY = (
+    '{"type":"assistant","message":{"role":"assistant","content":'
+    '[{"type":"text","text":"first line\\n"}]},"session_id":"s"}'
+)
+
+
+def _read_call(number: int) -> bytes:
+    started = READ.replace('"c1"', f'"c{number}"')
+    completed = started.replace('"started"', '"completed"').replace(
+        '"args":{"path":"a.py"}}', '"args":{"path":"a.py"},"result":{"success":{}}}'
+    )
+    return (started + "\n" + completed + "\n").encode()
+
+
+def test_replay_stops_at_the_first_event_after_its_reader_went_away(tmp_path: Path) -> None:
+    # The reply goes to the pipe, the tool calls to stderr: once the reader of the pipe
+    # is gone, the replay must stop, though no write to the pipe would fail (none comes).
+    calls = 2000
+    with open(tmp_path / "stderr", "w+", encoding="utf-8") as stderr:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "agent_sdk", "replay", "-", "--color", "never"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env=cli_env(),
+        )
+        assert child.stdin is not None
+        assert child.stdout is not None
+        try:
+            child.stdin.write(f"{INIT}\n{REPLY}\n".encode())
+            child.stdin.flush()
+            assert child.stdout.readline() == b"first line\n"
+            child.stdout.close()  # as `head -1` does
+            try:
+                for number in range(calls):
+                    child.stdin.write(_read_call(number))
+                    child.stdin.flush()
+            except BrokenPipeError:
+                pass  # it stopped reading: it has exited
+            # stdin is left open: a replay that went on would wait here for more lines.
+            status = child.wait(timeout=30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            with contextlib.suppress(BrokenPipeError):
+                child.stdin.close()  # what was left in its buffer had no reader
+        stderr.seek(0)
+        err = stderr.read()
+    assert status == 141, err  # 128 + SIGPIPE, as a shell reports a closed pipe
+    assert "Traceback" not in err
+    assert "Exception ignored" not in err
+    # It may stop as soon as the reply's event (the reader can be gone by then); never
+    # after the end, which the open stdin would have made it wait for.
+    assert err.count("▸ read a.py") < calls
+
+
+def test_reader_gone_is_none_for_what_is_no_pipe(tmp_path: Path) -> None:
+    assert reader_gone(io.StringIO()) is None
+    with open(tmp_path / "file", "w") as file:
+        assert reader_gone(file) is None
+
+
+def test_reader_gone_says_when_the_read_end_of_a_pipe_is_closed() -> None:
+    read, write = os.pipe()
+    with open(write, "w") as stream:
+        gone = reader_gone(stream)
+        if gone is None:
+            pytest.skip("no poll() here")
+        assert gone() is False
+        os.close(read)
+        assert gone() is True

@@ -1,0 +1,76 @@
+"""``--fake [SCENARIO]``: which word after ``--fake`` names a scenario, and which begins
+the prompt.
+
+The rule (also in ``agent-sdk --help``): the word after ``--fake`` is the scenario when
+it is a path (it ends in ``.ndjson`` or holds a ``/``) or the name of a bundled scenario.
+Any other word begins the prompt, unless it looks like a scenario name (one lowercase
+word: letters, digits, ``_``, ``-``) and more prompt words are given: that is taken for a
+mistyped scenario (``--fake tool "Add a test"``) and refused, naming the scenarios. A
+prompt that begins with such a word goes after ``--`` (``--fake -- fix the bug``) or is
+quoted whole (``--fake "fix the bug"``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+__all__ = ["FAKE_HELP", "UnknownScenarioError", "fake_scenario"]
+
+FAKE_HELP = (
+    "run the bundled fake agent instead of cursor-agent. SCENARIO is a bundled "
+    "scenario's name (hello, the default; tools, crash, unknown_model, ...) or a path to "
+    "an .ndjson file. Another word after --fake begins the prompt, but a single "
+    "lowercase word followed by more of the prompt is refused as an unknown scenario: "
+    "begin such a prompt after '--' (--fake -- fix the bug) or quote it whole"
+)
+
+# What a scenario name looks like to a user: one lowercase word. A word with capitals,
+# spaces, dots or other punctuation is prose (the fake refuses such names anyway).
+_NAME_LIKE = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+class UnknownScenarioError(ValueError):
+    """``--fake WORD PROMPT...`` where WORD looks like a scenario name but names none;
+    ``str()`` is the message for the user."""
+
+
+def _unknown(word: str) -> UnknownScenarioError:
+    import difflib  # only this error needs it
+
+    import fake_agent
+
+    names = fake_agent.scenario_names()
+    close = difflib.get_close_matches(word, names, n=1)
+    guess = f" (did you mean {close[0]!r}?)" if close else ""
+    return UnknownScenarioError(
+        f"--fake: unknown scenario {word!r}{guess}; known: {', '.join(names)}. "
+        f"To begin the prompt with {word!r}, put '--' before the prompt"
+    )
+
+
+def fake_scenario(word: str, *, more_words: bool) -> str | None:
+    """What ``FAKE_AGENT_SCENARIO`` gets for ``--fake WORD``; ``None`` if WORD is the
+    first word of the prompt.
+
+    Args:
+        word: the word argparse gave ``--fake``.
+        more_words: whether the command line has other prompt words (``-`` included).
+
+    Raises:
+        UnknownScenarioError: WORD looks like a scenario name, names none, and is followed by
+            the prompt.
+    """
+    import fake_agent
+
+    # A path by the fake's own rule; absolute, so that --cwd does not change which file
+    # the fake reads.
+    if fake_agent.is_scenario_path(word):
+        return os.path.abspath(word)
+    try:
+        fake_agent.resolve_scenario(word)
+    except fake_agent.ScenarioError:
+        if more_words and _NAME_LIKE.fullmatch(word):
+            raise _unknown(word) from None
+        return None
+    return word

@@ -1,0 +1,130 @@
+"""What each line the command line writes on stderr says: tool calls, interaction
+queries, the status line's activity, the summary's counts. Pure functions of events and
+calls; the :class:`~agent_sdk.cli.render.Renderer` decides when and where they go."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..events import (
+    ConnectionEvent,
+    CreatePlanRequest,
+    InteractionRequest,
+    InteractionResponse,
+    RetryEvent,
+    Usage,
+)
+from ..tool_calls import ToolCall
+from ._screen import cells, cut
+from .labels import command_failure, failure_detail, interaction_label, result_detail, shorten
+from .labels import tool_label as tool_label
+
+RESET = "\x1b[0m"
+BOLD = "1"
+DIM = "2"
+RED = "31"
+GREEN = "32"
+YELLOW = "33"
+CYAN = "36"
+# A cut label keeps at least this many cells before its outcome and duration.
+_LABEL_AT_LEAST = 12
+
+
+def painted(text: str, *codes: str, color: bool) -> str:
+    """``text`` in the ANSI ``codes`` when ``color``; as it is otherwise, or when empty."""
+    if not color or not text:
+        return text
+    return f"\x1b[{';'.join(codes)}m{text}{RESET}"
+
+
+def started_line(call: ToolCall, *, color: bool) -> str:
+    """``  ▸ $ pytest -q``: a tool call that started."""
+    return f"  {painted('▸', CYAN, color=color)} {tool_label(call.kind, call.args)}"
+
+
+def completed_line(call: ToolCall, *, color: bool, width: int | None = None) -> str:
+    """``  ✓ read src/cart.py  12 ms · 54 lines``, or ``  ✗ $ ruff — exit 1  207 ms``:
+    a tool call that ended. With ``width``, the label is cut so that its outcome fits."""
+    outcome = call.outcome
+    parts = [f"{call.duration_ms} ms"] if call.duration_ms is not None else []
+    if outcome == "success":
+        # A command that exited non-zero ran (a success outcome), but did not work.
+        failed = command_failure(call.result)
+        detail = "" if failed else result_detail(call.result)
+        parts += [detail] if detail else []
+        mark, colour, what = ("✗", RED, failed) if failed else ("✓", GREEN, "")
+    else:
+        reason = failure_detail(call.result)
+        what = f"{outcome or 'unknown'}: {shorten(reason)}" if reason else str(outcome)
+        mark, colour, parts = "✗", YELLOW if outcome == "rejected" else RED, []
+    said = f" — {what}" if what else ""
+    extra = f"  {' · '.join(parts)}" if parts else ""
+    label = tool_label(call.kind, call.args)
+    if width is not None:
+        label = cut(label, max(width - 4 - cells(said) - cells(extra), _LABEL_AT_LEAST))
+    said = f" — {painted(what, colour, color=color)}" if what else ""
+    return f"  {painted(mark, colour, color=color)} {label}{said}{painted(extra, DIM, color=color)}"
+
+
+def doing(calls: list[ToolCall], *, thinking: bool) -> str:
+    """What the status line says the agent is doing."""
+    if thinking:
+        return "thinking"
+    running = [call for call in calls if not call.is_finished]
+    if len(running) == 1:
+        return tool_label(running[0].kind, running[0].args)
+    if running:
+        return f"{len(running)} tool calls"
+    return "waiting for the agent"
+
+
+def attempt(event: ConnectionEvent | RetryEvent) -> str:
+    """`` (attempt 2)`` for an event that numbers its attempt, else ``""``."""
+    return f" (attempt {event.attempt})" if event.attempt is not None else ""
+
+
+def interaction_request_line(event: InteractionRequest, *, color: bool) -> str:
+    """The line of an ``interaction_query`` request: ``? plan approval requested  name``."""
+    line = (
+        f"  {painted('?', CYAN, color=color)} {interaction_label(event.query_type)} "
+        "approval requested"
+    )
+    if isinstance(event, CreatePlanRequest) and event.args.name:
+        line += painted(f"  {shorten(event.args.name)}", DIM, color=color)
+    return line
+
+
+def interaction_response_line(event: InteractionResponse, *, color: bool) -> str:
+    """The line of an ``interaction_query`` response: approved, answered, or refused."""
+    what = interaction_label(event.query_type)
+    outcome = event.outcome
+    if outcome == "success":
+        return f"  {painted('✓', GREEN, color=color)} {what} approved"
+    if outcome is None:
+        return painted(f"  · {what} answered", DIM, color=color)
+    said = f"{outcome}: {shorten(event.reason)}" if event.reason else outcome
+    colour = YELLOW if outcome == "rejected" else RED
+    return f"  {painted('✗', colour, color=color)} {what} — {painted(said, colour, color=color)}"
+
+
+def tokens(usage: Usage) -> str:
+    """The summary's token counts: ``1,200 in · 340 out``, and the cache when it was used."""
+    counted = f"{usage.inputTokens:,} in · {usage.outputTokens:,} out"
+    if usage.cacheReadTokens or usage.cacheWriteTokens:
+        counted += f" · {usage.cacheReadTokens:,} cache read"
+        counted += f" · {usage.cacheWriteTokens:,} cache write"
+    return counted
+
+
+def tool_counts(calls: list[ToolCall]) -> str:
+    """The summary's tool calls by outcome: ``3: 2 ✓, 1 error`` (successes first; a
+    command that exited non-zero counts apart: ``1 non-zero exit``)."""
+    counts = Counter(
+        "non-zero exit"
+        if call.outcome == "success" and command_failure(call.result)
+        else call.outcome or "running"
+        for call in calls
+    )
+    parts = [f"{counts.pop('success')} ✓"] if "success" in counts else []
+    parts += [f"{n} {name}" for name, n in sorted(counts.items())]
+    return f"{len(calls)}: {', '.join(parts)}"
