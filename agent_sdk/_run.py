@@ -340,13 +340,26 @@ def run(
         A :class:`Run`: an async iterator of typed events that is also an async
         context manager. Nothing starts until it is entered or iterated.
 
-    Raises (while iterating, after the events received before the failure):
-        AgentNotFoundError: no CLI binary.
+    Raises:
+        AgentConfigError: ``prompt`` is not a str, or ``options`` is not an
+            :class:`AgentOptions`: raised by this call, before anything starts. (A bad
+            option value is raised by ``AgentOptions(...)`` itself.)
+        AgentNotFoundError: no CLI binary (an :class:`AgentStartError`). This and the
+            errors below are raised while iterating, after every event received before
+            the failure has been delivered, and once the CLI's process group is gone.
         AgentStartError: the CLI could not be started (the message says why).
-        AgentProcessError: the CLI exited non-zero or was killed.
+        AgentProcessError: the CLI exited non-zero or was killed by a signal. A failure
+            the CLI explained is a subclass with a ``hint``: :class:`AgentAuthError`,
+            :class:`AgentModelError`, :class:`AgentTrustError`,
+            :class:`AgentWorkspaceError`, :class:`AgentUsageLimitError`,
+            :class:`AgentOptionError`, :class:`AgentRetriableError` (and its
+            :class:`AgentConfigRaceError`).
         AgentResultError: the result event has ``is_error: true``.
         AgentProtocolError: the CLI exited 0 without a result event.
-        AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out.
+        AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
+            ``TimeoutError``).
+        AgentUsageError: the :class:`Run` used out of order: iterated by two tasks at
+            once, or its ``result`` read before the run ended successfully.
 
     Example::
 
@@ -362,7 +375,23 @@ async def run_async(
 ) -> RunResult:
     """Run the agent to completion and return its :class:`RunResult` (async).
 
-    Same arguments and errors as :func:`run`.
+    Same arguments as :func:`run`, and the same errors, raised once the run is over.
+
+    Raises:
+        AgentConfigError: ``prompt`` is not a str, or ``options`` not an
+            :class:`AgentOptions`.
+        AgentNotFoundError: no CLI binary (an :class:`AgentStartError`).
+        AgentStartError: the CLI could not be started (the message says why).
+        AgentProcessError: the CLI exited non-zero or was killed by a signal; a failure
+            the CLI explained is a subclass with a ``hint`` (:class:`AgentAuthError`,
+            :class:`AgentModelError`, ...: see :func:`run`).
+        AgentResultError: the result event has ``is_error: true``.
+        AgentProtocolError: the CLI exited 0 without a result event.
+        AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
+            ``TimeoutError``).
+
+    Each error's ``events`` holds the events received before it (unless
+    ``keep_events=False``).
 
     Example::
 

@@ -48,8 +48,9 @@ class Session:
             ``agent_sdk.testing.MemoryTransport``); the default spawns the CLI.
 
     Raises:
-        ValueError: ``options`` asks for ``continue_session`` (the session resumes
-            its own chat).
+        AgentConfigError: ``options`` asks for ``continue_session`` (the session resumes
+            its own chat), or is not an :class:`~agent_sdk.AgentOptions`. Also a
+            ``ValueError``.
 
     Example::
 
@@ -98,7 +99,27 @@ class Session:
         return Turn(self, prompt)
 
     async def send(self, prompt: str) -> RunResult:
-        """One whole turn; its :class:`RunResult`. Raises what :func:`agent_sdk.run` raises."""
+        """One whole turn; its :class:`RunResult`.
+
+        It waits for the turns started before it; the wait is not part of ``timeout``.
+        Raises what :func:`agent_sdk.run_async` raises, once the turn is over; a turn
+        that failed still leaves the session on its chat (``session_id``) when the CLI
+        reported one.
+
+        Raises:
+            AgentConfigError: ``prompt`` is not a str.
+            AgentNotFoundError: no CLI binary (an :class:`~agent_sdk.AgentStartError`).
+            AgentStartError: the CLI could not be started (the message says why).
+            AgentProcessError: the CLI exited non-zero or was killed by a signal; a
+                failure the CLI explained is a subclass with a ``hint``
+                (:class:`~agent_sdk.AgentAuthError`, :class:`~agent_sdk.AgentModelError`,
+                ...: see :func:`agent_sdk.run`).
+            AgentResultError: the result event has ``is_error: true``.
+            AgentProtocolError: the CLI exited 0 without a result event.
+            AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
+                ``TimeoutError``).
+            AgentUsageError: a turn of this session is running in another thread.
+        """
         async with Turn(self, prompt, for_result=True) as turn:
             async for _ in turn:
                 pass

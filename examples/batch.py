@@ -7,7 +7,8 @@
 Every prompt is one run of the agent; at most ``--concurrency`` (4) run at a time. A run
 that fails does not stop the others: each task's outcome (ok, or the AgentError class and
 message), duration, token counts and tool calls go into a JSON summary
-(``batch-summary.json`` by default) and a table on stdout. Exits 1 if any task failed.
+(``batch-summary.json`` by default) and a table on stdout. Exits 1 if any task failed,
+2 on a usage error (a prompts file that cannot be read).
 
 With the fake agent the built-in prompts carry ``scenario:NAME`` tokens, so some tasks
 fail the way the real CLI can (a crash, an error result, the usage limit).
@@ -121,7 +122,17 @@ def main() -> int:
     args = parser.parse_args()
 
     if args.prompts is not None:
-        lines = args.prompts.read_text(encoding="utf-8").splitlines()
+        try:
+            lines = args.prompts.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            # A usage error, reported as argparse reports its own: one line, exit 2.
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            print(
+                f"{parser.prog}: error: cannot read the prompts file {str(args.prompts)!r}: "
+                f"{reason}",
+                file=sys.stderr,
+            )
+            return 2
         prompts = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     elif using_fake():
         prompts = [f"{p} scenario:{s}" for p, s in zip(PROMPTS, FAKE_SCENARIOS, strict=True)]
