@@ -168,6 +168,8 @@ class Renderer:
         elif isinstance(event, (SystemEvent, UnknownEvent)):
             name = "/".join(part for part in (event.type, event.subtype) if part)
             self._line(self._paint(f"  · {name or 'event'}", DIM))
+            if isinstance(event, UnknownEvent) and event.error:
+                self._line(self._paint(f"    not decoded: {event.error}", DIM))
         elif isinstance(event, UserEvent):
             pass  # the prompt, echoed back: the user knows it
         self._flush()

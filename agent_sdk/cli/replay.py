@@ -77,8 +77,6 @@ def replay(
     def show(event: Event) -> None:
         # A tool payload is parsed only when shown, and never raises (docs/protocol.md §3).
         sink.event(redaction.event(_as_recorded(event)))
-        if isinstance(event, UnknownEvent) and event.error and isinstance(sink, Renderer):
-            sink.raw_line(f"    not decoded: {event.error}")  # JSON output carries it
         if stop_if is not None and stop_if():
             # As a write to it would have failed: main() exits quietly with 141.
             raise BrokenPipeError(errno.EPIPE, "the reader of the output went away")

@@ -221,3 +221,11 @@ def test_the_tools_scenario_counts_its_failed_command_apart() -> None:
     _, err = _render("tools")
     assert "  ✗ $ ruff check tests — exit 1  " in err
     assert err.count("  ✓ ") == 16
+
+
+def test_a_line_that_could_not_be_decoded_says_why_on_the_live_screen_too() -> None:
+    event = LineDecoder(partial=False).decode(b'{"type":"assistant","timestamp_ms":"soon"}')
+    assert event is not None
+    err = _render_events(event)
+    assert "  · assistant\n" in err
+    assert "    not decoded: Expected `int | null`, got `str` - at `$.timestamp_ms`\n" in err
