@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 from cli_process import ESC, RECORDED, SESSION, cli, cli_env
 
-from agent_sdk.cli.live import JsonSink
+from agent_sdk.cli.live import JsonSink, reader_gone
 from agent_sdk.cli.render import Renderer
-from agent_sdk.cli.live import reader_gone
 from agent_sdk.cli.replay import replay, replay_main
 
 INIT = '{"type":"system","subtype":"init","model":"Fake","cwd":"/repo","session_id":"s"}'

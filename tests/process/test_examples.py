@@ -2,7 +2,8 @@
 
 Scripts run as a user would run them (``python examples/x.py``) with
 ``AGENT_SDK_EXAMPLES_FAKE=1``; the assertions are on what they print and write. The SSE
-server is imported and driven in-process (Starlette's TestClient, or raw ASGI calls).
+server is imported and driven in-process (raw ASGI calls through httpx); its page in a
+real browser is tests/process/test_web_page.py.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import anyio
 import httpx
 import pytest
 from proctable import children, is_running
+
+from agent_sdk.tools import ReadArgs, ReadSuccess
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -213,7 +216,8 @@ def test_batch_reads_prompts_from_a_file_and_writes_summary_to_cwd(tmp_path: Pat
 
 
 # --- sse_server.py --------------------------------------------------------------------
-# Driven in-process with httpx's ASGI transport, on asyncio and on trio.
+# Driven in-process with httpx's ASGI transport, or raw ASGI calls, on asyncio and on trio.
+# The page itself, in a real browser: tests/process/test_web_page.py.
 @pytest.fixture(scope="module")
 def sse_server() -> Iterator[ModuleType]:
     """examples/sse_server.py, imported with the environment that picks the fake agent."""
@@ -241,75 +245,218 @@ def parse_sse(body: str) -> list[tuple[str, Any]]:
     return events
 
 
-async def get(module: ModuleType, path: str, **params: str) -> httpx.Response:
+async def request(
+    module: ModuleType, path: str, method: str = "GET", **params: str
+) -> httpx.Response:
     transport = httpx.ASGITransport(app=module.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://example") as client:
         with anyio.fail_after(HANG_GUARD):
-            return await client.get(path, params=params)
+            return await client.request(method, path, params=params)
 
 
 async def get_sse(module: ModuleType, prompt: str) -> list[tuple[str, Any]]:
-    response = await get(module, "/run", prompt=prompt)
+    response = await request(module, "/run", prompt=prompt)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
+    assert "content-length" not in response.headers
     return parse_sse(response.text)
 
 
+def asgi_scope(path: str, query: bytes = b"", method: str = "GET") -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},  # as uvicorn says
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query,
+        "headers": [],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
 @pytest.mark.anyio
-async def test_sse_streams_every_event_then_done(sse_server: ModuleType) -> None:
+async def test_sse_streams_the_run_for_the_page_then_done(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:cart Add a test for cart totals")
     kinds = [kind for kind, _ in events]
-    assert kinds[:2] == ["system", "user"]
-    assert kinds[-2:] == ["result", "done"]
-    assert kinds.count("tool_call") == 2
-    assert set(kinds) == {"system", "user", "assistant", "tool_call", "result", "done"}
-    assert all(data["type"] == kind for kind, data in events[:-1])
+    assert kinds[:2] == ["start", "init"]
+    assert re.fullmatch(r"[0-9a-f]{32}", events[0][1]["run"])
+    assert kinds[-1] == "done"
+    assert kinds.count("tool") == 2  # started, then completed
+    assert set(kinds) == {"start", "init", "text", "tool", "done"}
     done = events[-1][1]
     assert done["result"] == "I'll read the cart module first.The test is added and passes."
     assert done["tool_calls"] == 1
-    assert done["session_id"] == events[0][1]["session_id"]
+    assert done["session_id"] == events[1][1]["session_id"]
+    assert done["usage"]["inputTokens"] == 115
 
 
 @pytest.mark.anyio
-async def test_sse_assistant_events_carry_the_reply_once(sse_server: ModuleType) -> None:
+async def test_sse_text_events_carry_the_reply_once(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:cart Add a test for cart totals")
-    text = "".join(data["new_text"] for kind, data in events if kind == "assistant")
+    text = "".join(data["text"] for kind, data in events if kind == "text")
     assert text == events[-1][1]["result"]
-    started = next(data for kind, data in events if kind == "tool_call")
-    assert started["subtype"] == "started"
-    assert started["tool_call"]["readToolCall"]["args"] == {"path": "src/cart.py"}
+
+
+@pytest.mark.anyio
+async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: ModuleType) -> None:
+    events = await get_sse(sse_server, "scenario:cart Add a test for cart totals")
+    started, completed = (data for kind, data in events if kind == "tool")
+    label = sse_server.tool_label("readToolCall", ReadArgs(path="src/cart.py"))
+    assert started == {
+        "id": "call_7Qx2\nfc_01ab",
+        "kind": "readToolCall",
+        "label": label,
+        "args": [["path", "src/cart.py"]],
+        "status": "running",
+        "outcome": None,
+        "duration_ms": None,
+        "detail": "",
+    }
+    assert completed == {
+        **started,
+        "status": "succeeded",
+        "outcome": "success",
+        "duration_ms": 169,
+        "detail": sse_server.result_detail(ReadSuccess(totalLines=54)),
+    }
+
+
+@pytest.mark.anyio
+async def test_sse_a_command_that_exited_non_zero_is_a_failed_call(sse_server: ModuleType) -> None:
+    events = await get_sse(sse_server, "scenario:tools")
+    shells = {
+        data["label"]: data
+        for kind, data in events
+        if kind == "tool" and data["kind"] == "shellToolCall" and data["status"] != "running"
+    }
+    assert shells["$ pytest -q"]["status"] == "succeeded"
+    assert shells["$ ruff check tests"]["status"] == "failed"
+    assert shells["$ ruff check tests"]["outcome"] == "exit 1"
+
+
+@pytest.mark.anyio
+async def test_sse_tool_args_are_short_and_only_those_set(sse_server: ModuleType) -> None:
+    events = await get_sse(sse_server, "scenario:tools")
+    completed = [data for kind, data in events if kind == "tool" and data["status"] != "running"]
+    assert len(completed) > 5
+    for call in completed:
+        assert call["label"] != call["kind"]  # a word for every kind of this scenario
+        assert 0 < len(call["args"]) <= sse_server.MAX_ARGS
+        for name, value in call["args"]:
+            assert name != "toolCallId"
+            assert value not in ("", "null", "false")
+            assert "\n" not in value
+            assert len(value) <= sse_server.MAX_VALUE
+    write = next(c for c in completed if c["kind"] == "writeToolCall")
+    file_text = dict(write["args"])["fileText"]
+    assert file_text.startswith("from decimal import")
+    assert file_text.endswith("…")
 
 
 @pytest.mark.anyio
 async def test_sse_failed_run_ends_with_an_error_event(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:crash")
     kinds = [kind for kind, _ in events]
-    assert kinds[0] == "system"
+    assert kinds[:2] == ["start", "init"]
     assert "done" not in kinds
     assert kinds[-1] == "error"
     error = events[-1][1]
     assert error["error"] == "AgentProcessError"
     assert error["message"].startswith("cursor-agent exited with code 1")
+    assert error["exit_code"] == 1
+    assert error["hint"] is None
 
 
 @pytest.mark.anyio
-async def test_sse_index_page_opens_an_event_source(sse_server: ModuleType) -> None:
-    response = await get(sse_server, "/")
+async def test_sse_error_event_carries_the_hint(sse_server: ModuleType) -> None:
+    events = await get_sse(sse_server, "scenario:not_logged_in")
+    kind, error = events[-1]
+    assert (kind, error["error"]) == ("error", "AgentAuthError")
+    assert "cursor-agent login" in error["hint"]
+    assert "Hint:" not in error["message"]  # the page shows the hint on its own
+
+
+@pytest.mark.anyio
+async def test_sse_index_page_loads_the_script_that_opens_an_event_source(
+    sse_server: ModuleType,
+) -> None:
+    response = await request(sse_server, "/")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
-    assert 'new EventSource("/run?prompt="' in response.text
+    assert "<h1>" in response.text
+    assert "<!--AGENT-->" not in response.text  # it says which agent
+    assert "bundled fake agent" in response.text
+    for asset in re.findall(r'(?:src|href)="(/web/[^"]+)"', response.text):
+        assert (await request(sse_server, asset)).status_code == 200, asset
+    script = await request(sse_server, "/web/page.js")
+    assert 'new EventSource("/run?prompt="' in script.text
 
 
 @pytest.mark.anyio
 async def test_sse_run_without_prompt_is_a_bad_request(sse_server: ModuleType) -> None:
-    assert (await get(sse_server, "/run")).status_code == 400
+    assert (await request(sse_server, "/run")).status_code == 400
+
+
+@pytest.mark.anyio
+async def test_sse_stop_of_no_running_run_says_so(sse_server: ModuleType) -> None:
+    response = await request(sse_server, "/stop", method="POST", run="nope")
+    assert (response.status_code, response.json()) == (200, {"stopped": False})
+    assert (await request(sse_server, "/stop", run="nope")).status_code == 405
+
+
+@pytest.mark.anyio
+async def test_sse_stop_ends_the_run_and_its_process_group(sse_server: ModuleType) -> None:
+    # `stall`: a first assistant segment, then an hour of silence with stdout open.
+    before = set(children())
+    text_sent = anyio.Event()
+    bodies: list[bytes] = []
+    requested = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await anyio.sleep_forever()  # the client stays: only the stop ends this run
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.body":
+            bodies.append(message["body"])
+            if b"event: text" in message["body"]:
+                text_sent.set()
+
+    with anyio.fail_after(HANG_GUARD):
+        async with anyio.create_task_group() as tg:
+            query = b"prompt=scenario%3Astall"
+            tg.start_soon(sse_server.app, asgi_scope("/run", query), receive, send)
+            await text_sent.wait()
+            agent_pids = set(children()) - before
+            run_id = parse_sse(bodies[0].decode())[0][1]["run"]
+            response = await request(sse_server, "/stop", method="POST", run=run_id)
+            assert response.json() == {"stopped": True}
+            # The stop was answered once the group had ended, not merely asked to.
+            assert agent_pids, "the agent was not running while the response streamed"
+            assert not any(is_running(pid) for pid in agent_pids)
+
+    body = b"".join(bodies).decode()
+    kinds = [kind for kind, _ in parse_sse(body)]
+    assert kinds[-1] == "stopped"
+    assert "done" not in kinds
+    assert "error" not in kinds
+    assert run_id not in sse_server.RUNS
 
 
 @pytest.mark.anyio
 async def test_sse_client_disconnect_ends_the_run(sse_server: ModuleType) -> None:
     # `stall`: a first assistant segment, then an hour of silence with stdout open.
     before = set(children())
-    assistant_sent = anyio.Event()
+    text_sent = anyio.Event()
     agent_pids: set[int] = set()
     bodies: list[bytes] = []
     requested = False
@@ -319,33 +466,22 @@ async def test_sse_client_disconnect_ends_the_run(sse_server: ModuleType) -> Non
         if not requested:
             requested = True
             return {"type": "http.request", "body": b"", "more_body": False}
-        await assistant_sent.wait()
+        await text_sent.wait()
         return {"type": "http.disconnect"}  # the browser tab is closed
 
     async def send(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.body":
             bodies.append(message["body"])
-            if b"event: assistant" in message["body"] and not assistant_sent.is_set():
+            if b"event: text" in message["body"] and not text_sent.is_set():
                 agent_pids.update(set(children()) - before)
-                assistant_sent.set()
+                text_sent.set()
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},  # as uvicorn says
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/run",
-        "raw_path": b"/run",
-        "root_path": "",
-        "query_string": b"prompt=scenario%3Astall",
-        "headers": [],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
     with anyio.fail_after(HANG_GUARD):
-        await sse_server.app(scope, receive, send)
+        await sse_server.app(asgi_scope("/run", b"prompt=scenario%3Astall"), receive, send)
 
     assert agent_pids, "the agent was not running while the response streamed"
     assert not any(is_running(pid) for pid in agent_pids)
-    assert b"event: done" not in b"".join(bodies)
+    body = b"".join(bodies)
+    assert b"event: done" not in body
+    assert b"event: stopped" not in body  # nobody is left to tell
+    assert sse_server.RUNS == {}

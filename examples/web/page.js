@@ -1,0 +1,165 @@
+// The page of examples/sse_server.py: opens GET /run as an EventSource and draws what
+// arrives. Agent text only ever goes into the page as textContent, never as HTML.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const BADGES = {
+  running: "running",
+  succeeded: "✓",
+  failed: "✗ failed",
+  blocked: "⊘ blocked",
+};
+
+let source = null; // the EventSource of the run on screen
+let runId = null; // its id on the server, from the `start` event
+let textBlock = null; // where reply text goes: a new block after each tool call
+let tools = new Map(); // tool call id -> its row
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function setStatus(state, text) {
+  $("status").dataset.state = state;
+  $("status").textContent = text;
+}
+
+function seconds(ms) {
+  return ms < 1000 ? ms + " ms" : (ms / 1000).toFixed(1) + " s";
+}
+
+function appendText(text) {
+  if (!textBlock) {
+    textBlock = el("div", "text");
+    $("transcript").append(textBlock);
+  }
+  textBlock.append(text);
+}
+
+function drawTool(call) {
+  let row = tools.get(call.id);
+  if (!row) {
+    row = el("div", "tool");
+    tools.set(call.id, row);
+    $("transcript").append(row);
+    textBlock = null; // text after a tool call goes below it
+  }
+  row.dataset.status = call.status;
+  row.dataset.kind = call.kind;
+  const badge = el("span", "badge", BADGES[call.status] || "? " + (call.outcome || "unknown"));
+  badge.title = call.outcome || call.status;
+  const duration = el("span", "duration", call.duration_ms == null ? "" : seconds(call.duration_ms));
+  const args = el("div", "args");
+  for (const [name, value] of call.args) {
+    const arg = el("span", "arg");
+    arg.append(el("span", "name", name + ": "), el("span", "value", value));
+    args.append(arg);
+  }
+  const parts = [badge, el("span", "label", call.label), duration, args];
+  const detail = [call.status === "succeeded" ? "" : call.outcome, call.detail].filter(Boolean);
+  if (detail.length) parts.push(el("div", "detail", detail.join(": ")));
+  row.replaceChildren(...parts);
+}
+
+function showError(title, message, hint) {
+  const box = $("error");
+  box.querySelector(".error-title").textContent = title;
+  box.querySelector(".error-message").textContent = message || "";
+  box.querySelector(".error-hint").textContent = hint ? "Hint: " + hint : "";
+  box.hidden = false;
+}
+
+// The run is over (done, failed or stopped): close the EventSource, or it would
+// reconnect and run the prompt again.
+function finish(state, text) {
+  if (source) source.close();
+  source = null;
+  runId = null;
+  for (const row of tools.values()) { // calls the run ended without completing
+    if (row.dataset.status === "running") {
+      row.dataset.status = "unfinished";
+      row.querySelector(".badge").textContent = state === "stopped" ? "■ stopped" : "■ unfinished";
+    }
+  }
+  setStatus(state, text);
+  $("run").disabled = false;
+  $("stop").disabled = true;
+}
+
+function start(prompt) {
+  $("transcript").replaceChildren();
+  $("meta").textContent = "";
+  $("error").hidden = true;
+  textBlock = null;
+  tools = new Map();
+  runId = null;
+  setStatus("running", "Running…");
+  $("run").disabled = true;
+  $("stop").disabled = false;
+
+  source = new EventSource("/run?prompt=" + encodeURIComponent(prompt));
+  const on = (name, handler) =>
+    source.addEventListener(name, (m) => handler(JSON.parse(m.data)));
+  on("start", (d) => { runId = d.run; });
+  on("init", (d) => {
+    $("meta").textContent = ["model " + d.model, "session " + d.session_id]
+      .filter((s) => !s.endsWith(" null")).join(" · ");
+  });
+  on("text", (d) => appendText(d.text));
+  on("tool", drawTool);
+  on("done", (d) => {
+    const usage = d.usage
+      ? ` · ${d.usage.inputTokens} in / ${d.usage.outputTokens} out tokens` : "";
+    const calls = d.tool_calls === 1 ? "1 tool call" : d.tool_calls + " tool calls";
+    const took = d.duration_ms == null ? "" : " in " + seconds(d.duration_ms);
+    finish("done", `Done${took} · ${calls}${usage}.`);
+  });
+  on("stopped", () => finish("stopped", "Stopped: the agent and its process group have ended."));
+  source.addEventListener("error", (m) => {
+    if (m.data !== undefined) { // our `event: error`: the run failed
+      const d = JSON.parse(m.data);
+      showError(d.error, d.message, d.hint);
+      finish("error", "The run failed" + (d.exit_code == null ? "." : ` (exit code ${d.exit_code}).`));
+    } else if (source) { // no data: the connection itself failed
+      showError("Connection lost", "The connection to the server was lost; the run is over.");
+      finish("error", "Disconnected.");
+    }
+  });
+}
+
+async function stop() {
+  $("stop").disabled = true;
+  setStatus("running", "Stopping…");
+  const id = runId;
+  if (id === null) { // not started on the server yet: closing the stream stops it
+    finish("stopped", "Stopped.");
+    return;
+  }
+  try {
+    // The server answers once the run's process group has ended; its `stopped` event
+    // may finish the run on the page first.
+    const response = await fetch("/stop?run=" + encodeURIComponent(id), { method: "POST" });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || response.statusText);
+    // stopped: false means the run had ended already: its last event is on its way.
+    if (answer.stopped && runId === id) {
+      finish("stopped", "Stopped: the agent and its process group have ended.");
+    }
+  } catch (err) {
+    // Closing the stream also makes the server stop the run.
+    showError("Stop failed", String(err.message || err));
+    finish("error", "Stop failed; the connection was closed.");
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("prompt-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const prompt = $("prompt").value.trim();
+    if (prompt && !source) start(prompt);
+  });
+  $("stop").addEventListener("click", stop);
+});
