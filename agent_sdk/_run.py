@@ -375,20 +375,12 @@ async def run_async(
 ) -> RunResult:
     """Run the agent to completion and return its :class:`RunResult` (async).
 
-    Same arguments as :func:`run`, and the same errors, raised once the run is over.
+    Same arguments as :func:`run`.
 
     Raises:
-        AgentConfigError: ``prompt`` is not a str, or ``options`` not an
-            :class:`AgentOptions`.
-        AgentNotFoundError: no CLI binary (an :class:`AgentStartError`).
-        AgentStartError: the CLI could not be started (the message says why).
-        AgentProcessError: the CLI exited non-zero or was killed by a signal; a failure
-            the CLI explained is a subclass with a ``hint`` (:class:`AgentAuthError`,
-            :class:`AgentModelError`, ...: see :func:`run`).
-        AgentResultError: the result event has ``is_error: true``.
-        AgentProtocolError: the CLI exited 0 without a result event.
-        AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
-            ``TimeoutError``).
+        AgentError: those of :func:`run`, once the run is over: AgentConfigError,
+            AgentNotFoundError and AgentStartError, AgentProcessError (and its subclasses
+            with a hint), AgentResultError, AgentProtocolError, AgentTimeoutError.
 
     Each error's ``events`` holds the events received before it (unless
     ``keep_events=False``).

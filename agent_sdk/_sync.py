@@ -41,17 +41,9 @@ def run_sync(prompt: str, *, options: AgentOptions | None = None) -> RunResult:
     cancellation ``asyncio.run`` sends) ends the run and its CLI before it returns.
 
     Raises:
-        AgentConfigError: ``prompt`` is not a str, or ``options`` not an
-            :class:`AgentOptions`.
-        AgentNotFoundError: no CLI binary (an :class:`AgentStartError`).
-        AgentStartError: the CLI could not be started (the message says why).
-        AgentProcessError: the CLI exited non-zero or was killed by a signal; a failure
-            the CLI explained is a subclass with a ``hint`` (:class:`AgentAuthError`,
-            :class:`AgentModelError`, ...: see :func:`run`).
-        AgentResultError: the result event has ``is_error: true``.
-        AgentProtocolError: the CLI exited 0 without a result event.
-        AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
-            ``TimeoutError``).
+        AgentError: those of :func:`run`, once the run is over: AgentConfigError,
+            AgentNotFoundError and AgentStartError, AgentProcessError (and its subclasses
+            with a hint), AgentResultError, AgentProtocolError, AgentTimeoutError.
         KeyboardInterrupt: the caller was interrupted; the CLI has been ended.
 
     Example::

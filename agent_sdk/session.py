@@ -107,17 +107,9 @@ class Session:
         reported one.
 
         Raises:
-            AgentConfigError: ``prompt`` is not a str.
-            AgentNotFoundError: no CLI binary (an :class:`~agent_sdk.AgentStartError`).
-            AgentStartError: the CLI could not be started (the message says why).
-            AgentProcessError: the CLI exited non-zero or was killed by a signal; a
-                failure the CLI explained is a subclass with a ``hint``
-                (:class:`~agent_sdk.AgentAuthError`, :class:`~agent_sdk.AgentModelError`,
-                ...: see :func:`agent_sdk.run`).
-            AgentResultError: the result event has ``is_error: true``.
-            AgentProtocolError: the CLI exited 0 without a result event.
-            AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
-                ``TimeoutError``).
+            AgentError: those of :func:`agent_sdk.run`, once the run is over: AgentConfigError,
+                AgentNotFoundError and AgentStartError, AgentProcessError (and its subclasses
+                with a hint), AgentResultError, AgentProtocolError, AgentTimeoutError.
             AgentUsageError: a turn of this session is running in another thread.
         """
         async with Turn(self, prompt, for_result=True) as turn:

@@ -46,15 +46,11 @@ from ._lines import (
     tool_counts,
     tool_label,
 )
-from ._screen import ReplyCursor, cells, cut, fold
+from ._screen import ReplyCursor, cut, fold
+from ._status import StatusLine
 
 __all__ = ["Renderer", "tool_label"]
 
-_CLEAR_LINE = "\r\x1b[K"
-_ERASE_TO_END = "\x1b[K"
-_SAVE_CURSOR = "\x1b7"
-_RESTORE_CURSOR = "\x1b8"
-_SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 # The status line is drawn only after this much silence, so fast output never flickers.
 STATUS_AFTER = 0.1
 
@@ -108,6 +104,7 @@ class Renderer:
         self.live_status = live_status
         self.columns = columns
         self._cursor = cursor
+        self._status = StatusLine(err, color=color, cursor=cursor)
         self.tracker = ToolCallTracker()
         self.result_event: ResultEvent | None = None
         """The ``result`` event, once rendered."""
@@ -119,12 +116,8 @@ class Renderer:
         self._text_shown = False
         self._thinking_since: int | None = None  # timestamp_ms of the block's first delta
         self._in_thinking = False
-        # What erases the status line, or "" when none is drawn.
-        self._status_drawn = ""
         self._shared_terminal = live_status and isatty(out)
         self._last_output = time.monotonic()
-        self._frame = 0
-        self._elapsed = 0.0  # of the last frame, to redraw it on a resize
 
     # --- events ---------------------------------------------------------------------
     def event(self, event: Event) -> None:
@@ -267,8 +260,9 @@ class Renderer:
             return
         if time.monotonic() - self._last_output < STATUS_AFTER:
             return
-        self._frame = (self._frame + 1) % len(_SPINNER)
-        self._draw_status(elapsed)
+        after_reply = self._open is self.out and self._shared_terminal
+        doing_now = doing(self.tracker.calls, thinking=self._in_thinking)
+        self._status.draw(elapsed, doing_now, after_reply=after_reply, columns=self.columns)
 
     def resize(self, columns: int | None) -> None:
         """The terminal is now ``columns`` wide: later lines fit that, and a status line
@@ -278,31 +272,7 @@ class Renderer:
         self.columns = columns
         if self._cursor is not None:
             self._cursor.forget()
-        if self._status_drawn:
-            self._draw_status(self._elapsed)
-
-    def _draw_status(self, elapsed: float) -> None:
-        self._elapsed = elapsed
-        self.err.write(self._status_drawn)  # take back the previous frame
-        self._status_drawn = ""
-        spinner = f"{_SPINNER[self._frame]} {elapsed:.1f} s"
-        if self._open is self.out and self._shared_terminal:
-            # After the reply's unfinished line, only where it fits before the edge (the
-            # last cell is left free: a character there puts some terminals in a wrap).
-            cursor, columns = self._cursor, self.columns
-            room = cursor.room(columns) - 1 if cursor is not None and columns else 0
-            indicator = next(
-                (i for i in (f"  {spinner}", f" {spinner[0]}") if cells(i) <= room), ""
-            )
-            if indicator:
-                # Save the cursor, draw, and on clearing restore it and erase to the end.
-                self.err.write(_SAVE_CURSOR + self._paint(indicator, DIM))
-                self._status_drawn = _RESTORE_CURSOR + _ERASE_TO_END
-        else:
-            line = self._fit(f"{spinner} · {doing(self.tracker.calls, thinking=self._in_thinking)}")
-            self.err.write(_CLEAR_LINE + self._paint(line, DIM))
-            self._status_drawn = _CLEAR_LINE
-        self.err.flush()
+        self._status.redraw(columns)
 
     def finish(self) -> None:
         """End an unfinished line and remove the status line (before exiting); with a
@@ -322,11 +292,7 @@ class Renderer:
         return painted(text, *codes, color=self.color)
 
     def _clear_status(self) -> None:
-        if self._status_drawn:
-            self.err.write(self._status_drawn)
-            # Now: the reply may go to another buffer (stdout) on the same terminal.
-            self.err.flush()
-            self._status_drawn = ""
+        self._status.clear()
 
     def _close_line(self) -> None:
         self._clear_status()
