@@ -6,17 +6,18 @@ function that performs it against a :class:`RunContext`, plus its optional field
 a check of the values. Adding a directive means adding one entry here; the loader and
 the run need no change. The fault modes (stall, hang, raw bytes, garbage, kill, stderr
 flood, drip, huge line, ignoring SIGTERM, exiting while a child holds stdout) live in
-:mod:`._faults`.
+:mod:`._faults`; failing the first attempts of a task (``fail_first``) in :mod:`._fleet`;
+changing files in the workspace (``write_file``, ``delete_file``) in :mod:`._files`.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Protocol
 
-from . import _faults
+from . import _faults, _files, _fleet
 from ._credentials import run_leak
 from ._huge import huge_read_events
 
@@ -32,6 +33,12 @@ class RunContext(Protocol):
 
     #: The credentials the run was given (``_credentials.credentials``).
     credentials: list[str]
+
+    #: The run's workspace, absolute (``--workspace``, else the current directory).
+    workspace: str
+
+    #: Whether tool calls are allowed (``-f``/``--force``/``--yolo``).
+    force: bool
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -64,6 +71,8 @@ class Directive(NamedTuple):
     #: The renderers need it from the start, as the real CLI decides what to print when
     #: the result arrives, not at exit.
     exit_code: Callable[[dict[str, Any]], int] | None = None
+    #: Environment variables it needs (non-empty): checked before the run prints anything.
+    needs_env: tuple[str, ...] = ()
 
 
 def _stdout(spec: dict[str, Any], ctx: RunContext) -> None:
@@ -151,6 +160,26 @@ DIRECTIVES: dict[str, Directive] = {
         check=_faults.check_exit_code,
         exit_code=_faults.leaving_exit_code,
     ),
+    # Many runs at once (docs/protocol.md §1): a task failing its first attempts.
+    "fail_first": Directive(
+        _fleet.run_fail_first,
+        {"times": (int,), "with": (str,)},
+        check=_fleet.check_fail_first,
+        needs_env=(_fleet.COUNTER_ENV,),
+    ),
+    # The agent changing files in the workspace.
+    "write_file": Directive(
+        _files.run_write_file,
+        {"path": (str,), "text": (str,)},
+        optional={"call_id": (str,), "model_call_id": (str,)},
+        check=_files.check_path,
+    ),
+    "delete_file": Directive(
+        _files.run_delete_file,
+        {"path": (str,)},
+        optional={"call_id": (str,), "model_call_id": (str,)},
+        check=_files.check_path,
+    ),
 }
 
 
@@ -183,6 +212,18 @@ def check_directive(spec: dict[str, Any]) -> str | None:
             if problem is not None:
                 return problem
     return directive.check(spec) if directive.check is not None else None
+
+
+def missing_environment(steps: Iterable[dict[str, Any]], environ: Mapping[str, str]) -> str | None:
+    """Why the (already checked) ``steps`` cannot play in ``environ``: the first
+    environment variable a directive needs that is unset or empty; or None."""
+    for step in steps:
+        name = step.get("fake")
+        if isinstance(name, str):
+            for variable in DIRECTIVES[name].needs_env:
+                if not environ.get(variable):
+                    return f"directive {name!r} needs the environment variable {variable}"
+    return None
 
 
 def run_directive(spec: dict[str, Any], ctx: RunContext) -> None:

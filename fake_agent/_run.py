@@ -9,12 +9,13 @@ import time
 from typing import Any
 
 from ._credentials import credentials
-from ._directives import run_directive
+from ._directives import missing_environment, run_directive
 from ._faults import stdin_delay
 from ._flags import Options
+from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, seconds_env, write_config
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
-from ._scenario import ScenarioError, load_scenario, pick_scenario
+from ._scenario import ScenarioError, load_scenario, pick_scenario, scenario_path
 from ._wire import write_stderr, write_stdout
 
 _TRUST_MESSAGE = """\
@@ -40,9 +41,12 @@ class _Run:
         prompt: str,
         init: dict[str, Any],
         given: list[str],
+        force: bool,
     ) -> None:
         self.exit_code = 0
         self.credentials = given
+        self.workspace = str(init["cwd"])
+        self.force = force
         self._renderer = renderer
         self._session_id = session_id
         self._prompt = prompt
@@ -143,10 +147,17 @@ def run_headless(options: Options) -> int:
     """Run one prompt headless as the real CLI would; return the exit code."""
     try:
         delay = stdin_delay(os.environ)
+        config_delay = seconds_env(os.environ, CONFIG_WRITE_DELAY_ENV)
+        logged_in(options.api_key, os.environ)  # checks $FAKE_AGENT_REQUIRE_LOGIN
     except ValueError as exc:
         # The fake's own setup is wrong, as with a bad scenario: exit 2, no output.
         write_stderr(f"fake_agent: {exc}\n")
         return 2
+    # Every run starts by rewriting the config file; losing the race ends it at once.
+    lost = write_config(os.environ, config_delay)
+    if lost is not None:
+        write_stderr(lost)
+        return 1
     refusal = _refusal(options)
     if refusal is not None:
         write_stderr(refusal[0])
@@ -165,15 +176,27 @@ def run_headless(options: Options) -> int:
     except ScenarioError as exc:
         write_stderr(f"fake_agent: {exc}\n")
         return 2
+    if not logged_in(options.api_key, os.environ):
+        # Played like the scenario, so that its text is the same in every format.
+        scenario = load_scenario(scenario_path("not_logged_in"))
+    missing = missing_environment(scenario.steps, os.environ)
+    if missing is not None:
+        write_stderr(f"fake_agent: {missing}\n")
+        return 2
     renderer = make_renderer(
         options.output_format or "text", options.stream_partial_output, scenario.exit_code
     )
     given = credentials(options.api_key, options.headers, os.environ)
-    run = _Run(renderer, _session_id(options), prompt, _init_facts(options, workspace), given)
-    for step in scenario.steps:
-        if "fake" in step:
-            run_directive(step, run)
-        else:
-            run.emit(step)
+    init = _init_facts(options, workspace)
+    run = _Run(renderer, _session_id(options), prompt, init, given, options.force)
+    try:
+        for step in scenario.steps:
+            if "fake" in step:
+                run_directive(step, run)
+            else:
+                run.emit(step)
+    except EndRun as end:
+        # A directive ended the run early (fail_first): nothing more plays.
+        run.exit_code = end.code
     renderer.finish()
     return run.exit_code

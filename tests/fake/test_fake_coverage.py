@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -102,20 +103,26 @@ def played(scenario: str, partial: bool) -> bytes:
     args = ["-p", "--trust", "--force", "--output-format", "stream-json"]
     if partial:
         args.append("--stream-partial-output")
-    env = fake_env(
-        FAKE_AGENT_SCENARIO=scenario,
-        FAKE_AGENT_HUGE_READ_BYTES="2000",
-        FAKE_AGENT_HUGE_LINE_BYTES="2000",
-    )
-    proc = subprocess.run(
-        [sys.executable, "-m", "fake_agent", *args, "--", "cover the captures"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env=env,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    # In a scratch directory: some scenarios change files in their workspace. With a
+    # counter that already passed every ``fail_first``: the whole scenario plays.
+    with tempfile.TemporaryDirectory(prefix="fake-cover-") as scratch:
+        counter = Path(scratch) / "count"
+        counter.write_text("1000\n")
+        env = fake_env(
+            FAKE_AGENT_SCENARIO=scenario,
+            FAKE_AGENT_HUGE_READ_BYTES="2000",
+            FAKE_AGENT_HUGE_LINE_BYTES="2000",
+            FAKE_AGENT_COUNTER=str(counter),
+        )
+        proc = subprocess.run(
+            [sys.executable, "-m", "fake_agent", *args, "--", "cover the captures"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=env,
+            cwd=scratch,
+            timeout=60,
+            check=False,
+        )
     return proc.stdout
 
 

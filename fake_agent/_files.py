@@ -1,0 +1,156 @@
+"""The agent changing files for real: the ``write_file`` and ``delete_file`` directives.
+
+Each acts in the run's workspace (``--workspace``, else the current directory) and
+shows in the stream as the real CLI's ``writeToolCall`` / ``deleteToolCall`` would
+(docs/protocol.md §3.4): a ``started`` event, the change, a ``completed`` event with the
+outcome. As with the real CLI, a headless run without ``--force`` gets the call
+``rejected`` and the file is left alone. Paths are relative to the workspace and may not
+leave it: checked when the scenario loads (absolute or ``..``-escaping paths) and again
+before acting (a symlink pointing out of the workspace makes an ``error`` outcome).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import time
+import uuid
+from typing import Any, Protocol
+
+#: The ``model_call_id`` of the events when the directive gives none.
+DEFAULT_MODEL_CALL_ID = "3f6a9c2e-8b1d-4e7a-9c5f-1a2b3c4d5e6f-0-fs1x"
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+class FilesContext(Protocol):
+    """What the file directives act on (a subset of the run's context)."""
+
+    #: The run's workspace, absolute.
+    workspace: str
+    #: Whether tool calls are allowed (``-f``/``--force``/``--yolo``).
+    force: bool
+
+    def emit(self, event: dict[str, Any]) -> None:
+        """Send a wire event through the run (patched, then rendered)."""
+
+
+def check_path(spec: dict[str, Any]) -> str | None:
+    """``path`` is relative and stays inside the workspace."""
+    path = spec["path"]
+    name = spec["fake"]
+    if os.path.isabs(path) or path.startswith(("/", "\\")) or _DRIVE.match(path):
+        return f"directive {name!r} needs a relative 'path', not {path!r}"
+    normal = posixpath.normpath(path.replace("\\", "/"))
+    if normal in (".", "..") or normal.startswith("../"):
+        return f"directive {name!r} has a 'path' outside the workspace: {path!r}"
+    return None
+
+
+def _target(workspace: str, path: str) -> str:
+    return os.path.join(workspace, *posixpath.normpath(path.replace("\\", "/")).split("/"))
+
+
+def _escapes(workspace: str, target: str) -> bool:
+    """Whether ``target`` really lies outside ``workspace`` (symlinks followed)."""
+    root = os.path.realpath(workspace)
+    real = os.path.realpath(target)
+    return os.path.commonpath([root, real]) != root
+
+
+def _events(
+    kind: str, args: dict[str, Any], spec: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``started`` event, and the ``completed`` one (``result`` still to be set)."""
+    call_id = str(spec.get("call_id") or f"tool_{uuid.uuid4()}")
+    args["toolCallId"] = call_id
+    now = int(time.time() * 1000)
+    started = {
+        "type": "tool_call",
+        "subtype": "started",
+        "call_id": call_id,
+        "tool_call": {
+            kind: {"args": args},
+            "toolCallId": call_id,
+            "startedAtMs": str(now),
+            "hookAdditionalContexts": [],
+        },
+        "model_call_id": str(spec.get("model_call_id", DEFAULT_MODEL_CALL_ID)),
+        "session_id": "fake-files-session",
+        "timestamp_ms": now,
+    }
+    completed = {
+        "type": "tool_call",
+        "subtype": "completed",
+        "call_id": call_id,
+        "tool_call": {kind: {"args": args, "result": {}}, "toolCallId": call_id},
+        "session_id": "fake-files-session",
+    }
+    return started, completed
+
+
+def _complete(
+    ctx: FilesContext, started: dict[str, Any], completed: dict[str, Any], outcome: Any
+) -> None:
+    """Emit ``completed`` with the call's outcome and times."""
+    tool_call = completed["tool_call"]
+    kind = next(iter(tool_call))
+    tool_call[kind]["result"] = outcome
+    now = int(time.time() * 1000)
+    tool_call["startedAtMs"] = started["tool_call"]["startedAtMs"]
+    tool_call["completedAtMs"] = str(now)
+    completed["timestamp_ms"] = now + 1
+    ctx.emit(completed)
+
+
+def _refusal(ctx: FilesContext, target: str) -> dict[str, Any] | None:
+    """The outcome of a call that may not act, or None."""
+    if not ctx.force:
+        # A headless run without --force: the real CLI rejects the call (§3.4).
+        return {"rejected": {"path": "", "reason": ""}}
+    if _escapes(ctx.workspace, target):
+        return {"error": {"message": f"Path is outside the workspace: {target}"}}
+    return None
+
+
+def _lines(text: str) -> int:
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+def run_write_file(spec: dict[str, Any], ctx: FilesContext) -> None:
+    """Write ``text`` to ``path`` (parents created, an existing file replaced)."""
+    path, text = spec["path"], spec["text"]
+    started, completed = _events("writeToolCall", {"path": path, "fileText": text}, spec)
+    ctx.emit(started)
+    target = _target(ctx.workspace, path)
+    outcome = _refusal(ctx, target)
+    if outcome is None:
+        data = text.encode("utf-8", errors="surrogatepass")
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as file:
+                file.write(data)
+        except OSError as exc:
+            outcome = {"error": {"message": f"{exc.strerror}: {target}"}}
+        else:
+            success = {"path": target, "linesCreated": _lines(text), "fileSize": len(data)}
+            outcome = {"success": success}
+    _complete(ctx, started, completed, outcome)
+
+
+def run_delete_file(spec: dict[str, Any], ctx: FilesContext) -> None:
+    """Delete the file ``path``; a missing one (or a directory) is an ``error`` outcome."""
+    path = spec["path"]
+    started, completed = _events("deleteToolCall", {"path": path}, spec)
+    ctx.emit(started)
+    target = _target(ctx.workspace, path)
+    outcome = _refusal(ctx, target)
+    if outcome is None:
+        try:
+            os.remove(target)
+        except OSError as exc:
+            outcome = {"error": {"message": f"{exc.strerror}: {target}"}}
+        else:
+            outcome = {"success": {}}
+    _complete(ctx, started, completed, outcome)
