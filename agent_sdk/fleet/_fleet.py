@@ -1,0 +1,274 @@
+"""Many tasks at once: a limit on live runs, staggered starts, outcomes as tasks end.
+
+The fleet only schedules. Each task runs through :func:`._runner.run_task`, here in the
+caller's event loop or, with the Ray backend, on a cluster's worker (docs/fleet.md).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol
+
+import anyio
+import msgspec
+from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from ..errors import AgentConfigError, AgentError, AgentUsageError
+from ..options import AgentOptions
+from ._retry import NO_RETRY, RetryPolicy
+from ._runner import TaskSettings, TransportFactory, run_task
+from ._summary import FleetSummary, summarize
+from ._types import Isolation, Progress, Task, TaskFailed, TaskFinished, TaskOutcome
+
+__all__ = ["Backend", "Fleet", "LocalBackend"]
+
+_ISOLATIONS: frozenset[Isolation] = frozenset(("config", "worktree"))
+
+
+class Backend(Protocol):
+    """Where a fleet's tasks run: this process (:class:`LocalBackend`) or a Ray cluster
+    (``agent_sdk.fleet.RayBackend``)."""
+
+    async def run_task(
+        self,
+        task: Task,
+        settings: TaskSettings,
+        *,
+        report: Callable[[Progress], object],
+        before_start: Callable[[], Awaitable[None]],
+    ) -> TaskOutcome:
+        """Run one task to its outcome; its progress to ``report``, in order."""
+        ...
+
+
+class LocalBackend:
+    """Runs each task in the caller's event loop, as a :func:`~agent_sdk.run` of its own.
+
+    Args:
+        transport: makes each run's transport, ``(task, attempt) -> Transport``: tests
+            run a fleet on in-memory CLIs (``agent_sdk.testing.MemoryTransport``).
+    """
+
+    def __init__(self, transport: TransportFactory | None = None) -> None:
+        self.transport = transport
+
+    async def run_task(
+        self,
+        task: Task,
+        settings: TaskSettings,
+        *,
+        report: Callable[[Progress], object],
+        before_start: Callable[[], Awaitable[None]],
+    ) -> TaskOutcome:
+        return await run_task(
+            task, settings, report=report, before_start=before_start, transport=self.transport
+        )
+
+
+class _State(enum.Enum):
+    NEW = "new"
+    RUNNING = "running"
+    DONE = "done"  # every outcome was delivered
+    CLOSED = "closed"
+
+
+class Fleet:
+    """Runs many tasks at once and hands over each outcome as its task ends.
+
+    Args:
+        tasks: the tasks; a plain string is a :class:`Task` with that prompt.
+        options: the options of tasks that have none of their own.
+        limit: live tasks at most (a retrying task keeps its place while it waits).
+        stagger: seconds between two starts of a run, the fleet over: the service
+            refuses bursts of starts (docs/fleet.md).
+        isolation: what each task gets of its own: ``"config"`` (a ``CURSOR_CONFIG_DIR``
+            seeded from the user's), ``"worktree"`` (a git worktree of its ``repo``).
+        retry: which failures run again, and when (default: none).
+        keep_events: keep every event in each ``RunResult`` (memory grows with them).
+        keep_worktrees: leave each worktree in place (``Changes.worktree`` says where).
+        config_seed: the config dir isolated ones are seeded from (default:
+            ``$CURSOR_CONFIG_DIR`` or ``~/.cursor``).
+        on_progress: called with every task's progress (starts, events, retries,
+            outcomes), in the fleet's task: it must not block.
+        backend: where tasks run (default: this process).
+
+    Raises:
+        AgentConfigError: an argument is wrong (a duplicate task id, ``"worktree"`` for
+            a task without ``repo``, a ``limit`` below 1).
+
+    Leaving the ``async with`` block before every outcome was delivered cancels the tasks
+    still running, and their CLIs' process groups end with them.
+
+    Example::
+
+        tasks = [Task(prompt=f"Fix {test}", repo=".") for test in failing]
+        async with Fleet(tasks, limit=8, isolation=["worktree"]) as fleet:
+            async for outcome in fleet:
+                print(outcome.task.id, "ok" if outcome.ok else outcome.error)
+        print(fleet.summary())
+    """
+
+    def __init__(
+        self,
+        tasks: Iterable[Task | str],
+        *,
+        options: AgentOptions | None = None,
+        limit: int = 4,
+        stagger: float = 0.075,
+        isolation: Iterable[Isolation] = (),
+        retry: RetryPolicy | None = None,
+        keep_events: bool = False,
+        keep_worktrees: bool = False,
+        config_seed: str | Path | None = None,
+        on_progress: Callable[[Progress], object] | None = None,
+        backend: Backend | None = None,
+    ) -> None:
+        isolation = frozenset(isolation)
+        if not isolation <= _ISOLATIONS:
+            unknown = ", ".join(sorted(map(repr, isolation - _ISOLATIONS)))
+            raise AgentConfigError(f"unknown isolation {unknown}: use 'config' and/or 'worktree'")
+        if limit < 1 or not math.isfinite(stagger) or stagger < 0:
+            raise AgentConfigError("Fleet(limit=...) must be at least 1, stagger >= 0")
+        self.tasks = _named(tasks, options, worktrees="worktree" in isolation)
+        self.limit = limit
+        self.stagger = stagger
+        self.settings = TaskSettings(
+            isolation=isolation,
+            retry=retry or NO_RETRY,
+            keep_events=keep_events,
+            keep_worktrees=keep_worktrees,
+            config_seed=str(config_seed) if config_seed is not None else None,
+        )
+        self.on_progress = on_progress
+        self.backend: Backend = backend or LocalBackend()
+        self.outcomes: list[TaskOutcome] = []
+        """The outcomes so far, in the order the tasks ended."""
+        self._state = _State.NEW
+        self._started_at = 0.0
+        self._ended_at: float | None = None
+        self._next_start = -math.inf
+        self._group: TaskGroup | None = None
+        self._send: MemoryObjectSendStream[TaskOutcome] | None = None
+        self._receive: MemoryObjectReceiveStream[TaskOutcome] | None = None
+
+    # --- lifetime -------------------------------------------------------------------
+    async def __aenter__(self) -> Fleet:
+        if self._state is not _State.NEW:
+            raise AgentUsageError("a Fleet runs once: make a new one to run its tasks again")
+        # Unbounded: a task's outcome is never held up by a consumer that reads slowly.
+        self._send, self._receive = anyio.create_memory_object_stream[TaskOutcome](math.inf)
+        self._group = anyio.create_task_group()
+        await self._group.__aenter__()
+        self._state = _State.RUNNING
+        self._started_at = time.monotonic()
+        self._group.start_soon(self._run_all)
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        assert self._group is not None
+        assert self._receive is not None
+        if self._state is not _State.DONE:
+            self._group.cancel_scope.cancel()  # left early: the rest is not wanted
+        try:
+            return await self._group.__aexit__(exc_type, exc, tb)
+        finally:
+            self._receive.close()
+            self._state = _State.CLOSED
+            if self._ended_at is None:
+                self._ended_at = time.monotonic()
+
+    def __aiter__(self) -> Fleet:
+        return self
+
+    async def __anext__(self) -> TaskOutcome:
+        """The next outcome, as its task ends."""
+        if self._receive is None or self._state is _State.CLOSED:
+            raise AgentUsageError("iterate a Fleet inside `async with Fleet(...) as fleet`")
+        try:
+            return await self._receive.receive()
+        except anyio.EndOfStream:
+            self._state = _State.DONE
+            raise StopAsyncIteration from None
+
+    async def wait(self) -> FleetSummary:
+        """Wait for every task to end; the fleet's summary."""
+        async for _ in self:
+            pass
+        return self.summary()
+
+    def summary(self) -> FleetSummary:
+        """The summary of the outcomes so far (all of them once the fleet ended)."""
+        end = self._ended_at if self._ended_at is not None else time.monotonic()
+        wall = end - self._started_at if self._started_at else 0.0
+        return summarize(self.outcomes, tasks=len(self.tasks), wall_time=wall)
+
+    # --- scheduling -----------------------------------------------------------------
+    async def _run_all(self) -> None:
+        assert self._send is not None
+        limiter = anyio.CapacityLimiter(self.limit)
+        async with self._send, anyio.create_task_group() as group:
+            for task in self.tasks:
+                group.start_soon(self._run_one, task, limiter)
+        self._ended_at = time.monotonic()
+
+    async def _run_one(self, task: Task, limiter: anyio.CapacityLimiter) -> None:
+        assert self._send is not None
+        async with limiter:
+            try:
+                outcome: TaskOutcome = await self.backend.run_task(
+                    task, self.settings, report=self._report, before_start=self._before_start
+                )
+            except AgentError as error:  # its isolation could not be made: no run started
+                outcome = TaskFailed(task=task, error=error, attempts=0)
+        self.outcomes.append(outcome)
+        self._report(TaskFinished(outcome))
+        await self._send.send(outcome)
+
+    async def _before_start(self) -> None:
+        # Claimed, then waited for: each start takes the next slot `stagger` after the
+        # last one, so starts are spaced the fleet over without a lock held in a sleep.
+        now = anyio.current_time()
+        slot = max(now, self._next_start + self.stagger)
+        self._next_start = slot
+        await anyio.sleep(slot - now)
+
+    def _report(self, progress: Progress) -> None:
+        if self.on_progress is not None:
+            self.on_progress(progress)
+
+
+def _named(
+    tasks: Iterable[Task | str], options: AgentOptions | None, *, worktrees: bool
+) -> list[Task]:
+    """The tasks, each with an id and options, checked."""
+    named: list[Task] = []
+    seen: set[str] = set()
+    for index, task in enumerate(tasks, 1):
+        if isinstance(task, str):
+            task = Task(prompt=task)
+        elif not isinstance(task, Task):
+            raise AgentConfigError(f"task {index} is a {type(task).__name__}: give a Task or a str")
+        if not task.id or task.options is None:
+            task = msgspec.structs.replace(
+                task, id=task.id or f"task-{index}", options=task.options or options
+            )
+        if task.id in seen:
+            raise AgentConfigError(f"two tasks have the id {task.id!r}: task ids must be unique")
+        if worktrees and task.repo is None:
+            raise AgentConfigError(
+                f"task {task.id!r} has no repo: isolation 'worktree' needs Task(repo=...)"
+            )
+        seen.add(task.id)
+        named.append(task)
+    return named

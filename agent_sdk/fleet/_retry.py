@@ -1,0 +1,97 @@
+"""Which failures a fleet retries, how long it waits, and when a retry resumes the chat.
+
+A failure is retried only when running again can help (docs/fleet.md, "Retries"): the
+CLI's config-file race and ``RetriableError`` (the service refused or the connection gave
+up). A usage limit, a login, a model, a trust or an option problem fails the same way
+every time, so those are never retried, whatever the policy names.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+
+from ..errors import (
+    AgentAuthError,
+    AgentConfigError,
+    AgentError,
+    AgentModelError,
+    AgentOptionError,
+    AgentRetriableError,
+    AgentTrustError,
+    AgentUsageError,
+    AgentUsageLimitError,
+    AgentWorkspaceError,
+)
+
+__all__ = ["NEVER_RETRIED", "RetryPolicy"]
+
+NEVER_RETRIED: tuple[type[AgentError], ...] = (
+    AgentUsageLimitError,  # resets with the billing cycle
+    AgentAuthError,
+    AgentModelError,
+    AgentTrustError,
+    AgentOptionError,
+    AgentWorkspaceError,
+    AgentConfigError,
+    AgentUsageError,
+)
+"""Failures that are never retried: running again fails the same way."""
+
+_RESUME_PROMPT = (
+    "Your previous turn was interrupted by an error before it finished. Continue the task "
+    "from where you left off; do not redo work that is already done."
+)
+
+
+class RetryPolicy(msgspec.Struct, frozen=True, kw_only=True):
+    """How a fleet retries a task whose run failed in a way worth retrying.
+
+    Attributes:
+        attempts: runs per task at most, the first included (1: no retry).
+        backoff: seconds before the first retry; doubled for each one after.
+        max_backoff: the longest wait between two runs.
+        jitter: a fraction of the wait added or taken at random (0.25: ±25 %), so tasks
+            that failed together do not start again together.
+        retry_on: the failures retried (subclasses included), less those in
+            :data:`NEVER_RETRIED`.
+        resume_prompt: the prompt of a retry that resumes the chat of a run that had
+            already done work (a tool call or reply text), instead of starting over.
+
+    Example::
+
+        RetryPolicy(attempts=3, backoff=2.0)
+    """
+
+    attempts: int = 3
+    backoff: float = 1.0
+    max_backoff: float = 30.0
+    jitter: float = 0.25
+    retry_on: tuple[type[AgentError], ...] = (AgentRetriableError,)
+    resume_prompt: str = _RESUME_PROMPT
+
+    def __post_init__(self) -> None:
+        if self.attempts < 1:
+            raise AgentConfigError("RetryPolicy(attempts=...) must be at least 1 (1: no retry)")
+        if self.backoff < 0 or self.max_backoff < 0 or not 0 <= self.jitter <= 1:
+            raise AgentConfigError(
+                "RetryPolicy: backoff and max_backoff must be >= 0, and jitter in [0, 1]"
+            )
+
+    def retries(self, error: AgentError, attempt: int) -> bool:
+        """Whether a task whose run number ``attempt`` failed with ``error`` runs again."""
+        if attempt >= self.attempts or isinstance(error, NEVER_RETRIED):
+            return False
+        return isinstance(error, self.retry_on)
+
+    def delay(self, attempt: int, rng: random.Random | None = None) -> float:
+        """Seconds to wait after the failure of run number ``attempt`` (from 1)."""
+        wait = min(self.backoff * 2.0 ** (attempt - 1), self.max_backoff)
+        spread = wait * self.jitter
+        uniform = rng.uniform if rng is not None else random.uniform
+        return max(0.0, wait + uniform(-spread, spread))
+
+
+NO_RETRY = RetryPolicy(attempts=1)
+"""The policy of a fleet given none: every task runs once."""

@@ -1,0 +1,186 @@
+"""One task of a fleet, from its isolation to its outcome: the runs, the retries, the
+resumed chat, what it changed. The same code runs in the caller's process and on a Ray
+worker (docs/fleet.md): it needs nothing of the fleet but its settings and two callbacks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import msgspec
+
+from .._run import run
+from .._transport.base import Transport
+from ..errors import AgentError
+from ..events import AssistantEvent, ResultEvent, ToolCallStarted, Usage
+from ..options import AgentOptions
+from ..result import RunResult
+from ._isolation import isolated_config
+from ._retry import NO_RETRY, RetryPolicy
+from ._summary import total_usage
+from ._types import (
+    Changes,
+    Isolation,
+    Progress,
+    Task,
+    TaskEvent,
+    TaskFailed,
+    TaskOutcome,
+    TaskRetrying,
+    TaskStarted,
+    TaskSucceeded,
+)
+from ._worktree import worktree
+
+__all__ = ["TaskSettings", "TransportFactory", "run_task"]
+
+TransportFactory = Callable[[Task, int], "Transport | None"]
+"""``(task, attempt) -> transport``: tests run a fleet on in-memory CLIs."""
+
+
+class TaskSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """What a fleet asks of each of its tasks (it crosses to Ray workers as it is)."""
+
+    isolation: frozenset[Isolation] = frozenset()
+    retry: RetryPolicy = NO_RETRY
+    keep_worktrees: bool = False
+    keep_events: bool = False
+    config_seed: str | None = None
+    """The config dir an isolated one is seeded from (``CURSOR_CONFIG_DIR`` or
+    ``~/.cursor`` when ``None``)."""
+
+
+class _Tally:
+    """What a task's runs did, over every attempt."""
+
+    def __init__(self) -> None:
+        self.tool_calls = 0
+        self.usage: Usage | None = None
+        self.session_id: str | None = None
+        self.worked = False  # in the current attempt: a tool call or reply text
+
+    def count(self, event: object) -> None:
+        if isinstance(event, ToolCallStarted):
+            self.tool_calls += 1
+            self.worked = True
+        elif isinstance(event, AssistantEvent):
+            self.worked = self.worked or bool(event.new_text)
+        elif isinstance(event, ResultEvent) and event.usage is not None:
+            self.usage = total_usage((self.usage, event.usage))
+        session_id = getattr(event, "session_id", None)
+        if session_id:
+            self.session_id = session_id
+
+
+async def run_task(
+    task: Task,
+    settings: TaskSettings,
+    *,
+    report: Callable[[Progress], object],
+    before_start: Callable[[], Awaitable[None]] | None = None,
+    transport: TransportFactory | None = None,
+) -> TaskOutcome:
+    """Run ``task`` to its outcome: isolated as ``settings`` say, retried by its policy.
+
+    Args:
+        task: the task (its ``id`` already unique).
+        settings: isolation, retries, what to keep.
+        report: receives the task's progress, in order.
+        before_start: awaited before each run (the fleet's staggered starts).
+        transport: makes each run's transport (tests); the default spawns the CLI.
+
+    Returns:
+        :class:`TaskSucceeded` or :class:`TaskFailed`; a failure of the runs is an
+        outcome, not an exception.
+
+    Raises:
+        AgentError: the isolation could not be made (not a git repository, unknown
+            ref): the fleet's setup is wrong, not the task's run.
+    """
+    started = time.monotonic()
+    tally = _Tally()
+    async with contextlib.AsyncExitStack() as stack:
+        options = task.options or AgentOptions()
+        tree = None
+        if "worktree" in settings.isolation and task.repo is not None:
+            tree = await stack.enter_async_context(
+                worktree(task.repo, task.base, task.id, keep=settings.keep_worktrees)
+            )
+            options = _in_directory(options, str(tree.path))
+        elif task.repo is not None:
+            options = _in_directory(options, task.repo)
+        if "config" in settings.isolation:
+            seed = Path(settings.config_seed) if settings.config_seed else None
+            config_dir = await stack.enter_async_context(isolated_config(seed))
+            env = {**(options.env or {}), "CURSOR_CONFIG_DIR": str(config_dir)}
+            options = msgspec.structs.replace(options, env=env)
+        if settings.keep_events:
+            options = msgspec.structs.replace(options, keep_events=True)
+
+        result, error, attempts = await _attempts(
+            task, options, settings.retry, tally, report, before_start, transport
+        )
+        changes: Changes | None = await tree.changes() if tree is not None else None
+    ended: dict[str, Any] = {
+        "task": task,
+        "attempts": attempts,
+        "elapsed": time.monotonic() - started,
+        "tool_calls": tally.tool_calls,
+        "usage": tally.usage,
+        "changes": changes,
+    }
+    if result is not None:
+        return TaskSucceeded(result=result, **ended)
+    assert error is not None
+    return TaskFailed(error=error, **ended)
+
+
+async def _attempts(
+    task: Task,
+    options: AgentOptions,
+    policy: RetryPolicy,
+    tally: _Tally,
+    report: Callable[[Progress], object],
+    before_start: Callable[[], Awaitable[None]] | None,
+    transport: TransportFactory | None,
+) -> tuple[RunResult | None, AgentError | None, int]:
+    """The runs of a task until one succeeds or a failure is not to be retried."""
+    prompt = task.prompt
+    attempt = 0
+    while True:
+        attempt += 1
+        if before_start is not None:
+            await before_start()
+        report(TaskStarted(task.id, attempt))
+        tally.worked = False
+        try:
+            async with run(
+                prompt, options=options, transport=transport(task, attempt) if transport else None
+            ) as events:
+                async for event in events:
+                    tally.count(event)
+                    report(TaskEvent(task.id, event))
+            return events.result, None, attempt
+        except AgentError as error:
+            if not policy.retries(error, attempt):
+                return None, error, attempt
+            # Work was done in that chat: go on in it rather than start over.
+            resume = (error.session_id or tally.session_id) if tally.worked else None
+            delay = policy.delay(attempt)
+            report(TaskRetrying(task.id, attempt, error, delay, resume))
+            await anyio.sleep(delay)
+            if resume is not None:
+                prompt = policy.resume_prompt
+                options = msgspec.structs.replace(options, resume=resume, continue_session=False)
+
+
+def _in_directory(options: AgentOptions, directory: str) -> AgentOptions:
+    """``options`` run in ``directory`` (a worktree or the task's repository)."""
+    workspace = directory if options.workspace is not None else None
+    return msgspec.structs.replace(options, cwd=os.fspath(directory), workspace=workspace)
