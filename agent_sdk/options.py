@@ -1,8 +1,6 @@
-"""What a run is asked to do, and how that becomes the CLI's argv and environment.
-
-:class:`AgentOptions` is the one place a caller configures a run. :func:`build_invocation`
-turns it into the exact argv, stdin and environment of the child process; it is pure
-(no I/O), so what the SDK will execute can be tested and inspected without running it.
+"""What a run is asked to do: :class:`AgentOptions`, the one place a caller configures a
+run. ``agent_sdk/_invocation.py`` turns it into the CLI's argv and environment
+(:func:`build_invocation`, re-exported here).
 """
 
 from __future__ import annotations
@@ -14,6 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from ._invocation import Invocation, build_invocation, child_environment
 from ._option_checks import HIDDEN, SECRET_FIELDS, OptionChecks, shown, unknown_option
 from .errors import AgentConfigError
 
@@ -33,12 +32,8 @@ OutputFormat = Literal["stream-json", "json", "text"]
 Mode = Literal["plan", "ask"]
 Sandbox = Literal["enabled", "disabled"]
 
-# Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); stay well below it
-# and send longer prompts on stdin, which the CLI reads when no positional prompt is given.
-MAX_PROMPT_ARG_BYTES = 100_000
 
 _SECRET_FLAGS = ("--api-key", "--auth-token")
-
 
 # True while _OptionsMeta.__call__ builds options whose keywords it has checked, so that
 # __post_init__ checks the values only when built another way (msgspec.structs.replace,
@@ -102,6 +97,12 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             (stream-json only).
         approve_mcps: ``--approve-mcps``: approve all configured MCP servers.
         sandbox: ``--sandbox``: ``"enabled"`` or ``"disabled"``.
+        worktree: ``--worktree``: the CLI runs in a git worktree it makes (2026 CLIs;
+            where and how it makes it is the CLI's: docs/protocol.md §1). For many runs,
+            each in a worktree agent_sdk makes and diffs, see ``agent_sdk.fleet``.
+        worktree_name: ``--worktree=NAME``: the worktree's name (needs ``worktree``).
+        worktree_base: ``--worktree-base``: the ref it is made from (needs ``worktree``).
+        skip_worktree_setup: ``--skip-worktree-setup`` (needs ``worktree``).
         headers: extra request headers, each sent as ``--header "Name: Value"``. They go
             into the CLI's argv, so every user of the machine can read them in the
             process list (``ps``): credentials belong in ``api_key=`` or ``auth_token=``,
@@ -157,6 +158,10 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     stream_partial_output: bool = False
     approve_mcps: bool = False
     sandbox: Sandbox | None = None
+    worktree: bool = False
+    worktree_name: str | None = None
+    worktree_base: str | None = None
+    skip_worktree_setup: bool = False
     headers: Mapping[str, str] | None = None
     endpoint: str | None = None
     add_dirs: Sequence[str | os.PathLike[str]] = ()
@@ -195,6 +200,14 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             raise AgentConfigError(
                 "stream_partial_output=True needs output_format='stream-json' "
                 f"(got {self.output_format!r})"
+            )
+        if not self.worktree and (
+            self.worktree_name is not None
+            or self.worktree_base is not None
+            or self.skip_worktree_setup
+        ):
+            raise AgentConfigError(
+                "worktree_name, worktree_base and skip_worktree_setup need worktree=True"
             )
         if self.resume is not None and self.continue_session:
             raise AgentConfigError(
@@ -240,112 +253,6 @@ _DEFAULTS: dict[str, Any] = dict(
 _CHECK_VALUES = OptionChecks(AgentOptions, positive=("timeout", "idle_timeout"))
 
 
-class Invocation(msgspec.Struct, frozen=True):
-    """What the SDK executes for a run: argv (no shell), bytes for stdin, environment."""
-
-    argv: list[str]
-    stdin: bytes | None
-    """The prompt when it is too large for argv (or holds a NUL byte); else ``None``:
-    the child then gets ``/dev/null`` so it can never wait for input."""
-    env: dict[str, str]
-
-    def __repr__(self) -> str:
-        # The environment may hold CURSOR_API_KEY, a header a credential: never print them.
-        fields = ", ".join(f"{name}={value}" for name, value in self.__rich_repr__())
-        return f"Invocation({fields})"
-
-    def __rich_repr__(self) -> list[tuple[str, Any]]:
-        """What rich shows (its ``__rich_repr__`` protocol): the argv with header values
-        as ``***``, the sizes of stdin and the environment."""
-        from ._protocol.redaction import redacted_argv  # the one redaction; imports us
-
-        stdin = None if self.stdin is None else _Shown(f"<{len(self.stdin)} bytes>")
-        return [
-            ("argv", redacted_argv(self.argv)),
-            ("stdin", stdin),
-            ("env", _Shown(f"<{len(self.env)} variables>")),
-        ]
-
-
-class _Shown(str):
-    """Text a repr shows as it is, without quotes."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def build_invocation(
-    prompt: str,
-    options: AgentOptions,
-    *,
-    binary: str,
-    environ: Mapping[str, str],
-) -> Invocation:
-    """Turn a prompt and options into the child's argv, stdin and environment. Pure.
-
-    Caller-supplied values are attached as ``--flag=value`` and the prompt follows
-    ``--``, so no value can be read as a flag.
-
-    Args:
-        prompt: the prompt text.
-        options: the run's options.
-        binary: the resolved path of the CLI (``argv[0]``).
-        environ: the environment to start from (normally ``os.environ``).
-
-    Example::
-
-        inv = build_invocation("hi", AgentOptions(model="gpt-5"), binary="cursor-agent",
-                               environ={})
-        # inv.argv == ["cursor-agent", "--print", "--output-format=stream-json",
-        #              "--trust", "--model=gpt-5", "--", "hi"]
-    """
-    o = options
-    argv = [binary, "--print", f"--output-format={o.output_format}"]
-    if o.stream_partial_output:
-        argv.append("--stream-partial-output")
-    if o.trust:
-        argv.append("--trust")
-    if o.force:
-        argv.append("--force")
-    if o.model is not None:
-        argv.append(f"--model={o.model}")
-    if o.mode is not None:
-        argv.append(f"--mode={o.mode}")
-    if o.resume is not None:
-        argv.append(f"--resume={o.resume}")
-    if o.continue_session:
-        argv.append("--continue")
-    if o.workspace is not None:
-        argv.append(f"--workspace={os.fspath(o.workspace)}")
-    if o.approve_mcps:
-        argv.append("--approve-mcps")
-    if o.sandbox is not None:
-        argv.append(f"--sandbox={o.sandbox}")
-    for name, value in (o.headers or {}).items():
-        argv.append(f"--header={name}: {value}")
-    if o.endpoint is not None:
-        argv.append(f"--endpoint={o.endpoint}")
-    for directory in o.add_dirs:
-        argv.append(f"--add-dir={os.fspath(directory)}")
-    argv.extend(o.extra_args)
-
-    try:
-        encoded = prompt.encode("utf-8")
-    except UnicodeEncodeError:
-        # Surrogates (text cut mid-emoji) cannot go to argv or stdin: pairs are joined,
-        # a lone one becomes U+FFFD.
-        prompt = prompt.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        encoded = prompt.encode("utf-8")
-    stdin: bytes | None
-    if len(encoded) > MAX_PROMPT_ARG_BYTES or b"\0" in encoded:
-        stdin = encoded
-    else:
-        stdin = None
-        argv += ["--", prompt]
-
-    return Invocation(argv=argv, stdin=stdin, env=child_environment(o, environ))
-
-
 def given_options(options: object) -> AgentOptions:
     """The options a caller passed (``options=``), or the defaults for ``None``.
 
@@ -374,17 +281,3 @@ def given_prompt(prompt: object) -> str:
             hint="decode bytes first (prompt.decode()), or pass the text itself",
         )
     return prompt
-
-
-def child_environment(options: AgentOptions, environ: Mapping[str, str]) -> dict[str, str]:
-    """The CLI's environment: ``environ``, then ``options.env`` over it, then the key."""
-    env = dict(environ)
-    if options.env:
-        env.update(options.env)
-    # Headless: a login flow must never try to open a browser on the host.
-    env["NO_OPEN_BROWSER"] = "1"
-    if options.api_key is not None:
-        env["CURSOR_API_KEY"] = options.api_key
-    if options.auth_token is not None:
-        env["CURSOR_AUTH_TOKEN"] = options.auth_token
-    return env

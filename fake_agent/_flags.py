@@ -56,6 +56,11 @@ MAIN_FLAGS: tuple[Flag, ...] = (
     Flag("-H, --header <header>", "headers", "list"),
     Flag("--approve-mcps", "approve_mcps"),
     Flag("--sandbox <mode>", "sandbox", "value", ("enabled", "disabled")),
+    # Accepted, and no worktree is made: the contract records the flags, not what the
+    # CLI does with them (docs/protocol.md §1).
+    Flag("-w, --worktree [name]", "worktree", "optional"),
+    Flag("--worktree-base <ref>", "worktree_base", "value"),
+    Flag("--skip-worktree-setup", "skip_worktree_setup"),
     Flag("-e, --endpoint <url>", "endpoint", "value"),
     Flag("--add-dir <path>", "add_dirs", "list"),
     Flag("--min-version <version>", "min_version", "value"),
@@ -94,6 +99,10 @@ class Options:
         self.headers: list[str] = []
         self.approve_mcps = False
         self.sandbox: str | None = None
+        #: ``True`` for a bare ``--worktree``, the name for ``--worktree NAME``.
+        self.worktree: str | bool | None = None
+        self.worktree_base: str | None = None
+        self.skip_worktree_setup = False
         self.endpoint: str | None = None
         self.add_dirs: list[str] = []
         self.min_version: str | None = None

@@ -194,6 +194,22 @@ def test_equals_form_works_for_every_value_flag(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["session_id"] == "r2"
 
 
+def test_the_worktree_flags_are_accepted_in_both_forms() -> None:
+    for worktree in (("-w",), ("--worktree", "fix-cart"), ("--worktree=fix-cart",)):
+        proc = run(
+            "-p",
+            "--trust",
+            "--output-format=json",
+            *worktree,
+            "--worktree-base=main",
+            "--skip-worktree-setup",
+            "--",
+            "hi",
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)["type"] == "result"
+
+
 def test_combined_short_flags() -> None:
     proc = run("-pf", "--output-format=json", "--", "x")
     assert json.loads(proc.stdout)["type"] == "result"

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from agent_sdk.options import MAX_PROMPT_ARG_BYTES, AgentOptions, Invocation, build_invocation
+from agent_sdk import AgentConfigError
+from agent_sdk._invocation import MAX_PROMPT_ARG_BYTES, Invocation, build_invocation
+from agent_sdk.options import AgentOptions
 
 BINARY = "/opt/cursor/cursor-agent"
 SECRET = "key_sk-live-9f8e7d6c5b4a"
@@ -56,6 +58,10 @@ def test_default_invocation_sends_nothing_on_stdin() -> None:
         ({"workspace": Path("/home/dev/shop")}, "--workspace=/home/dev/shop"),
         ({"sandbox": "enabled"}, "--sandbox=enabled"),
         ({"sandbox": "disabled"}, "--sandbox=disabled"),
+        ({"worktree": True}, "--worktree"),
+        ({"worktree": True, "worktree_name": "fix-cart"}, "--worktree=fix-cart"),
+        ({"worktree": True, "worktree_base": "main"}, "--worktree-base=main"),
+        ({"worktree": True, "skip_worktree_setup": True}, "--skip-worktree-setup"),
         ({"endpoint": "https://api.example.invalid"}, "--endpoint=https://api.example.invalid"),
         ({"headers": {"X-Trace": "abc 123"}}, "--header=X-Trace: abc 123"),
         ({"approve_mcps": True}, "--approve-mcps"),
@@ -188,3 +194,12 @@ def test_repr_of_invocation_hides_the_api_key() -> None:
     inv = invoke(api_key=SECRET)
     assert SECRET not in repr(inv)
     assert SECRET not in str(inv)
+
+
+@pytest.mark.parametrize(
+    "given",
+    [{"worktree_name": "x"}, {"worktree_base": "main"}, {"skip_worktree_setup": True}],
+)
+def test_the_worktree_details_need_a_worktree(given: dict[str, Any]) -> None:
+    with pytest.raises(AgentConfigError, match="need worktree=True"):
+        AgentOptions(**given)

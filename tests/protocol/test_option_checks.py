@@ -300,7 +300,15 @@ VALID: list[tuple[str, Any]] = [
     ("idle_timeout", 5.5),
     ("result_grace", 0),
     ("keep_events", False),
+    ("worktree", True),
+    ("worktree_name", "fix-cart"),
+    ("worktree_base", "main"),
+    ("skip_worktree_setup", True),
 ]
+# What an option needs beside it to construct.
+NEEDS: dict[str, dict[str, Any]] = {
+    name: {"worktree": True} for name in ("worktree_name", "worktree_base", "skip_worktree_setup")
+}
 
 
 def test_every_option_has_a_valid_value_below() -> None:
@@ -310,7 +318,7 @@ def test_every_option_has_a_valid_value_below() -> None:
 
 @pytest.mark.parametrize(("name", "value"), VALID, ids=lambda v: v if isinstance(v, str) else "")
 def test_a_valid_value_of_every_option_constructs(name: str, value: Any) -> None:
-    assert getattr(AgentOptions(**{name: value}), name) == value
+    assert getattr(AgentOptions(**{name: value}, **NEEDS.get(name, {})), name) == value
 
 
 @pytest.mark.parametrize("name", list(FIELDS))
