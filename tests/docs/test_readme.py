@@ -93,6 +93,7 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     "quick-start-1": ["I'll read the cart module first.", "[readToolCall]", "session: "],
     "quick-start-2": ["shellToolCall success"],
     "errors-1": ["Cannot use this model: nope", "'gpt-5'"],
+    "many-runs-at-once-1": ["task-1 ok", "3 of 3 succeeded"],
 }
 
 
