@@ -31,6 +31,8 @@ context, events included, are redacted before it is raised
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from .events import Event, ResultEvent
@@ -108,6 +110,12 @@ class AgentError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message}\nHint: {self.hint}" if self.hint else self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its class, args and attributes: the default reduction calls
+        # cls(*args) and loses keyword-only arguments (AgentResultError's event), and
+        # errors cross processes (a fleet's outcome from a Ray worker, docs/fleet.md).
+        return _rebuild, (type(self), self.args, self.__dict__)
 
     @property
     def events(self) -> list[Event]:
@@ -240,3 +248,11 @@ class AgentTimeoutError(AgentError, TimeoutError):
     Raised after the CLI's process group is gone; ``events`` and ``session_id`` say how
     far it got (resume from there with ``AgentOptions(resume=...)``).
     """
+
+
+def _rebuild(cls: type[AgentError], args: tuple[Any, ...], state: dict[str, Any]) -> AgentError:
+    """An unpickled :class:`AgentError`: made without ``__init__``, then given its state."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error

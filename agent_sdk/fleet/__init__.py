@@ -9,6 +9,8 @@ Example::
             print(outcome.task.id, outcome.ok)
 """
 
+from typing import TYPE_CHECKING
+
 from ._fleet import Backend, Fleet, LocalBackend
 from ._retry import NEVER_RETRIED, RetryPolicy
 from ._runner import TaskSettings
@@ -27,6 +29,23 @@ from ._types import (
     TaskSucceeded,
 )
 
+if TYPE_CHECKING:
+    from ._ray import RayBackend
+else:
+    # Loaded on first use: the Ray backend is an optional extra (agent-sdk[ray]), and
+    # Ray itself is imported only when a RayBackend is made.
+    def __getattr__(name: str) -> object:
+        if name != "RayBackend":
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from ._ray import RayBackend
+
+        globals()[name] = RayBackend
+        return RayBackend
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *__all__})
+
+
 __all__ = [
     "NEVER_RETRIED",
     "Backend",
@@ -36,6 +55,7 @@ __all__ = [
     "Isolation",
     "LocalBackend",
     "Progress",
+    "RayBackend",
     "RetryPolicy",
     "Task",
     "TaskEvent",

@@ -152,7 +152,8 @@ class Fleet:
         self._state = _State.NEW
         self._started_at = 0.0
         self._ended_at: float | None = None
-        self._next_start = -math.inf
+        self._last_start = -math.inf
+        self._start_lock: anyio.Lock | None = None
         self._group: TaskGroup | None = None
         self._send: MemoryObjectSendStream[TaskOutcome] | None = None
         self._receive: MemoryObjectReceiveStream[TaskOutcome] | None = None
@@ -163,6 +164,7 @@ class Fleet:
             raise AgentUsageError("a Fleet runs once: make a new one to run its tasks again")
         # Unbounded: a task's outcome is never held up by a consumer that reads slowly.
         self._send, self._receive = anyio.create_memory_object_stream[TaskOutcome](math.inf)
+        self._start_lock = anyio.Lock()
         self._group = anyio.create_task_group()
         await self._group.__aenter__()
         self._state = _State.RUNNING
@@ -236,12 +238,15 @@ class Fleet:
         await self._send.send(outcome)
 
     async def _before_start(self) -> None:
-        # Claimed, then waited for: each start takes the next slot `stagger` after the
-        # last one, so starts are spaced the fleet over without a lock held in a sleep.
-        now = anyio.current_time()
-        slot = max(now, self._next_start + self.stagger)
-        self._next_start = slot
-        await anyio.sleep(slot - now)
+        # Held through the sleep on purpose: starts are taken one at a time, each at
+        # least `stagger` after the previous one really began (a slot planned ahead
+        # could come closer to the next when a loaded machine wakes a sleeper late).
+        assert self._start_lock is not None
+        async with self._start_lock:
+            wait = self._last_start + self.stagger - anyio.current_time()
+            if wait > 0:
+                await anyio.sleep(wait)
+            self._last_start = anyio.current_time()
 
     def _report(self, progress: Progress) -> None:
         if self.on_progress is not None:

@@ -1,0 +1,48 @@
+"""Errors cross processes (a fleet's outcome from a Ray worker): each pickles as itself."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from agent_sdk import AgentError, AgentModelError, AgentResultError, ErrorContext
+from agent_sdk.events import ResultEvent
+
+CONTEXT = ErrorContext(session_id="s1", exit_code=1, stderr="Cannot use this model: x")
+
+
+def every_error_class() -> list[type[AgentError]]:
+    found, todo = [], [AgentError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return sorted(found, key=lambda cls: cls.__name__)
+
+
+@pytest.mark.parametrize("cls", every_error_class(), ids=lambda cls: cls.__name__)
+def test_every_error_pickles_with_its_class_message_hint_and_context(
+    cls: type[AgentError],
+) -> None:
+    if cls is AgentResultError:
+        error: AgentError = cls("failed", event=ResultEvent(is_error=True), context=CONTEXT)
+    else:
+        error = cls("failed", hint="do this", context=CONTEXT)
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is cls
+    assert str(back) == str(error)
+    assert back.context == CONTEXT
+    assert back.args == error.args
+
+
+def test_a_result_error_keeps_its_event() -> None:
+    error = AgentResultError("failed", event=ResultEvent(is_error=True, result="no"))
+    assert pickle.loads(pickle.dumps(error)).event.result == "no"
+
+
+def test_a_model_error_still_lists_the_models_after_pickling() -> None:
+    error = AgentModelError(
+        "x", context=ErrorContext(stderr="Cannot use this model: x. Available models: a, b")
+    )
+    assert pickle.loads(pickle.dumps(error)).available_models == ["a", "b"]
