@@ -1,7 +1,9 @@
-"""The command line: ``agent-sdk [run] PROMPT... [options]`` and ``agent-sdk replay FILE``.
+"""The command line: ``agent-sdk [run] PROMPT... [options]``, ``agent-sdk replay FILE`` and
+``agent-sdk batch TASKS.jsonl``.
 
 ``args`` parses the arguments (the agent flags derived from AgentOptions), ``live`` runs
-the agent, ``replay`` renders a recorded run and ``render`` is how events look on screen.
+the agent, ``replay`` renders a recorded run, ``batch`` runs a file of tasks (a fleet) and
+``render`` is how events look on screen.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args[:1] == ["replay"]:
             return replay_main(args[1:], out, err, sys.stdin)
+        if args[:1] == ["batch"]:
+            from .batch import batch_main  # only a batch needs the fleet
+
+            return batch_main(args[1:], out, err, sys.stdin)
         if args[:1] == ["run"]:
             args = args[1:]
         return run_main(args, out, err, sys.stdin)

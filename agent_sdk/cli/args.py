@@ -32,6 +32,8 @@ __all__ = [
     "EXIT_USAGE",
     "ColorMode",
     "RunCommand",
+    "add_agent_flags",
+    "given_options",
     "parse_run_args",
     "print_error",
     "replay_parser",
@@ -224,10 +226,7 @@ def run_parser(
         action="store_true",
         help="use cursor-agent when it is installed, else the bundled fake agent (and say so)",
     )
-    agent = parser.add_argument_group("agent options (see AgentOptions)")
-    by_name = {field.name: field for field in fields or msgspec.structs.fields(AgentOptions)}
-    for name, flag in AGENT_FLAGS.items():
-        _add_agent_flag(agent, by_name[name], flag)
+    add_agent_flags(parser, fields)
     return parser
 
 
@@ -285,22 +284,25 @@ def _pairs(
     return pairs
 
 
-def parse_run_args(argv: Sequence[str]) -> RunCommand:
-    """Parse the arguments of ``agent-sdk [run]`` into a :class:`RunCommand`. Pure.
+def add_agent_flags(
+    parser: argparse.ArgumentParser, fields: Sequence[msgspec.structs.FieldInfo] | None = None
+) -> None:
+    """Add the agent flags (derived from :class:`AgentOptions`) to ``parser``, as a group."""
+    agent = parser.add_argument_group("agent options (see AgentOptions)")
+    by_name = {field.name: field for field in fields or msgspec.structs.fields(AgentOptions)}
+    for name, flag in AGENT_FLAGS.items():
+        _add_agent_flag(agent, by_name[name], flag)
 
-    Raises:
-        SystemExit: with status 2 on a usage error (argparse prints why), 0 for ``--help``.
+
+def given_options(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, words: list[str]
+) -> dict[str, Any]:
+    """The :class:`AgentOptions` fields the agent flags and ``--fake`` of ``args`` set
+    (a flag left alone is absent: AgentOptions keeps its default).
+
+    ``words`` are the prompt words: ``--fake WORD`` where WORD names no scenario puts
+    WORD first among them. Errors go through ``parser.error`` (exit 2).
     """
-    parser = run_parser()
-    argv = list(argv)
-    # Everything after `--` is prompt, whatever it looks like; argparse's intermixed
-    # parsing rejects a `-x` there, so the split is done here.
-    tail: list[str] = []
-    if "--" in argv:
-        cut = argv.index("--")
-        argv, tail = argv[:cut], argv[cut + 1 :]
-    args = parser.parse_intermixed_args(argv)
-    words: list[str] = [*args.prompt, *tail]
     fields = {field.name: field for field in msgspec.structs.fields(AgentOptions)}
     given: dict[str, Any] = {}
     for name, flag in AGENT_FLAGS.items():
@@ -331,6 +333,26 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
             words.insert(0, args.fake)
     if args.output_format != "stream-json":
         given["stream_partial_output"] = False  # see CLI_DEFAULTS
+    return given
+
+
+def parse_run_args(argv: Sequence[str]) -> RunCommand:
+    """Parse the arguments of ``agent-sdk [run]`` into a :class:`RunCommand`. Pure.
+
+    Raises:
+        SystemExit: with status 2 on a usage error (argparse prints why), 0 for ``--help``.
+    """
+    parser = run_parser()
+    argv = list(argv)
+    # Everything after `--` is prompt, whatever it looks like; argparse's intermixed
+    # parsing rejects a `-x` there, so the split is done here.
+    tail: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, tail = argv[:cut], argv[cut + 1 :]
+    args = parser.parse_intermixed_args(argv)
+    words: list[str] = [*args.prompt, *tail]
+    given = given_options(parser, args, words)
     try:
         options = AgentOptions(**given)
     except (ValueError, TypeError) as exc:

@@ -1,0 +1,402 @@
+"""``agent-sdk batch TASKS.jsonl``: run a file of tasks as a fleet, with a live table, a
+JSON summary (``--json``) and a static HTML report (``--html``) (docs/cli.md).
+
+Everything about the file is checked before anything runs: a bad line is a usage error
+(exit 2) naming the line. Then the tasks run through :class:`~agent_sdk.fleet.Fleet`; the
+table (a terminal) or one line per task (anything else) goes to stderr; ``--json`` writes
+the summary, alone, on stdout at the end. Ctrl-C and SIGTERM cancel the fleet (every
+CLI's process group ends with its task) and what ended so far is still reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO, get_args
+
+import anyio
+import msgspec
+from anyio.abc import TaskStatus
+
+from ..errors import AgentConfigError
+from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task, TaskFinished, TaskRetrying
+from ..options import AgentOptions
+from ._batch_table import BatchState, BatchTable, seconds, tokens_of, totals_line
+from ._report import ReportData, build_report, summary_json
+from ._screen import cut, fold
+from .args import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_USAGE,
+    ColorMode,
+    add_agent_flags,
+    given_options,
+    print_error,
+    use_color,
+)
+from .render import isatty
+
+__all__ = ["TasksError", "batch_main", "batch_parser", "log_line", "read_tasks"]
+
+_TICK = 0.1  # seconds between two frames of the table: at most 10 redraws a second
+
+_EPILOG = """\
+TASKS.jsonl holds one JSON object per line ('-': read it from stdin); blank lines are
+skipped:
+
+  {"prompt": "Fix the failing test", "id": "fix-cart", "repo": "~/src/shop",
+   "base": "main", "options": {"model": "gpt-5", "force": true, "env": {"X": "1"}}}
+
+  prompt   what to ask the agent (the only key required)
+  id       the task's name, unique in the file (default: task-N, N its line)
+  repo     a git repository to work in: with --isolate worktree, a new worktree of it
+           made from base (the diff of what the agent left is in the report and the
+           JSON); without, the repository itself. Relative to the current directory.
+  base     the ref the worktree is made from (default HEAD)
+  options  AgentOptions fields, over the agent flags given here (field by field; an
+           env object is merged with --env's)
+
+Any other key, a value of the wrong type, an unknown option, a duplicate id or a line
+that is not a JSON object is a usage error naming the line, before anything runs.
+
+On a terminal, stderr shows a live table, one row per task (state, time, tool calls,
+tokens, last action), redrawn in place; when the tasks outnumber the rows, the running
+ones, the failed and the latest ended are shown, the others counted on a '… N more' line.
+Elsewhere, stderr gets one line per task as it ends. --json prints the summary as one
+JSON document on stdout at the end, and nothing else there.
+
+exit status: 0 every task succeeded; 1 one or more failed; 2 usage error (the file, a
+flag); 130 interrupted (143 on SIGTERM): the runs are cancelled, and the report and the
+JSON summary still say what ended so far.
+"""
+
+
+def batch_parser() -> argparse.ArgumentParser:
+    """The parser of ``agent-sdk batch``."""
+    parser = argparse.ArgumentParser(
+        prog="agent-sdk batch",
+        description="Run a file of tasks, several at once, with a live table; write a JSON "
+        "summary or an HTML report of every run.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "tasks", nargs="?", metavar="TASKS.jsonl", help="the tasks file; '-' reads stdin"
+    )
+    fleet = parser.add_argument_group("batch")
+    fleet.add_argument(
+        "--limit", type=int, default=4, metavar="N", help="tasks running at once (default 4)"
+    )
+    fleet.add_argument(
+        "--isolate",
+        default="",
+        metavar="config,worktree",
+        help="what each task gets of its own: config (a CURSOR_CONFIG_DIR seeded from "
+        "yours), worktree (a git worktree of its repo); a comma list",
+    )
+    fleet.add_argument(
+        "--retries",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run a task that failed in a retriable way (the service refused, the CLI's "
+        "config race) up to N more times, waiting 1 s, 2 s, 4 s... (default 0)",
+    )
+    fleet.add_argument(
+        "--keep-worktrees", action="store_true", help="leave each task's worktree in place"
+    )
+    show = parser.add_argument_group("output")
+    show.add_argument(
+        "--json",
+        action="store_true",
+        help="print the summary as one JSON document on stdout at the end (counts, "
+        "failures by class, each task's outcome, attempts, time, tool calls, tokens, error "
+        "and changed files), and nothing else there",
+    )
+    show.add_argument(
+        "--html",
+        metavar="REPORT",
+        help="write a static HTML report to REPORT at the end (also when interrupted): "
+        "the summary, a timeline of every run, then each task's reply, tool calls and diff",
+    )
+    show.add_argument(
+        "--color",
+        choices=get_args(ColorMode),
+        default="auto",
+        help="ANSI colours in the table (auto: only on a terminal, and not if NO_COLOR is set)",
+    )
+    show.add_argument(
+        "--fake",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="SCENARIO",
+        help="run the bundled fake agent instead of cursor-agent: SCENARIO is a bundled "
+        "scenario's name (hello, the default; cart, tools, crash, ...) or an .ndjson path; "
+        "a task picks its own with options.env.FAKE_AGENT_SCENARIO. A lone word after "
+        "--fake, with no TASKS.jsonl after it, is the tasks file",
+    )
+    add_agent_flags(parser)
+    return parser
+
+
+class _Line(msgspec.Struct, forbid_unknown_fields=True):
+    prompt: str
+    id: str = ""
+    repo: str | None = None
+    base: str = "HEAD"
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class TasksError(ValueError):
+    """A tasks file that cannot be run; ``str()`` names the line."""
+
+
+def read_tasks(
+    text: str, defaults: dict[str, Any], *, worktrees: bool = False, name: str = "TASKS"
+) -> list[Task]:
+    """The tasks of a TASKS.jsonl text, their options ``defaults`` overlaid with theirs.
+
+    Raises:
+        TasksError: a line is not a task (the message names it and says why).
+    """
+    tasks: list[Task] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        where = f"{name} line {number}"
+        try:
+            line = msgspec.json.decode(raw, type=_Line)
+        except msgspec.ValidationError as exc:
+            raise TasksError(f"{where}: {exc}") from None
+        except msgspec.DecodeError as exc:
+            raise TasksError(f"{where}: not a JSON object ({exc})") from None
+        if not line.prompt.strip():
+            raise TasksError(f"{where}: the prompt is empty")
+        given = {**defaults, **line.options}
+        if "env" in defaults and isinstance(line.options.get("env"), dict):
+            given["env"] = {**defaults["env"], **line.options["env"]}
+        try:
+            options = AgentOptions(**given)
+        except (ValueError, TypeError) as exc:  # AgentConfigError is both
+            raise TasksError(f"{where}: options: {str(exc).splitlines()[0]}") from None
+        task_id = line.id or f"task-{number}"
+        if task_id in seen:
+            raise TasksError(f"{where}: the id {task_id!r} is already line {seen[task_id]}'s")
+        seen[task_id] = number
+        if worktrees and line.repo is None:
+            raise TasksError(f'{where}: --isolate worktree needs a "repo"')
+        repo = os.path.expanduser(line.repo) if line.repo is not None else None
+        tasks.append(
+            Task(prompt=line.prompt, id=task_id, options=options, repo=repo, base=line.base)
+        )
+    if not tasks:
+        raise TasksError(f"{name} holds no task")
+    return tasks
+
+
+def log_line(state: BatchState, progress: Progress) -> str | None:
+    """The line a stderr that is no terminal gets for ``progress``: one per retry and one
+    per task as it ends, whole; ``None`` for the rest."""
+    if isinstance(progress, TaskRetrying):
+        error = type(progress.error).__name__
+        return (
+            f"↻ {progress.task_id}  attempt {progress.attempt} failed ({error}); "
+            f"again in {progress.delay:.1f} s"
+        )
+    if not isinstance(progress, TaskFinished):
+        return None
+    outcome = progress.outcome
+    parts = [seconds(outcome.elapsed), f"{outcome.tool_calls} tools"]
+    parts += [f"{tokens_of(outcome.usage)} tokens"]
+    if outcome.attempts > 1:
+        parts.append(f"{outcome.attempts} attempts")
+    line = f"{'✓' if outcome.ok else '✗'} {outcome.task.id}  {' · '.join(parts)}"
+    if not outcome.ok:
+        line += f" — {type(outcome.error).__name__}: {state.record(outcome.task.id).last}"
+    return line
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C once the fleet was cancelled."""
+
+
+def _terminal_size(stream: TextIO) -> tuple[int, int]:
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, ValueError, OSError):
+        return (80, 24)
+    return (size.columns or 80, size.lines or 24)
+
+
+async def _run(fleet: Fleet, table: BatchTable | None) -> None:
+    """Run the fleet to its end, the table redrawn meanwhile.
+
+    Raises:
+        _Terminated: on SIGTERM, once the fleet was cancelled and its CLIs ended.
+    """
+    terminated = False
+
+    async def on_sigterm(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        nonlocal terminated  # as live.py: cancel in the loop, like Ctrl-C
+        with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+            task_status.started()
+            async for _ in signals:
+                terminated = True
+                group.cancel_scope.cancel()
+
+    async def redraw(view: BatchTable) -> None:
+        while True:
+            view.draw()
+            await anyio.sleep(_TICK)
+
+    async with anyio.create_task_group() as group:
+        if threading.current_thread() is threading.main_thread():  # signals need it
+            await group.start(on_sigterm)
+        if table is not None:
+            group.start_soon(redraw, table)
+        try:
+            async with fleet:
+                async for _ in fleet:
+                    pass
+        finally:
+            group.cancel_scope.cancel()
+    if terminated:
+        raise _Terminated
+
+
+def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Task], str]:
+    """The arguments and the tasks, checked; ``SystemExit(2)`` on a usage error."""
+    parser = batch_parser()
+    args = parser.parse_args(argv)
+    if args.tasks is None and args.fake:
+        args.tasks, args.fake = args.fake, ""  # `--fake TASKS.jsonl`: no scenario named
+    if args.tasks is None:
+        parser.error("no TASKS.jsonl given ('-' reads the tasks from stdin)")
+    words: list[str] = []
+    defaults = given_options(parser, args, words)
+    if words:
+        parser.error(f"--fake: no scenario named {words[0]!r}")
+    isolation = [word.strip() for word in args.isolate.split(",") if word.strip()]
+    unknown = [word for word in isolation if word not in get_args(Isolation)]
+    if unknown:
+        parser.error(f"--isolate: unknown {', '.join(unknown)}: use config and/or worktree")
+    if args.limit < 1:
+        parser.error("--limit must be at least 1")
+    if args.retries < 0:
+        parser.error("--retries must be 0 or more")
+    if args.html and not Path(args.html).resolve().parent.is_dir():
+        parser.error(f"--html: no directory to write {args.html!r} in")
+    args.isolation = isolation
+    name = "stdin" if args.tasks == "-" else args.tasks
+    try:
+        text = stdin.read() if args.tasks == "-" else Path(args.tasks).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        parser.error(f"cannot read {name}: {exc}")
+    try:
+        tasks = read_tasks(text, defaults, worktrees="worktree" in isolation, name=name)
+    except TasksError as exc:
+        parser.error(str(exc))
+    return args, tasks, Path(name).name
+
+
+def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
+    """``agent-sdk batch ARGV``: run the tasks; the exit status."""
+    try:
+        args, tasks, title = _parse(argv, stdin)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
+    state = BatchState(tasks)
+    color = use_color(args.color, err, os.environ)
+    table = BatchTable(state, err, color=color, size=lambda: _terminal_size(err))
+    live = isatty(err)
+
+    def follow(progress: Progress) -> None:
+        state.update(progress)
+        line = None if live else log_line(state, progress)
+        if line is not None:
+            err.write(line + "\n")
+            err.flush()
+
+    retry = RetryPolicy(attempts=args.retries + 1) if args.retries else None
+    try:
+        fleet = Fleet(
+            tasks,
+            limit=args.limit,
+            isolation=args.isolation,
+            retry=retry,
+            keep_worktrees=args.keep_worktrees,
+            on_progress=follow,
+        )
+    except AgentConfigError as exc:
+        print_error(err, exc.message)
+        return EXIT_USAGE
+    started_at = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
+    stopped: str | None = None
+    state.started = time.monotonic()  # the timeline's zero
+    try:
+        anyio.run(_run, fleet, table if live else None, backend="asyncio")
+        state.finish()
+    except KeyboardInterrupt as exc:
+        stopped = "terminated" if isinstance(exc, _Terminated) else "interrupted"
+        state.interrupt()
+    problem = None
+    if args.html:
+        data = ReportData(
+            title=title,
+            started_at=started_at,
+            wall_time=state.ended or 0.0,
+            records=state.records,
+            stopped=stopped,
+        )
+        try:
+            Path(args.html).write_text(build_report(data), encoding="utf-8")
+        except OSError as exc:
+            problem = f"cannot write the report {args.html!r}: {exc.strerror or exc}"
+    if args.json:
+        out.write(summary_json(state.records, state.ended or 0.0, stopped))
+        out.flush()
+    _finish(state, table if live else None, err, args.html if problem is None else None)
+    said = [problem] if problem else []
+    if stopped is not None:
+        said.append(f"{stopped}; the runs were cancelled and their CLIs ended")
+    for message in said:
+        line = f"agent-sdk: error: {message}"
+        width = _terminal_size(err)[0] - 1 if live else None
+        err.write("".join(part + "\n" for part in (fold(line, width) if width else [line])))
+    err.flush()
+    if stopped is not None:
+        return EXIT_TERMINATED if stopped == "terminated" else EXIT_INTERRUPTED
+    if problem is not None:
+        return EXIT_FAILED
+    return EXIT_OK if all(r.state == "succeeded" for r in state.records) else EXIT_FAILED
+
+
+def _finish(state: BatchState, table: BatchTable | None, err: TextIO, html: str | None) -> None:
+    """The last frame (or the summary line), then each failure and where the report is."""
+    width: int | None = None
+    if table is not None:
+        table.draw()
+        width = _terminal_size(err)[0] - 1
+    else:
+        err.write(totals_line(state, state.ended or 0.0) + "\n")
+
+    def fit(line: str) -> str:
+        return cut(line, width) if width else line
+
+    for record in state.records:
+        outcome = record.outcome
+        if outcome is not None and not outcome.ok and table is not None:
+            said = f"✗ {record.id}: {type(outcome.error).__name__}: {record.last}"
+            err.write(fit(said) + "\n")
+    if html:
+        err.write(fit(f"report: {html}") + "\n")
+    err.flush()

@@ -1,0 +1,336 @@
+"""``agent-sdk batch TASKS.jsonl`` end to end: ``python -m agent_sdk batch`` against the
+bundled fake agent (its stderr is a pipe here: one line per task; the live table is
+tested in a real terminal in test_cli_batch_pty.py, the report in a browser in
+tests/process/test_batch_report.py)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_process import cli, cli_env
+
+import fake_agent
+from agent_sdk.cli.batch import TasksError, read_tasks
+
+
+def write_tasks(path: Path, *lines: dict[str, Any] | str) -> Path:
+    path.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+    return path
+
+
+def scenario(name: str, **env: str) -> dict[str, Any]:
+    return {"env": {"FAKE_AGENT_SCENARIO": name, **env}}
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def git_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Commits work without a global git config (as tests/fleet/conftest.py)."""
+    for var in ("GIT_AUTHOR", "GIT_COMMITTER"):
+        monkeypatch.setenv(f"{var}_NAME", "Test")
+        monkeypatch.setenv(f"{var}_EMAIL", "test@example.com")
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        monkeypatch.delenv(var, raising=False)
+
+
+# --- the file, checked before anything runs -------------------------------------------
+@pytest.mark.parametrize(
+    ("bad", "said"),
+    [
+        ('{"promt": "b"}', "TASKS line 2: Object contains unknown field `promt`"),
+        ('{"id": "b"}', "TASKS line 2: Object missing required field `prompt`"),
+        ('{"prompt": "b"', "TASKS line 2: not a JSON object"),
+        ("[1, 2]", "TASKS line 2: Expected `object`, got `array`"),
+        ('{"prompt": 3}', "TASKS line 2: Expected `str`, got `int` - at `$.prompt`"),
+        ('{"prompt": "  "}', "TASKS line 2: the prompt is empty"),
+        (
+            '{"prompt": "b", "options": {"forse": true}}',
+            "TASKS line 2: options: AgentOptions has no option 'forse'; did you mean 'force'?",
+        ),
+        (
+            '{"prompt": "b", "options": {"timeout": -1}}',
+            "TASKS line 2: options: AgentOptions(timeout=-1)",
+        ),
+        ('{"prompt": "b", "id": "a"}', "TASKS line 2: the id 'a' is already line 1's"),
+        ('{"prompt": "b", "id": "task-1"}', "TASKS line 2: the id 'task-1' is already"),
+    ],
+)
+def test_a_bad_line_is_named_with_what_is_wrong(bad: str, said: str) -> None:
+    first = '{"prompt": "a", "id": "a"}' if "'a'" in said else '{"prompt": "a"}'
+    with pytest.raises(TasksError) as caught:
+        read_tasks(f"{first}\n{bad}\n", {}, name="TASKS")
+    assert str(caught.value).startswith(said), str(caught.value)
+
+
+def test_the_flags_options_are_the_defaults_of_each_task_and_its_own_go_over_them() -> None:
+    text = "\n".join(
+        [
+            '{"prompt": "a"}',
+            "",  # blank lines are skipped, and still counted
+            '{"prompt": "b", "id": "b", "options": {"model": "sonnet-4", "env": {"B": "2"}}}',
+        ]
+    )
+    defaults = {"model": "gpt-5", "force": True, "env": {"A": "1"}}
+    first, second = read_tasks(text, defaults)
+    assert first.id == "task-1"
+    assert first.options is not None
+    assert (first.options.model, first.options.force) == ("gpt-5", True)
+    assert second.id == "b"
+    assert second.options is not None
+    assert (second.options.model, second.options.force) == ("sonnet-4", True)
+    assert dict(second.options.env or {}) == {"A": "1", "B": "2"}
+
+
+def test_worktree_isolation_needs_a_repo_on_every_line() -> None:
+    with pytest.raises(TasksError, match='TASKS line 1: --isolate worktree needs a "repo"'):
+        read_tasks('{"prompt": "a"}', {}, worktrees=True, name="TASKS")
+
+
+def test_a_bad_line_is_a_usage_error_before_any_task_runs(tmp_path: Path) -> None:
+    counter = tmp_path / "ran"
+    tasks = write_tasks(
+        tmp_path / "tasks.jsonl",
+        {"prompt": "a", "options": scenario("flaky_start", FAKE_AGENT_COUNTER=str(counter))},
+        '{"prompt": "b", "optoins": {}}',
+    )
+    done = cli("batch", "--fake", "--json", str(tasks))
+    assert done.returncode == 2
+    said = f"agent-sdk batch: error: {tasks} line 2: Object contains unknown field `optoins`"
+    assert said in done.stderr
+    assert done.stdout == ""
+    assert not counter.exists()  # the first task never started
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--isolate", "config,box"], "--isolate: unknown box"),
+        (["--limit", "0"], "--limit must be at least 1"),
+        (["--retries", "-1"], "--retries must be 0 or more"),
+        (["--html", "/no/such/dir/r.html"], "--html: no directory"),
+        (["--fake", "--binary", "x"], "--fake and --binary exclude each other"),
+    ],
+)
+def test_bad_flags_are_usage_errors(tmp_path: Path, args: list[str], said: str) -> None:
+    tasks = write_tasks(tmp_path / "t.jsonl", {"prompt": "a"})
+    done = cli("batch", str(tasks), *args)
+    assert done.returncode == 2
+    assert said in done.stderr
+
+
+def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    done = cli("batch", "--fake", str(tmp_path / "none.jsonl"))
+    assert done.returncode == 2
+    assert "cannot read" in done.stderr
+
+
+# --- running ----------------------------------------------------------------------------
+def _without_times(summary: dict[str, Any]) -> dict[str, Any]:
+    assert summary.pop("wall_time") > 0
+    for result in summary["results"]:
+        assert result.pop("elapsed") > 0
+        if result["error"] is not None:
+            assert result["error"].pop("message").startswith("cursor-agent exited with code 1")
+    return summary
+
+
+def test_a_batch_runs_every_task_and_its_json_summary_says_how_each_ended(
+    tmp_path: Path,
+) -> None:
+    tasks = write_tasks(
+        tmp_path / "tasks.jsonl",
+        {"prompt": "add a test", "id": "hello"},
+        {"prompt": "read the cart", "id": "cart", "options": scenario("cart")},
+        {"prompt": "p", "id": "limit", "options": scenario("usage_limit")},
+        {"prompt": "p", "id": "crash", "options": scenario("crash")},
+    )
+    done = cli("batch", str(tasks), "--fake", "--json", "--limit", "2")
+    assert done.returncode == 1, done.stderr
+    summary = _without_times(json.loads(done.stdout))  # stdout holds the JSON alone
+    hello_usage = {
+        "inputTokens": 18211,
+        "outputTokens": 96,
+        "cacheReadTokens": 5120,
+        "cacheWriteTokens": 0,
+    }
+    cart = summary["results"][1]
+    assert cart["usage"] is not None
+    ok: dict[str, Any] = {"ok": True, "status": "succeeded", "attempts": 1, "error": None}
+    bad: dict[str, Any] = {"ok": False, "status": "failed", "attempts": 1, "usage": None}
+    assert summary["results"] == [
+        {"id": "hello", **ok, "tool_calls": 0, "usage": hello_usage, "changes": None},
+        {"id": "cart", **ok, "tool_calls": 1, "usage": cart["usage"], "changes": None},
+        {
+            "id": "limit",
+            **bad,
+            "tool_calls": 0,
+            "changes": None,
+            "error": {"class": "AgentUsageLimitError", "hint": summary_hint(summary, 2)},
+        },
+        {
+            "id": "crash",
+            **bad,
+            "tool_calls": 1,
+            "changes": None,
+            "error": {"class": "AgentProcessError"},
+        },
+    ]
+    del summary["results"]
+    usage = {k: hello_usage[k] + cart["usage"][k] for k in hello_usage}
+    assert summary == {
+        "tasks": 4,
+        "succeeded": 2,
+        "failed": 2,
+        "stopped": None,
+        "failures": {"AgentProcessError": 1, "AgentUsageLimitError": 1},
+        "retries": 0,
+        "tool_calls": 2,
+        "usage": usage,
+    }
+    lines = done.stderr.splitlines()
+    assert any(line.startswith("✓ hello  ") for line in lines), done.stderr
+    assert any(line.startswith("✗ limit  ") and "AgentUsageLimitError" in line for line in lines)
+    assert lines[-1] == "4 tasks · 2 ✓ · 2 ✗ · " + lines[-1].split(" · 2 ✗ · ")[1]
+
+
+def summary_hint(summary: dict[str, Any], index: int) -> str:
+    hint = summary["results"][index]["error"]["hint"]
+    assert hint.startswith("wait until the limit resets")
+    return str(hint)
+
+
+def test_every_task_succeeding_exits_0_and_the_tasks_can_come_on_stdin() -> None:
+    lines = [{"prompt": "a"}, {"prompt": "b", "options": scenario("cart")}]
+    done = cli(
+        "batch",
+        "-",
+        "--binary",
+        fake_agent.executable(),
+        input="".join(json.dumps(line) + "\n" for line in lines),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.splitlines()[-1].startswith("2 tasks · 2 ✓ · ")
+
+
+def test_retries_run_a_task_that_lost_the_config_race_again(tmp_path: Path) -> None:
+    options = scenario("flaky_start", FAKE_AGENT_COUNTER=str(tmp_path / "n"))
+    tasks = write_tasks(tmp_path / "t.jsonl", {"prompt": "p", "id": "flaky", "options": options})
+    done = cli("batch", str(tasks), "--fake", "--json", "--retries", "2")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    (result,) = summary["results"]
+    assert (result["ok"], result["attempts"], summary["retries"]) == (True, 2, 1)
+    assert "↻ flaky  attempt 1 failed (AgentConfigRaceError)" in done.stderr
+
+
+def test_without_retries_the_config_race_fails_the_task(tmp_path: Path) -> None:
+    options = scenario("flaky_start", FAKE_AGENT_COUNTER=str(tmp_path / "n"))
+    tasks = write_tasks(tmp_path / "t.jsonl", {"prompt": "p", "options": options})
+    done = cli("batch", str(tasks), "--fake", "--json")
+    assert done.returncode == 1
+    (result,) = json.loads(done.stdout)["results"]
+    assert (result["ok"], result["attempts"]) == (False, 1)
+    assert result["error"]["class"] == "AgentConfigRaceError"
+
+
+@pytest.mark.parametrize("force", ["in the task's options", "as the --force flag"])
+def test_worktree_isolation_lists_what_each_task_changed_and_leaves_the_repo_alone(
+    tmp_path: Path, git_env: None, force: str
+) -> None:
+    repo = tmp_path / "shop"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "cart.py").write_text("def total(items):\n    return 0\n")
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "start")
+    head = git(repo, "rev-parse", "HEAD")
+    task: dict[str, Any] = {"prompt": "Fix the tests", "id": "fix", "repo": str(repo)}
+    html = tmp_path / "report.html"
+    flags = ["--isolate", "worktree", "--html", str(html)]
+    if force == "as the --force flag":
+        flags.append("--force")
+    else:
+        task["options"] = {"force": True}
+    tasks = write_tasks(tmp_path / "t.jsonl", task)
+    done = cli("batch", str(tasks), "--fake", "fix_tests", "--json", *flags)
+    assert done.returncode == 0, done.stderr
+    (result,) = json.loads(done.stdout)["results"]
+    assert result["changes"] == {
+        "added": ["tests/test_cart_totals.py"],
+        "modified": ["src/cart.py"],
+        "deleted": [],
+    }
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert (repo / "src" / "cart.py").read_text() == "def total(items):\n    return 0\n"
+    assert "+    amount = sum(" in html.read_text()  # the diff, in the report
+
+
+def test_sigterm_cancels_the_batch_ends_every_cli_and_still_writes_the_report(
+    tmp_path: Path,
+) -> None:
+    stall = tmp_path / "stall_here.ndjson"  # a name no other process has in its argv
+    stall.write_text('{"type":"system","subtype":"init","session_id":"s"}\n{"fake":"stall"}\n')
+    lines = [{"prompt": "p", "id": "done"}]
+    lines += [{"prompt": "p", "options": scenario(str(stall))} for _ in range(3)]
+    tasks = write_tasks(tmp_path / "t.jsonl", *lines)
+    html = tmp_path / "r.html"
+    argv = ["batch", str(tasks), "--fake", "--json", "--limit", "2", "--html", str(html)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agent_sdk", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+    )
+    try:
+        deadline = time.monotonic() + 30  # a hang guard
+        while len(_fakes_playing(stall)) < 2:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the stalled tasks never started"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143, err
+    assert "terminated; the runs were cancelled" in err
+    assert _fakes_playing(stall) == []
+    summary = json.loads(out)
+    assert summary["stopped"] == "terminated"
+    statuses = [result["status"] for result in summary["results"]]
+    assert statuses == ["succeeded", "interrupted", "interrupted", "not started"]
+    assert "The batch was terminated" in html.read_text()
+
+
+def _fakes_playing(scenario_path: Path) -> list[int]:
+    """The live processes (no zombies) whose environment plays ``scenario_path``."""
+    wanted = f"FAKE_AGENT_SCENARIO={scenario_path}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            environ = (entry / "environ").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if wanted in environ and state != "Z":
+            found.append(int(entry.name))
+    return found
