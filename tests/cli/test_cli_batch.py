@@ -211,6 +211,8 @@ def test_a_batch_runs_every_task_and_its_json_summary_says_how_each_ended(
 def summary_hint(summary: dict[str, Any], index: int) -> str:
     hint = summary["results"][index]["error"]["hint"]
     assert hint.startswith("wait until the limit resets")
+    assert "AgentOptions" not in hint  # said in the command line's terms
+    assert "--resume " in hint
     return str(hint)
 
 
