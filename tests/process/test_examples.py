@@ -485,3 +485,32 @@ async def test_sse_client_disconnect_ends_the_run(sse_server: ModuleType) -> Non
     assert b"event: done" not in body
     assert b"event: stopped" not in body  # nobody is left to tell
     assert sse_server.RUNS == {}
+
+
+# --- fix_failing_tests.py --------------------------------------------------------------
+def test_fix_failing_tests_fixes_each_failing_module_in_a_worktree_and_writes_a_report(
+    tmp_path: Path,
+) -> None:
+    proc = run_example("fix_failing_tests.py", "--report", "fixes.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "2 failing: tests.test_mixed, tests.test_quantities"
+    assert lines[1:3] == [
+        f"✓ tests.{name}: src/cart.py, tests/test_cart_totals.py"
+        for name in ("test_mixed", "test_quantities")
+    ]
+    report = (tmp_path / "fixes.html").read_text()
+    assert "tests.test_quantities" in report
+    assert "+def test_total_multiplies_price_by_quantity" in report.replace("&quot;", '"')
+
+
+def test_fix_failing_tests_says_so_when_nothing_fails(tmp_path: Path) -> None:
+    repo = tmp_path / "green"
+    (repo / "tests").mkdir(parents=True)
+    (repo / "tests" / "__init__.py").write_text("")
+    (repo / "tests" / "test_ok.py").write_text(
+        "import unittest\n\n\nclass Ok(unittest.TestCase):\n    def test_ok(self):\n        pass\n"
+    )
+    proc = run_example("fix_failing_tests.py", repo, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"no failing test module in {repo}\n"
