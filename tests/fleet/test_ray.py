@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,24 +76,6 @@ SLOW_HELLO = "\n".join(
         '{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s"}',
     )
 )
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[None]:
-    """A local Ray instance for the module (it takes seconds to start): 2 CPUs, no
-    dashboard, no usage stats. Its workers run this venv's Python, which has agent_sdk
-    installed (editable): they import it and find the fake agent as the tests do."""
-    saved = os.environ.get("RAY_USAGE_STATS_ENABLED")
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
-        if saved is None:
-            os.environ.pop("RAY_USAGE_STATS_ENABLED", None)
-        else:
-            os.environ["RAY_USAGE_STATS_ENABLED"] = saved
 
 
 @pytest.fixture
