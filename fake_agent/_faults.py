@@ -114,14 +114,13 @@ def check_exit_code(spec: dict[str, Any]) -> str | None:
     return None
 
 
-def stdin_delay(environ: Mapping[str, str]) -> float:
-    """Seconds to wait before reading a prompt from stdin: ``$FAKE_AGENT_STDIN_DELAY``,
-    0 when unset or empty.
+def seconds_env(environ: Mapping[str, str], name: str) -> float:
+    """A number of seconds >= 0 from ``environ[name]``; 0 when unset or empty.
 
     Raises:
-        ValueError: the value is not a finite number of seconds >= 0 (``str()`` says so).
+        ValueError: anything else (``str()`` says so).
     """
-    raw = environ.get(STDIN_DELAY_ENV, "")
+    raw = environ.get(name, "")
     if not raw:
         return 0.0
     try:
@@ -129,8 +128,18 @@ def stdin_delay(environ: Mapping[str, str]) -> float:
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds >= 0):
-        raise ValueError(f"{STDIN_DELAY_ENV} must be a number of seconds >= 0, not {raw!r}")
+        raise ValueError(f"{name} must be a number of seconds >= 0, not {raw!r}")
     return seconds
+
+
+def stdin_delay(environ: Mapping[str, str]) -> float:
+    """Seconds to wait before reading a prompt from stdin: ``$FAKE_AGENT_STDIN_DELAY``,
+    0 when unset or empty.
+
+    Raises:
+        ValueError: the value is not a finite number of seconds >= 0 (``str()`` says so).
+    """
+    return seconds_env(environ, STDIN_DELAY_ENV)
 
 
 def _signal_number(name: str) -> int | None:

@@ -16,7 +16,6 @@ and a per-task counter for scenarios that fail on their first attempts.
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from collections.abc import Mapping
@@ -67,24 +66,6 @@ class FailContext(Protocol):
 
 
 # --------------------------------------------------------------------------- environment
-
-
-def seconds_env(environ: Mapping[str, str], name: str) -> float:
-    """A number of seconds >= 0 from ``environ[name]``; 0 when unset or empty.
-
-    Raises:
-        ValueError: anything else (``str()`` says so).
-    """
-    raw = environ.get(name, "")
-    if not raw:
-        return 0.0
-    try:
-        seconds = float(raw)
-    except ValueError:
-        seconds = math.nan
-    if not (math.isfinite(seconds) and seconds >= 0):
-        raise ValueError(f"{name} must be a number of seconds >= 0, not {raw!r}")
-    return seconds
 
 
 def require_login(environ: Mapping[str, str]) -> bool:

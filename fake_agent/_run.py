@@ -10,9 +10,9 @@ from typing import Any
 
 from ._credentials import credentials
 from ._directives import missing_environment, run_directive
-from ._faults import stdin_delay
+from ._faults import seconds_env, stdin_delay
 from ._flags import Options
-from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, seconds_env, write_config
+from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, write_config
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
 from ._scenario import ScenarioError, load_scenario, pick_scenario, scenario_path

@@ -64,3 +64,29 @@ def settles(check: Callable[[], bool], within: float = 5.0) -> bool:
             return False
         time.sleep(0.01)
     return True
+
+
+def _live_processes(holds: Callable[[Path], bool]) -> list[int]:
+    """The live processes (no zombies) for whose /proc entry ``holds`` is true."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            if state != "Z" and holds(entry):
+                found.append(int(entry.name))
+        except (OSError, IndexError):
+            continue  # it ended while we looked
+    return found
+
+
+def processes_with_arg(arg: str) -> list[int]:
+    """The live processes one of whose argv words is ``arg``."""
+    return _live_processes(
+        lambda entry: arg.encode() in (entry / "cmdline").read_bytes().split(b"\0")
+    )
+
+
+def processes_with_env(name: str, value: str) -> list[int]:
+    """The live processes whose environment holds ``name=value`` (inherited by children)."""
+    wanted = f"{name}={value}".encode()
+    return _live_processes(lambda entry: wanted in (entry / "environ").read_bytes().split(b"\0"))

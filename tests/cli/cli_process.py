@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from proctable import processes_with_arg as processes_with_arg
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "cli"
 # tools.stream.ndjson: `fake-cursor-agent --print --output-format=stream-json --trust
 # --resume=<SESSION> -- "add a test"` run in / with FAKE_AGENT_SCENARIO=tools.
@@ -41,17 +43,3 @@ class Terminal(io.StringIO):
 
     def isatty(self) -> bool:
         return True
-
-
-def processes_with_arg(arg: str) -> list[int]:
-    """The processes (not zombies) one of whose argv words is ``arg`` (read from /proc)."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if arg.encode() in argv and state != "Z":
-            pids.append(int(entry.name))
-    return pids

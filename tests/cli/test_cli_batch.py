@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from cli_process import cli, cli_env
+from gitrepo import git, isolate_git
+from proctable import processes_with_env
 
 import fake_agent
 from agent_sdk.cli.batch import TasksError, read_tasks
@@ -29,23 +31,9 @@ def scenario(name: str, **env: str) -> dict[str, Any]:
     return {"env": {"FAKE_AGENT_SCENARIO": name, **env}}
 
 
-def git(cwd: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(cwd), *args], check=True, capture_output=True, text=True
-    ).stdout
-
-
 @pytest.fixture
 def git_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Commits work without a global git config (as tests/fleet/conftest.py)."""
-    for var in ("GIT_AUTHOR", "GIT_COMMITTER"):
-        monkeypatch.setenv(f"{var}_NAME", "Test")
-        monkeypatch.setenv(f"{var}_EMAIL", "test@example.com")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(var, raising=False)
+    isolate_git(monkeypatch, tmp_path)
 
 
 # --- the file, checked before anything runs -------------------------------------------
@@ -324,15 +312,5 @@ def test_sigterm_cancels_the_batch_ends_every_cli_and_still_writes_the_report(
 
 
 def _fakes_playing(scenario_path: Path) -> list[int]:
-    """The live processes (no zombies) whose environment plays ``scenario_path``."""
-    wanted = f"FAKE_AGENT_SCENARIO={scenario_path}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            environ = (entry / "environ").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if wanted in environ and state != "Z":
-            found.append(int(entry.name))
-    return found
+    """The live processes whose environment plays ``scenario_path``."""
+    return processes_with_env("FAKE_AGENT_SCENARIO", str(scenario_path))

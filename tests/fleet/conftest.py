@@ -7,20 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gitrepo import isolate_git
 
 
 @pytest.fixture(autouse=True)
 def git_setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Commits work without a global git config, and none of the machine's applies."""
-    for var in ("GIT_AUTHOR", "GIT_COMMITTER"):
-        monkeypatch.setenv(f"{var}_NAME", "Test")
-        monkeypatch.setenv(f"{var}_EMAIL", "test@example.com")
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    monkeypatch.setenv("LC_ALL", "C")  # git's messages in English, to look for them
-    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(var, raising=False)
+    isolate_git(monkeypatch, tmp_path)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from typing import Any
 import anyio
 import pytest
 from gitrepo import git
+from proctable import processes_with_arg
 
 from agent_sdk import AgentAuthError, AgentOptions, AgentUsageLimitError
 from agent_sdk.fleet import (
@@ -45,20 +46,6 @@ def backend(request: pytest.FixtureRequest) -> Backend | None:
 
 def fake(fake_binary: str, scenario: str, **env: str) -> AgentOptions:
     return AgentOptions(binary=fake_binary, env={"FAKE_AGENT_SCENARIO": scenario, **env})
-
-
-def processes_with_arg(arg: str) -> list[int]:
-    """The live processes (no zombies) one of whose argv words is ``arg``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if arg.encode() in argv and state != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 async def run_all(fleet: Fleet) -> list[Any]:

@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import msgspec
 import pytest
-from proctable import _table, is_running, settles
+from proctable import _table, is_running, processes_with_env, settles
 
 from agent_sdk import (
     AgentConfigError,
@@ -96,19 +96,9 @@ async def run_all(fleet: Fleet) -> list[Any]:
 
 
 def marked(mark: str) -> list[int]:
-    """Live processes (no zombies) whose environment holds ``MARK=mark``: the CLIs of a
-    test and whatever they started."""
-    wanted = f"{MARK}={mark}".encode()
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            environ = (entry / "environ").read_bytes().split(b"\0")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if wanted in environ and state != "Z":
-            found.append(int(entry.name))
-    return found
+    """Live processes whose environment holds ``MARK=mark``: the CLIs of a test and
+    whatever they started."""
+    return processes_with_env(MARK, mark)
 
 
 def parent_of(pid: int) -> int:

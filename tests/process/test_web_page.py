@@ -11,9 +11,9 @@ Without Playwright or Chromium the module is skipped, except under CI, where it 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -22,41 +22,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import REPO, SCREENSHOTS, WAIT_MS, chromium, skip_without_browser
 from proctable import settles
 
 import fake_agent
 from agent_sdk import AgentError, AgentOptions, ToolCall, run_sync
 from agent_sdk.cli.labels import command_failure, failure_detail, result_detail, tool_label
 
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-except ImportError:  # the test extra has it; a bare environment may not
-    sync_playwright = None
+# The test extra has it; without it, the fixtures skip (or fail under CI) first.
+with contextlib.suppress(ImportError):
+    from playwright.sync_api import Browser, Page, expect
 
-REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "build" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"  # Debian's package (CI installs it: .ci/run)
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",  # CI runs as root, where Chromium's sandbox will not start
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-WAIT_MS = 20_000  # generous bounds for a browser's waits: they only stop a broken page
 SERVER_START = 30.0  # seconds
-
-
-def unavailable() -> str | None:
-    """Why the browser tests cannot run here, or None."""
-    if sync_playwright is None:
-        return "the playwright package is not installed (pip install -e '.[test]')"
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
 
 
 # --- the server and the browser -------------------------------------------------------
@@ -120,11 +97,7 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    reason = unavailable()
-    if reason is not None:  # before starting anything
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the browser tests: {reason}")
-        pytest.skip(reason)
+    skip_without_browser()  # before starting anything
     server = Server()
     try:
         yield server
@@ -135,13 +108,8 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser(server: Server) -> Iterator[Browser]:
-    assert sync_playwright is not None  # the server fixture skipped otherwise
-    executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-    with sync_playwright() as playwright:
-        # A launch makes a fresh profile (user data dir) and removes it afterwards.
-        browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
