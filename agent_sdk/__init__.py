@@ -12,7 +12,8 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 
 from typing import TYPE_CHECKING
 
-from ._run import Run, run, run_async
+from ._async import run_async
+from ._run import Run, run
 from ._sync import run_sync
 from ._transport.base import Transport
 from .errors import (
@@ -23,6 +24,7 @@ from .errors import (
     AgentModelError,
     AgentNotFoundError,
     AgentOptionError,
+    AgentOutputError,
     AgentProcessError,
     AgentProtocolError,
     AgentResultError,
@@ -99,6 +101,7 @@ __all__ = [
     "AgentNotFoundError",
     "AgentOptionError",
     "AgentOptions",
+    "AgentOutputError",
     "AgentProcessError",
     "AgentProtocolError",
     "AgentResultError",

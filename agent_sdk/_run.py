@@ -26,10 +26,10 @@ from ._transport.base import Transport
 from .errors import AgentError, AgentUsageError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions, given_options, given_prompt
-from .result import RunResult
+from .result import PlainResult
 from .tool_calls import ToolCall
 
-__all__ = ["Run", "run", "run_async"]
+__all__ = ["Run", "run"]
 
 
 class _State(enum.Enum):
@@ -83,11 +83,11 @@ class Run:
             redact=self._redaction.text,
         )
         self._ready: deque[Event] = deque()
-        self._result: RunResult | None = None
+        self._result: PlainResult | None = None
 
     # --- what the run knows ---------------------------------------------------------
     @property
-    def result(self) -> RunResult:
+    def result(self) -> PlainResult:
         """The :class:`RunResult`, once the iteration has ended without error.
 
         Raises:
@@ -368,29 +368,3 @@ def run(
                 print(event.new_text, end="", flush=True)
     """
     return Run(prompt, given_options(options), transport=transport)
-
-
-async def run_async(
-    prompt: str, *, options: AgentOptions | None = None, transport: Transport | None = None
-) -> RunResult:
-    """Run the agent to completion and return its :class:`RunResult` (async).
-
-    Same arguments as :func:`run`.
-
-    Raises:
-        AgentError: those of :func:`run`, once the run is over: AgentConfigError,
-            AgentNotFoundError and AgentStartError, AgentProcessError (and its subclasses
-            with a hint), AgentResultError, AgentProtocolError, AgentTimeoutError.
-
-    Each error's ``events`` holds the events received before it (unless
-    ``keep_events=False``).
-
-    Example::
-
-        result = await run_async("Add a docstring to utils.py")
-        print(result.result)
-    """
-    async with run(prompt, options=options, transport=transport)._for_result() as events:
-        async for _ in events:
-            pass
-    return events.result

@@ -11,13 +11,15 @@ is done (docs/lifecycle.md, "run_sync in a running loop").
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import anyio
 
-from ._run import run_async
+from ._async import run_async
 from .options import AgentOptions
-from .result import RunResult
+from .result import PlainResult, RunResult
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     import asyncio
@@ -30,10 +32,19 @@ __all__ = ["run_sync"]
 _POLL_SECONDS = 0.05
 
 
-def run_sync(prompt: str, *, options: AgentOptions | None = None) -> RunResult:
+@overload
+def run_sync(prompt: str, *, options: AgentOptions | None = None) -> PlainResult: ...
+@overload
+def run_sync(
+    prompt: str, *, output_type: type[T], options: AgentOptions | None = None
+) -> RunResult[T]: ...
+def run_sync(
+    prompt: str, *, output_type: type[Any] | None = None, options: AgentOptions | None = None
+) -> RunResult[Any]:
     """Run the agent to completion and return its :class:`RunResult` (blocking).
 
-    Same arguments and errors as :func:`run`. From a plain script it runs an event loop
+    Same arguments and errors as :func:`run_async` (``output_type=``: a validated value
+    of that type in ``result.output``, docs/output.md). From a plain script it runs an event loop
     of its own. Called inside a running event loop (a notebook cell, a sync helper of
     async code) it still works, but it **blocks that loop** for the whole run: the run
     happens on a private loop in a worker thread while the caller waits. In async code
@@ -49,19 +60,20 @@ def run_sync(prompt: str, *, options: AgentOptions | None = None) -> RunResult:
     Example::
 
         print(run_sync("What does this repo do?").result)
+        plan = run_sync("Plan the refactor", output_type=Steps).output
     """
     if not _loop_running_in_this_thread():
-        return anyio.run(_run_async_positional, prompt, options)
+        return anyio.run(_run_async_positional, prompt, options, output_type)
     from anyio.from_thread import start_blocking_portal
 
     # Leaving the portal's block with an exception cancels the run and waits for its
     # teardown (the CLI's process group ended) before the exception goes on.
     with start_blocking_portal() as portal:
-        future = portal.start_task_soon(_run_async_positional, prompt, options)
+        future = portal.start_task_soon(_run_async_positional, prompt, options, output_type)
         return _wait(future, _current_asyncio_task())
 
 
-def _wait(future: Future[RunResult], task: asyncio.Task[object] | None) -> RunResult:
+def _wait(future: Future[RunResult[Any]], task: asyncio.Task[object] | None) -> RunResult[Any]:
     """The run's result, or the interruption of the waiting caller."""
     import concurrent.futures
 
@@ -76,8 +88,12 @@ def _wait(future: Future[RunResult], task: asyncio.Task[object] | None) -> RunRe
                 raise asyncio.CancelledError from None
 
 
-async def _run_async_positional(prompt: str, options: AgentOptions | None) -> RunResult:
-    return await run_async(prompt, options=options)
+async def _run_async_positional(
+    prompt: str, options: AgentOptions | None, output_type: type[Any] | None
+) -> RunResult[Any]:
+    if output_type is None:
+        return await run_async(prompt, options=options)
+    return await run_async(prompt, options=options, output_type=output_type)
 
 
 def _loop_running_in_this_thread() -> bool:

@@ -16,6 +16,7 @@
     │       └── AgentConfigRaceError   lost the config-file race to a parallel run
     ├── AgentResultError         the result event says is_error
     ├── AgentProtocolError       the output broke the contract (no result event)
+    ├── AgentOutputError         the reply held no JSON value of the output type
     └── AgentTimeoutError        timeout or idle_timeout ran out (also a TimeoutError)
 
 A failed run never loses what it received: a streamed run has handed over every event
@@ -46,6 +47,7 @@ __all__ = [
     "AgentModelError",
     "AgentNotFoundError",
     "AgentOptionError",
+    "AgentOutputError",
     "AgentProcessError",
     "AgentProtocolError",
     "AgentResultError",
@@ -240,6 +242,35 @@ class AgentResultError(AgentError):
 
 class AgentProtocolError(AgentError):
     """The CLI broke its output contract: e.g. it exited 0 without a ``result`` event."""
+
+
+class AgentOutputError(AgentError):
+    """A run asked for an ``output_type`` ended without a JSON value of that type, after
+    every correction it was allowed (``AgentOptions.output_attempts``, docs/output.md).
+
+    Attributes:
+        reply: the last reply's text (the ``result``).
+        json: the JSON text taken from it, or ``None`` when it held none.
+        problem: what was wrong with it, in msgspec's words.
+        attempts: how many replies were asked for.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reply: str,
+        json: str | None,
+        problem: str,
+        attempts: int,
+        context: ErrorContext | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, context=context, hint=hint)
+        self.reply = reply
+        self.json = json
+        self.problem = problem
+        self.attempts = attempts
 
 
 class AgentTimeoutError(AgentError, TimeoutError):

@@ -91,6 +91,15 @@ class Usage(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     cacheReadTokens: int = 0
     cacheWriteTokens: int = 0
 
+    def __add__(self, other: Usage) -> Usage:
+        """The tokens of two runs together (the turns of one output, a fleet's tasks)."""
+        return Usage(
+            inputTokens=self.inputTokens + other.inputTokens,
+            outputTokens=self.outputTokens + other.outputTokens,
+            cacheReadTokens=self.cacheReadTokens + other.cacheReadTokens,
+            cacheWriteTokens=self.cacheWriteTokens + other.cacheWriteTokens,
+        )
+
 
 # --- system -------------------------------------------------------------------------
 class SystemInit(_Event, tag="system", frozen=True):

@@ -128,6 +128,9 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             (its consumer sees every event as it arrives). ``True`` keeps them in a
             streamed run too; ``False`` never does. Without them, those lists are empty;
             ``RunResult.text`` is the assembled reply either way.
+        output_attempts: with ``output_type=``, how many replies a run asks for at most:
+            the first, then corrections in the same chat while its JSON value does not
+            fit the type (docs/output.md). At least 1.
 
     Raises:
         AgentConfigError: (also a ``TypeError`` and a ``ValueError``) when the options
@@ -170,6 +173,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     idle_timeout: float | None = None
     result_grace: float = 2.0
     keep_events: bool | None = None
+    output_attempts: int = 2
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, and never a credential.
@@ -208,6 +212,10 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         ):
             raise AgentConfigError(
                 "worktree_name, worktree_base and skip_worktree_setup need worktree=True"
+            )
+        if self.output_attempts < 1:
+            raise AgentConfigError(
+                f"output_attempts must be at least 1 (the first reply), got {self.output_attempts}"
             )
         if self.resume is not None and self.continue_session:
             raise AgentConfigError(

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 import msgspec
 
 from .events import Event, Usage
 from .tool_calls import Plan, ToolCall
 
-__all__ = ["RunResult"]
+__all__ = ["OutputT", "PlainResult", "RunResult"]
+
+OutputT = TypeVar("OutputT")
+"""The type of :attr:`RunResult.output`: the caller's ``output_type``, else ``Plan | None``."""
 
 
-class RunResult(msgspec.Struct, frozen=True, kw_only=True):
+class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     """Everything a successful run produced.
 
     Attributes:
@@ -36,6 +41,9 @@ class RunResult(msgspec.Struct, frozen=True, kw_only=True):
         exit_code: the CLI's exit code (0; negative if it hung after its result and was
             ended by agent_sdk).
         stderr: the tail of what the CLI wrote to stderr.
+        output: with ``output_type=``, the value of that type the reply ended with,
+            validated (docs/output.md); otherwise the plan in plan mode (as ``plan``),
+            else ``None``. A ``RunResult[Review]`` is typed so for mypy.
 
     Example::
 
@@ -55,3 +63,8 @@ class RunResult(msgspec.Struct, frozen=True, kw_only=True):
     plan: Plan | None = None
     exit_code: int = 0
     stderr: str = ""
+    output: OutputT
+
+
+PlainResult = RunResult[Plan | None]
+"""The result of a run without ``output_type``: its output is the plan, in plan mode."""

@@ -13,19 +13,23 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from types import TracebackType
+from typing import Any, TypeVar, overload
 
 import anyio
 import msgspec
 
 from ._run import Run
+from ._structured import output_run
 from ._transport.base import Transport
 from .errors import AgentConfigError, AgentUsageError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
-from .options import AgentOptions, given_options
-from .result import RunResult
+from .options import AgentOptions, given_options, given_prompt
+from .result import PlainResult, RunResult
 from .tool_calls import ToolCall
 
 __all__ = ["Session", "Turn"]
+
+T = TypeVar("T")
 
 
 class Session:
@@ -98,8 +102,14 @@ class Session:
         """One turn, streamed: like :func:`agent_sdk.run`, resuming this session's chat."""
         return Turn(self, prompt)
 
-    async def send(self, prompt: str) -> RunResult:
-        """One whole turn; its :class:`RunResult`.
+    @overload
+    async def send(self, prompt: str) -> PlainResult: ...
+    @overload
+    async def send(self, prompt: str, *, output_type: type[T]) -> RunResult[T]: ...
+    async def send(self, prompt: str, *, output_type: type[Any] | None = None) -> RunResult[Any]:
+        """One whole turn; its :class:`RunResult`. With ``output_type``, a validated value
+        of that type in ``result.output``; a reply that does not fit is corrected in
+        further turns of this chat (queued like any turn; docs/output.md).
 
         It waits for the turns started before it; the wait is not part of ``timeout``.
         Raises what :func:`agent_sdk.run_async` raises, once the turn is over; a turn
@@ -111,8 +121,14 @@ class Session:
                 AgentNotFoundError and AgentStartError, AgentProcessError (and its subclasses
                 with a hint), AgentResultError, AgentProtocolError, AgentTimeoutError.
             AgentUsageError: a turn of this session is running in another thread.
+            AgentOutputError: with ``output_type``, no reply ended with a value of it.
         """
-        async with Turn(self, prompt, for_result=True) as turn:
+        if output_type is not None:
+            return await output_run(self._turn, given_prompt(prompt), self.options, output_type)
+        return await self._turn(prompt, None)
+
+    async def _turn(self, prompt: str, options: AgentOptions | None) -> PlainResult:
+        async with Turn(self, prompt, for_result=True, options=options) as turn:
             async for _ in turn:
                 pass
         return turn.result
@@ -130,8 +146,16 @@ class Turn:
     :func:`agent_sdk.run` (an async iterator and an async context manager, with the same
     attributes). It waits for its turn on entering or on the first iteration."""
 
-    def __init__(self, session: Session, prompt: str, *, for_result: bool = False) -> None:
+    def __init__(
+        self,
+        session: Session,
+        prompt: str,
+        *,
+        for_result: bool = False,
+        options: AgentOptions | None = None,
+    ) -> None:
         self._session = session
+        self._options = options  # the session's, but for a timeout (an output's turns)
         self._prompt = prompt
         self._for_result = for_result
         self._run: Run | None = None
@@ -142,7 +166,7 @@ class Turn:
         if self._run is None:
             session = self._session
             await session._turns.acquire(self)
-            options = session.options
+            options = self._options or session.options
             if session.session_id is not None:
                 options = msgspec.structs.replace(options, resume=session.session_id)
             make = session._make_transport
@@ -194,7 +218,7 @@ class Turn:
             self._end()
 
     @property
-    def result(self) -> RunResult:
+    def result(self) -> PlainResult:
         return self._started().result
 
     @property

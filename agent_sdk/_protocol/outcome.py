@@ -27,7 +27,7 @@ from ..errors import (
     ErrorContext,
 )
 from ..options import AgentOptions
-from ..result import RunResult
+from ..result import PlainResult, RunResult
 from .classify import (
     MESSAGE_CHARS,  # how much of what the CLI said a message quotes (classify.shorten)
     cli_text,
@@ -91,7 +91,7 @@ def failure_or_result(
     stderr: str,
     options: AgentOptions,
     redaction: Redaction | None = None,
-) -> RunResult | AgentError:
+) -> PlainResult | AgentError:
     """The outcome of a run whose output has ended.
 
     Args:
@@ -116,7 +116,7 @@ def _outcome(
     exit_code: int,
     ended_by_us: bool,
     options: AgentOptions,
-) -> RunResult | AgentError:
+) -> PlainResult | AgentError:
     """The outcome, from a context already redacted (the error is redacted whole after)."""
     text_output = options.output_format == "text"
     result = stream.result_event
@@ -149,6 +149,7 @@ def _outcome(
             events=stream.events,
             exit_code=exit_code,
             stderr=ctx.stderr,
+            output=None,
         )
     return RunResult(
         result=result.result,
@@ -163,6 +164,7 @@ def _outcome(
         plan=stream.tool_calls.plan,
         exit_code=exit_code,
         stderr=ctx.stderr,
+        output=stream.tool_calls.plan if options.mode == "plan" else None,
     )
 
 

@@ -82,7 +82,7 @@ class _Flag(NamedTuple):
 # The AgentOptions fields the command line exposes, in --help order. A switch (a bool
 # field) is spelt for what it does against the default: --force, --no-trust. api_key is
 # left out on purpose (see the epilog), and keep_events means nothing here: the command
-# line hands each event over as it streams.
+# line hands each event over as it streams; nor does output_attempts (no output_type).
 AGENT_FLAGS: dict[str, _Flag] = {
     "binary": _Flag(("--binary",), "the cursor-agent executable", "PATH"),
     "cwd": _Flag(("--cwd",), "working directory of the agent", "DIR"),

@@ -16,6 +16,7 @@ import anyio
 import msgspec
 
 from .._run import run
+from .._structured import output_run
 from .._transport.base import Transport
 from ..errors import AgentError
 from ..events import AssistantEvent, ResultEvent, ToolCallStarted, Usage
@@ -64,6 +65,7 @@ class _Tally:
         self.usage: Usage | None = None
         self.session_id: str | None = None
         self.worked = False  # in the current attempt: a tool call or reply text
+        self.runs = 0  # every run of the task: retries, and an output's corrections
 
     def count(self, event: object) -> None:
         if isinstance(event, ToolCallStarted):
@@ -123,13 +125,24 @@ async def run_task(
         if settings.keep_events:
             options = msgspec.structs.replace(options, keep_events=True)
 
-        result, error, attempts = await _attempts(
-            task, options, settings.retry, tally, report, before_start, transport
-        )
+        async def turn(prompt: str, turn_options: AgentOptions) -> RunResult[Any]:
+            return await _attempts(
+                task, prompt, turn_options, settings.retry, tally, report, before_start, transport
+            )
+
+        result: RunResult[Any] | None = None
+        error: AgentError | None = None
+        try:
+            if task.output_type is None:
+                result = await turn(task.prompt, options)
+            else:  # its turns are the runs above, each retried by the policy
+                result = await output_run(turn, task.prompt, options, task.output_type)
+        except AgentError as failed:
+            error = failed
         changes: Changes | None = await tree.changes() if tree is not None else None
     ended: dict[str, Any] = {
         "task": task,
-        "attempts": attempts,
+        "attempts": tally.runs,
         "elapsed": time.monotonic() - started,
         "tool_calls": tally.tool_calls,
         "usage": tally.usage,
@@ -143,37 +156,41 @@ async def run_task(
 
 async def _attempts(
     task: Task,
+    prompt: str,
     options: AgentOptions,
     policy: RetryPolicy,
     tally: _Tally,
     report: Callable[[Progress], object],
     before_start: Callable[[], Awaitable[None]] | None,
     transport: TransportFactory | None,
-) -> tuple[RunResult | None, AgentError | None, int]:
-    """The runs of a task until one succeeds or a failure is not to be retried."""
-    prompt = task.prompt
+) -> RunResult[Any]:
+    """The runs of one prompt of a task until one succeeds; the error of the last one
+    when it is not to be retried."""
     attempt = 0
     while True:
         attempt += 1
+        tally.runs += 1
         if before_start is not None:
             await before_start()
-        report(TaskStarted(task.id, attempt))
+        report(TaskStarted(task.id, tally.runs))
         tally.worked = False
         try:
             async with run(
-                prompt, options=options, transport=transport(task, attempt) if transport else None
+                prompt,
+                options=options,
+                transport=transport(task, tally.runs) if transport else None,
             ) as events:
                 async for event in events:
                     tally.count(event)
                     report(TaskEvent(task.id, event))
-            return events.result, None, attempt
+            return events.result
         except AgentError as error:
             if not policy.retries(error, attempt):
-                return None, error, attempt
+                raise
             # Work was done in that chat: go on in it rather than start over.
             resume = (error.session_id or tally.session_id) if tally.worked else None
             delay = policy.delay(attempt)
-            report(TaskRetrying(task.id, attempt, error, delay, resume))
+            report(TaskRetrying(task.id, tally.runs, error, delay, resume))
             await anyio.sleep(delay)
             if resume is not None:
                 prompt = policy.resume_prompt

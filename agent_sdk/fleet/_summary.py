@@ -68,10 +68,4 @@ def summarize(outcomes: list[TaskOutcome], *, tasks: int, wall_time: float) -> F
 
 def total_usage(usages: Iterable[Usage | None]) -> Usage:
     """The tokens of ``usages`` added up (``None``: a run that reported none)."""
-    counted = [usage for usage in usages if usage is not None]
-    return Usage(
-        inputTokens=sum(u.inputTokens for u in counted),
-        outputTokens=sum(u.outputTokens for u in counted),
-        cacheReadTokens=sum(u.cacheReadTokens for u in counted),
-        cacheWriteTokens=sum(u.cacheWriteTokens for u in counted),
-    )
+    return sum((usage for usage in usages if usage is not None), Usage())

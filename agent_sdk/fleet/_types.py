@@ -6,7 +6,7 @@ they are: a Ray worker sends them back to the caller unchanged (docs/fleet.md).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -45,6 +45,8 @@ class Task(msgspec.Struct, frozen=True, kw_only=True):
         repo: a git repository to work in: with ``"worktree"`` isolation the task runs
             in a new worktree of it, made from ``base``; without, in ``repo`` itself.
         base: the ref the worktree is made from.
+        output_type: a type for the reply's JSON value, as ``run_async(output_type=...)``
+            takes (docs/output.md): the outcome's ``result.output`` is that value.
 
     Example::
 
@@ -56,6 +58,7 @@ class Task(msgspec.Struct, frozen=True, kw_only=True):
     options: AgentOptions | None = None
     repo: str | None = None
     base: str = "HEAD"
+    output_type: Any = None
 
 
 class Changes(msgspec.Struct, frozen=True, kw_only=True):
@@ -103,7 +106,7 @@ class _Ended(msgspec.Struct, frozen=True, kw_only=True):
 class TaskSucceeded(_Ended, frozen=True, kw_only=True):
     """A task whose last run succeeded: its :class:`~agent_sdk.RunResult`."""
 
-    result: RunResult
+    result: RunResult[Any]
 
     @property
     def ok(self) -> Literal[True]:

@@ -64,7 +64,12 @@ def test_choices_are_the_literal_types_of_agent_options() -> None:
 
 
 def test_every_agent_option_is_a_flag_except_the_credentials_and_keep_events() -> None:
-    assert set(FIELDS) - set(AGENT_FLAGS) == {"api_key", "auth_token", "keep_events"}
+    assert set(FIELDS) - set(AGENT_FLAGS) == {
+        "api_key",
+        "auth_token",
+        "keep_events",
+        "output_attempts",
+    }
     assert set(AGENT_FLAGS) <= set(FIELDS)
 
 

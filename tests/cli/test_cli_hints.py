@@ -42,7 +42,8 @@ def _literals(tree: ast.AST) -> Iterator[str]:
 
 # Texts that speak of AgentOptions and that the command line never shows: the name
 # itself, the options repr, the errors of a Python caller passing something else than
-# AgentOptions, and a message whose option is a placeholder (test_cli.py runs it).
+# AgentOptions, a message whose option is a placeholder (test_cli.py runs it), and the
+# hint of structured output, which the command line does not offer.
 NEVER_SHOWN = {
     "AgentOptions",
     "AgentOptions({X})",
@@ -50,6 +51,9 @@ NEVER_SHOWN = {
     "pass e.g. options=AgentOptions(model='gpt-5'), or leave it out",
     "do not pass {X} in extra_args: it would be visible in the process list; use "
     "AgentOptions({X}=...), which sends it in the environment",
+    # Structured output: the command line has no output_type.
+    "see .reply and .json; allow more corrections with AgentOptions(output_attempts=...), "
+    "or describe the output in the prompt",
 }
 
 

@@ -6,7 +6,13 @@ import pickle
 
 import pytest
 
-from agent_sdk import AgentError, AgentModelError, AgentResultError, ErrorContext
+from agent_sdk import (
+    AgentError,
+    AgentModelError,
+    AgentOutputError,
+    AgentResultError,
+    ErrorContext,
+)
 from agent_sdk.events import ResultEvent
 
 CONTEXT = ErrorContext(session_id="s1", exit_code=1, stderr="Cannot use this model: x")
@@ -27,6 +33,8 @@ def test_every_error_pickles_with_its_class_message_hint_and_context(
 ) -> None:
     if cls is AgentResultError:
         error: AgentError = cls("failed", event=ResultEvent(is_error=True), context=CONTEXT)
+    elif cls is AgentOutputError:
+        error = cls("no JSON", reply="r", json=None, problem="p", attempts=2, context=CONTEXT)
     else:
         error = cls("failed", hint="do this", context=CONTEXT)
     back = pickle.loads(pickle.dumps(error))

@@ -304,6 +304,7 @@ VALID: list[tuple[str, Any]] = [
     ("worktree_name", "fix-cart"),
     ("worktree_base", "main"),
     ("skip_worktree_setup", True),
+    ("output_attempts", 3),
 ]
 # What an option needs beside it to construct.
 NEEDS: dict[str, dict[str, Any]] = {

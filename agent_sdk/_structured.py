@@ -1,0 +1,127 @@
+"""A run asked for an ``output_type``: the first turn with the instruction, then
+corrections in the same chat until the reply's JSON value fits (docs/output.md).
+
+The turns are whatever the caller runs them with (a run resuming the chat, a session's
+turn, a fleet's attempt), given as one function; this module only decides what to send
+and when to stop, and adds the turns up into one :class:`RunResult`.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import msgspec
+
+from ._output import OutputMismatchError, correction, instruction, parse_output
+from .errors import AgentConfigError, AgentOutputError, AgentTimeoutError, ErrorContext
+from .options import AgentOptions
+from .result import RunResult
+
+__all__ = ["Turn", "output_run"]
+
+T = TypeVar("T")
+
+Turn = Callable[[str, AgentOptions], Awaitable[RunResult[Any]]]
+"""``(prompt, options) -> result``: one turn; ``options.resume`` says the chat to go on."""
+
+
+async def output_run(
+    turn: Turn, prompt: str, options: AgentOptions, output_type: type[T]
+) -> RunResult[T]:
+    """Run turns until the reply ends with a value of ``output_type``.
+
+    The first turn's prompt is ``prompt`` with the instruction; each correction resumes
+    the chat of the turn before it. The turns share ``options.timeout``: each gets what
+    is left of it.
+
+    Raises:
+        AgentConfigError: msgspec cannot make a JSON Schema of ``output_type``.
+        AgentOutputError: ``options.output_attempts`` replies, and none fit.
+        AgentError: what a turn raised.
+    """
+    try:
+        asked = prompt + instruction(output_type)
+    except (TypeError, ValueError) as error:
+        raise AgentConfigError(
+            f"output_type {output_type!r} has no JSON Schema: {error}",
+            hint="use a type msgspec can decode: a msgspec.Struct, a dataclass, a "
+            "TypedDict, list[...], dict[str, ...], int, str, ...",
+        ) from None
+    deadline = time.monotonic() + options.timeout if options.timeout is not None else None
+    results: list[RunResult[Any]] = []
+    while True:
+        if deadline is not None:
+            options = msgspec.structs.replace(options, timeout=_left(deadline, options))
+        result = await turn(asked, options)
+        results.append(result)
+        try:
+            value = parse_output(result.result, output_type)
+        except OutputMismatchError as mismatch:
+            if len(results) >= options.output_attempts:
+                raise _output_error(result, mismatch, len(results)) from None
+            asked = correction(mismatch.problem)
+            options = msgspec.structs.replace(
+                options, resume=result.session_id, continue_session=False
+            )
+            continue
+        return _added_up(results, value)
+
+
+def _left(deadline: float, options: AgentOptions) -> float:
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise AgentTimeoutError(
+            "the run's timeout ran out between its reply and the correction of its JSON",
+            hint="give AgentOptions(timeout=...) room for the corrections, or lower "
+            "output_attempts",
+        )
+    return left
+
+
+def _output_error(
+    result: RunResult[Any], mismatch: OutputMismatchError, attempts: int
+) -> AgentOutputError:
+    return AgentOutputError(
+        f"no reply ended with a JSON value of the output type after {attempts} "
+        f"{'reply' if attempts == 1 else 'replies'}: {mismatch.problem}",
+        reply=result.result,
+        json=mismatch.json,
+        problem=mismatch.problem,
+        attempts=attempts,
+        context=ErrorContext(
+            session_id=result.session_id, exit_code=result.exit_code, stderr=result.stderr
+        ),
+        hint="see .reply and .json; allow more corrections with "
+        "AgentOptions(output_attempts=...), or describe the output in the prompt",
+    )
+
+
+def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:
+    """The last turn's result, with the events, tool calls and tokens of every turn."""
+    last = results[-1]
+    usages = [r.usage for r in results if r.usage is not None]
+    usage = functools.reduce(operator.add, usages) if usages else None
+    return RunResult(
+        result=last.result,
+        text=last.text,
+        session_id=last.session_id,
+        request_id=last.request_id,
+        usage=usage,
+        duration_ms=_sum(r.duration_ms for r in results),
+        duration_api_ms=_sum(r.duration_api_ms for r in results),
+        events=[event for r in results for event in r.events],
+        tool_calls=[call for r in results for call in r.tool_calls],
+        plan=last.plan,
+        exit_code=last.exit_code,
+        stderr=last.stderr,
+        output=value,
+    )
+
+
+def _sum(values: Any) -> int | None:
+    counted = [value for value in values if value is not None]
+    return sum(counted) if counted else None
