@@ -8,6 +8,8 @@ the run need no change. The fault modes (stall, hang, raw bytes, garbage, kill, 
 flood, drip, huge line, ignoring SIGTERM, exiting while a child holds stdout) live in
 :mod:`._faults`; failing the first attempts of a task (``fail_first``) in :mod:`._fleet`;
 changing files in the workspace (``write_file``, ``delete_file``) in :mod:`._files`.
+The section markers (``only``, ``end_only``) do nothing when played: the run keeps or
+drops the lines between them before it starts (:mod:`._scenario`).
 """
 
 from __future__ import annotations
@@ -102,6 +104,12 @@ def _huge_read(spec: dict[str, Any], ctx: RunContext) -> None:
         ctx.emit(event)
 
 
+def _section(spec: dict[str, Any], ctx: RunContext) -> None:
+    # Never played: the run keeps or drops the lines of a section before it starts
+    # (:meth:`._scenario.Scenario.played`), and drops the markers themselves.
+    return None
+
+
 _NUMBER = (int, float)
 
 #: Every directive a scenario may use, by the value of its ``"fake"`` key.
@@ -111,6 +119,9 @@ DIRECTIVES: dict[str, Directive] = {
     "exit": Directive(_exit, {"code": (int,)}, must_be_last=True, exit_code=_exit_code),
     "sleep": Directive(_sleep, {"seconds": _NUMBER}),
     "leak_credentials": Directive(run_leak, {}, optional={"is_error": (bool,)}),
+    # Sections played only by a resumed run (``--resume``), or only by a fresh one.
+    "only": Directive(_section, {"resumed": (bool,)}),
+    "end_only": Directive(_section, {}),
     "huge_read": Directive(
         _huge_read,
         {"bytes": (int,)},

@@ -179,6 +179,8 @@ def run_headless(options: Options) -> int:
     if not logged_in(options.api_key, os.environ):
         # Played like the scenario, so that its text is the same in every format.
         scenario = load_scenario(scenario_path("not_logged_in"))
+    # A bare `--resume` and `--continue` (the latest chat) resume too.
+    scenario = scenario.played(resumed=options.resume is not None or options.continue_)
     missing = missing_environment(scenario.steps, os.environ)
     if missing is not None:
         write_stderr(f"fake_agent: {missing}\n")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +31,21 @@ class ScenarioError(LookupError):
 
 
 class Scenario:
-    """A loaded scenario: its steps (wire events and directives) in order."""
+    """A loaded scenario: its steps (wire events and directives) in order.
+
+    ``steps`` are the lines as written, section markers (``only``, ``end_only``)
+    included; :meth:`played` gives the steps one run plays.
+    """
 
     def __init__(self, path: Path, steps: list[dict[str, Any]]) -> None:
         self.path = path
         self.steps = steps
+
+    def played(self, resumed: bool) -> Scenario:
+        """The scenario a run plays: the lines of its ``only`` sections kept when their
+        ``resumed`` is the run's (started with ``--resume`` or not), dropped otherwise;
+        the markers themselves dropped."""
+        return Scenario(self.path, [step for _, step in _select(enumerate(self.steps), resumed)])
 
     @property
     def exit_code(self) -> int:
@@ -123,7 +134,8 @@ def load_scenario(path: Path) -> Scenario:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(f"cannot read scenario {str(path)!r}: {exc}") from exc
-    steps: list[dict[str, Any]] = []
+    lines: list[tuple[int, dict[str, Any]]] = []
+    opened: int | None = None  # the line of the open ``only``, if any
     # Split on "\n" only: str.splitlines() would also split on U+2028 and friends,
     # which JSON allows raw inside strings.
     for number, line in enumerate(text.split("\n"), start=1):
@@ -134,12 +146,38 @@ def load_scenario(path: Path) -> Scenario:
         except json.JSONDecodeError as exc:
             raise ScenarioError(f"{path}:{number}: invalid JSON: {exc}") from exc
         problem = _check_step(step)
-        if problem is None and steps and _ends_scenario(steps[-1]):
-            problem = f"nothing may follow the {steps[-1]['fake']!r} directive"
+        if problem is None and step.get("fake") == "only" and opened is not None:
+            problem = f"an 'only' section is already open (line {opened}): end it first"
+        if problem is None and step.get("fake") == "end_only" and opened is None:
+            problem = "'end_only' without an open 'only' section"
         if problem is not None:
             raise ScenarioError(f"{path}:{number}: {problem}")
-        steps.append(step)
-    return Scenario(path, steps)
+        if step.get("fake") in ("only", "end_only"):
+            opened = number if step["fake"] == "only" else None
+        lines.append((number, step))
+    # Checked as each run plays it, fresh and resumed: what ends the run comes last.
+    for resumed in (False, True):
+        for (_, step), (number, _) in itertools.pairwise(_select(lines, resumed)):
+            if _ends_scenario(step):
+                message = f"nothing may follow the {step['fake']!r} directive"
+                raise ScenarioError(f"{path}:{number}: {message}")
+    return Scenario(path, [step for _, step in lines])
+
+
+def _select(
+    lines: Iterable[tuple[int, dict[str, Any]]], resumed: bool
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The (already checked) lines a fresh or a resumed run plays, without the markers:
+    an ``only`` section lasts until its ``end_only``, or the end of the scenario."""
+    keep = True
+    for number, step in lines:
+        name = step.get("fake")
+        if name == "only":
+            keep = step["resumed"] is resumed
+        elif name == "end_only":
+            keep = True
+        elif keep:
+            yield number, step
 
 
 def _ends_scenario(step: dict[str, Any]) -> bool:

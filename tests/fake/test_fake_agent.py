@@ -49,6 +49,10 @@ SUCCESS = [
     "hook_rejected",
     "windows",
     "fix_tests",
+    "json_review",
+    "json_corrected",
+    "json_never",
+    "json_bare",
 ]
 # Scenarios whose outcome depends on the attempt (``fail_first``) are listed with their
 # first attempt's: ``play`` gives every run a fresh counter. Later attempts are played in

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-CODE = '''
+CODE = """
 from typing import TypedDict, assert_type
 
 import msgspec
@@ -32,7 +32,7 @@ async def main() -> None:
     result: RunResult[Review] = run_sync("p", output_type=Review)
     wrong: RunResult[int] = run_sync("p", output_type=Review)  # the one error
     Task(prompt="p", output_type=Review)
-'''
+"""
 
 
 def test_mypy_sees_the_output_as_the_output_type(tmp_path: Path) -> None:

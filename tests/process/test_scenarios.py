@@ -45,6 +45,11 @@ SUCCEEDS = [
     "denied",
     "hook_rejected",
     "windows",
+    # Structured output (tests/fake/test_fake_json_scenarios.py): here, fresh runs only.
+    "json_review",
+    "json_corrected",
+    "json_never",
+    "json_bare",
 ]
 # scenario -> (exception, words of what the CLI said that the message must quote)
 FAILS: dict[str, tuple[type[AgentError], str]] = {
