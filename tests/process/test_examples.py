@@ -514,3 +514,29 @@ def test_fix_failing_tests_says_so_when_nothing_fails(tmp_path: Path) -> None:
     proc = run_example("fix_failing_tests.py", repo, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"no failing test module in {repo}\n"
+
+
+# --- review.py ----------------------------------------------------------------------------
+def test_review_prints_the_typed_review_and_exits_1_when_it_asks_for_changes() -> None:
+    proc = run_example("review.py")
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("request_changes: total() adds up unit prices")
+    assert lines[1] == (
+        "  src/cart.py:12 [major] total ignores the quantity: multiply item.price by item.qty"
+    )
+
+
+def test_review_gets_a_corrected_review_as_json() -> None:
+    proc = run_example("review.py", "scenario:json_corrected Review the cart", "--json")
+    assert proc.returncode == 1, proc.stderr
+    review = json.loads(proc.stdout)
+    assert review["verdict"] == "request_changes"
+    assert [f["line"] for f in review["findings"]] == [12, 3]
+
+
+def test_review_says_so_when_no_reply_fits() -> None:
+    proc = run_example("review.py", "scenario:json_never Review the cart")
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines()[-2].startswith("no review: ")
+    assert "I cannot produce JSON" in proc.stderr
