@@ -15,9 +15,10 @@ def git_setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     isolate_git(monkeypatch, tmp_path)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
-    """A local Ray instance for the session (it takes seconds to start): 2 CPUs, no
+    """A local Ray instance for a test module (it takes seconds to start; shut down after
+    the module, so its processes do not load the rest of the suite): 2 CPUs, no
     dashboard, no usage stats. Its workers run this venv's Python, which has agent_sdk
     installed (editable): they import it and find the fake agent as the tests do."""
     saved = os.environ.get("RAY_USAGE_STATS_ENABLED")

@@ -25,6 +25,7 @@ from agent_sdk import (
     AgentConfigRaceError,
     AgentError,
     AgentOptions,
+    AgentOutputError,
     AgentProcessError,
     AgentResultError,
     AgentUsageLimitError,
@@ -152,6 +153,10 @@ def test_every_error_crosses_to_and_from_a_worker_as_it_was(
     context = ErrorContext(session_id="s", exit_code=1, stderr="Error: it broke\n")
     if cls is AgentResultError:
         error: AgentError = cls("bad", event=ResultEvent(is_error=True), context=context)
+    elif cls is AgentOutputError:
+        error = cls(
+            "no JSON", reply="r", json=None, problem="p", attempts=2, context=context, hint="h"
+        )
     else:
         error = cls("it broke", context=context, hint="do this")
     for back in (ray.get(ray.put(error)), pickle.loads(pickle.dumps(error))):
