@@ -93,12 +93,8 @@ class Usage(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     def __add__(self, other: Usage) -> Usage:
         """The tokens of two runs together (the turns of one output, a fleet's tasks)."""
-        return Usage(
-            inputTokens=self.inputTokens + other.inputTokens,
-            outputTokens=self.outputTokens + other.outputTokens,
-            cacheReadTokens=self.cacheReadTokens + other.cacheReadTokens,
-            cacheWriteTokens=self.cacheWriteTokens + other.cacheWriteTokens,
-        )
+        names = self.__struct_fields__
+        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in names})
 
 
 # --- system -------------------------------------------------------------------------

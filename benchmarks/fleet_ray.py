@@ -18,7 +18,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 
-import anyio
+from fleet import timed  # benchmarks/fleet.py: this folder is on sys.path when run
 
 import fake_agent
 from agent_sdk import AgentOptions
@@ -38,12 +38,6 @@ async def fleet(tasks: int, limit: int, backend: Backend, options: AgentOptions)
         summary = await running.wait()
     assert summary.succeeded == tasks, summary.failures
     assert events > tasks * 3  # progress came back, not only outcomes
-
-
-def timed(job: Callable[[], Awaitable[None]]) -> float:
-    started = time.perf_counter()
-    anyio.run(job)
-    return time.perf_counter() - started
 
 
 def main() -> None:

@@ -107,6 +107,20 @@ def interaction_response_line(event: InteractionResponse, *, color: bool) -> str
     return f"  {painted('✗', colour, color=color)} {what} — {painted(said, colour, color=color)}"
 
 
+def summary_head(outcome: str, elapsed: float | None, reported_ms: int | None) -> tuple[str, str]:
+    """The summary's first line, ``✓ success in 0.5 s``, and its aside, ``(the CLI reports
+    4.2 s)`` where the CLI's own figure reads differently (it measures something else);
+    a replay has no ``elapsed``: the CLI's figure is the duration then."""
+    head = f"{'✓' if outcome == 'success' else '✗'} {outcome}"
+    reported = None if reported_ms is None else reported_ms / 1000
+    if elapsed is None:
+        return (head + f" in {reported:.1f} s" if reported is not None else head), ""
+    head += f" in {elapsed:.1f} s"
+    if reported is not None and f"{reported:.1f}" != f"{elapsed:.1f}":
+        return head, f"(the CLI reports {reported:.1f} s)"
+    return head, ""
+
+
 def tokens(usage: Usage) -> str:
     """The summary's token counts: ``1,200 in · 340 out``, and the cache when it was used."""
     counted = f"{usage.inputTokens:,} in · {usage.outputTokens:,} out"

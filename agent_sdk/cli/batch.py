@@ -13,15 +13,12 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import signal
-import threading
 import time
 from pathlib import Path
 from typing import Any, TextIO, get_args
 
 import anyio
 import msgspec
-from anyio.abc import TaskStatus
 
 from ..errors import AgentConfigError
 from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task, TaskFinished, TaskRetrying
@@ -29,6 +26,7 @@ from ..options import AgentOptions
 from ._batch_table import BatchState, BatchTable, seconds, tokens_of, totals_line
 from ._report import ReportData, build_report, summary_json
 from ._screen import cut, fold
+from ._signals import SigtermWatch, Terminated
 from .args import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -225,10 +223,6 @@ def log_line(state: BatchState, progress: Progress) -> str | None:
     return line
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C once the fleet was cancelled."""
-
-
 def _terminal_size(stream: TextIO) -> tuple[int, int]:
     try:
         size = os.get_terminal_size(stream.fileno())
@@ -241,17 +235,9 @@ async def _run(fleet: Fleet, table: BatchTable | None) -> None:
     """Run the fleet to its end, the table redrawn meanwhile.
 
     Raises:
-        _Terminated: on SIGTERM, once the fleet was cancelled and its CLIs ended.
+        Terminated: on SIGTERM, once the fleet was cancelled and its CLIs ended.
     """
-    terminated = False
-
-    async def on_sigterm(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-        nonlocal terminated  # as live.py: cancel in the loop, like Ctrl-C
-        with anyio.open_signal_receiver(signal.SIGTERM) as signals:
-            task_status.started()
-            async for _ in signals:
-                terminated = True
-                group.cancel_scope.cancel()
+    sigterm = SigtermWatch()
 
     async def redraw(view: BatchTable) -> None:
         while True:
@@ -259,8 +245,7 @@ async def _run(fleet: Fleet, table: BatchTable | None) -> None:
             await anyio.sleep(_TICK)
 
     async with anyio.create_task_group() as group:
-        if threading.current_thread() is threading.main_thread():  # signals need it
-            await group.start(on_sigterm)
+        await sigterm.start_in(group)
         if table is not None:
             group.start_soon(redraw, table)
         try:
@@ -269,8 +254,7 @@ async def _run(fleet: Fleet, table: BatchTable | None) -> None:
                     pass
         finally:
             group.cancel_scope.cancel()
-    if terminated:
-        raise _Terminated
+    sigterm.raise_if_received()
 
 
 def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Task], str]:
@@ -346,7 +330,7 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
         anyio.run(_run, fleet, table if live else None, backend="asyncio")
         state.finish()
     except KeyboardInterrupt as exc:
-        stopped = "terminated" if isinstance(exc, _Terminated) else "interrupted"
+        stopped = "terminated" if isinstance(exc, Terminated) else "interrupted"
         state.interrupt()
     problem = None
     if args.html:

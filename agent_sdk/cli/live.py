@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import errno
 import os
-import signal
 import stat
-import threading
 import time
 from collections.abc import Callable
 from typing import TextIO, cast
 
 import anyio
 import msgspec
-from anyio.abc import TaskStatus
 
 from .._protocol.redaction import Redaction, redaction_of
 from .._run import run
@@ -38,6 +35,7 @@ from ..errors import (
 from ..events import Event, to_json
 from ..options import AgentOptions
 from ._screen import ReplyCursor, terminal_columns
+from ._signals import SigtermWatch, Terminated
 from .args import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -172,10 +170,6 @@ def _outcome(exc: AgentError | None) -> str:
     return "failed"
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C once the run's cleanup has ended the agent's group."""
-
-
 async def _spin(renderer: Renderer, started: float) -> None:
     while True:
         await anyio.sleep(_TICK)
@@ -197,7 +191,7 @@ async def _live(
     that of ``options`` and the environment); the error it ended with, if any.
 
     Raises:
-        _Terminated: on SIGTERM, after the run was cancelled and the agent's process
+        Terminated: on SIGTERM, after the run was cancelled and the agent's process
             group ended.
         BrokenPipeError: when ``sink`` can no longer write, or ``stop_if`` (asked after
             each event: see :func:`reader_gone`) says its reader went away.
@@ -206,23 +200,9 @@ async def _live(
         redaction = redaction_of(options, os.environ)
     error: AgentError | None = None
     broken_pipe: BrokenPipeError | None = None
-    terminated = False
-
-    async def on_sigterm(*, task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
-        # By default SIGTERM kills Python outright and the CLI (in its own process group)
-        # would be left running. Received here, in the event loop, it cancels the run
-        # like Ctrl-C does; a Python signal handler would instead raise at whatever
-        # line was running, inside the task group, wrapped in an exception group.
-        nonlocal terminated
-        with anyio.open_signal_receiver(signal.SIGTERM) as signals:
-            task_status.started()
-            async for _ in signals:
-                terminated = True
-                tasks.cancel_scope.cancel()
-
+    sigterm = SigtermWatch()
     async with anyio.create_task_group() as tasks:
-        if threading.current_thread() is threading.main_thread():  # signals need it
-            await tasks.start(on_sigterm)
+        await sigterm.start_in(tasks)
         if isinstance(sink, Renderer) and sink.live_status:
             tasks.start_soon(_spin, sink, started)
         try:
@@ -239,8 +219,7 @@ async def _live(
             broken_pipe = exc  # raised below, outside the group, for main() to catch
         finally:
             tasks.cancel_scope.cancel()
-    if terminated:
-        raise _Terminated
+    sigterm.raise_if_received()
     if broken_pipe is not None:
         raise broken_pipe
     return error
@@ -322,14 +301,14 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
                 _live, prompt, options, sink, started, redaction, gone, backend="asyncio"
             )
     except KeyboardInterrupt as exc:
-        how = "terminated" if isinstance(exc, _Terminated) else "interrupted"
+        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
         if renderer is not None:
             renderer.finish()
             if reply is not None:
                 reply.release()
             renderer.summary(how, elapsed=time.monotonic() - started)
         print_error(err, f"{how}; the agent's process group was ended")
-        return EXIT_TERMINATED if isinstance(exc, _Terminated) else EXIT_INTERRUPTED
+        return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
     if renderer is not None:
         renderer.finish()
         if reply is not None:

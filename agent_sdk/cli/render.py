@@ -42,6 +42,7 @@ from ._lines import (
     interaction_response_line,
     painted,
     started_line,
+    summary_head,
     tokens,
     tool_counts,
     tool_label,
@@ -223,15 +224,8 @@ class Renderer:
         """
         self._close_line()
         result = self.result_event
-        reported = _seconds(result.duration_ms if result else None)
         ok = outcome == "success"
-        head, aside = f"{'✓' if ok else '✗'} {outcome}", ""
-        if elapsed is not None:
-            head += f" in {elapsed:.1f} s"
-            if reported is not None and f"{reported:.1f}" != f"{elapsed:.1f}":
-                aside = f"(the CLI reports {reported:.1f} s)"
-        elif reported is not None:
-            head += f" in {reported:.1f} s"
+        head, aside = summary_head(outcome, elapsed, result.duration_ms if result else None)
         # The aside goes to a line of its own rather than be cut in two.
         heads = self._fold(f"{head} {aside}" if aside else head)
         if len(heads) > 1:
@@ -318,7 +312,3 @@ class Renderer:
         # the order on screen is the order of events.
         self.out.flush()
         self.err.flush()
-
-
-def _seconds(milliseconds: int | None) -> float | None:
-    return None if milliseconds is None else milliseconds / 1000
