@@ -76,6 +76,29 @@ def _about(as_json: bool, model: str) -> str:
     return "About Cursor CLI\n\n" + "\n".join(rows) + "\n"
 
 
+def _acp(options: Options) -> int:
+    """``acp``: the hidden ACP server subcommand; its only option is ``-h`` (docs/acp.md §1)."""
+    from .acp import DESCRIPTION, run_acp
+
+    try:
+        values, operands, _ = scan(options.command_args, (_HELP_FLAG,))
+        if operands:
+            raise FlagError(
+                "error: too many arguments for 'acp'. "
+                f"Expected 0 arguments but got {len(operands)}."
+            )
+    except FlagError as exc:
+        write_stderr(f"{exc}\n")
+        return 1
+    if values.get("help"):
+        write_stdout(
+            f"Usage: cursor-agent acp [options]\n\n{DESCRIPTION}\n\n"
+            "Options:\n  -h, --help  display help for command\n"
+        )
+        return 0
+    return run_acp(options.model, options.api_key, options.force)
+
+
 def run_command(options: Options) -> int:
     """Run the subcommand named in ``options.command``; return the exit code."""
     command = options.command or ""
@@ -83,6 +106,8 @@ def run_command(options: Options) -> int:
         # Interactive pickers in the real CLI: nothing sensible to do headless.
         write_stderr(f"error: '{command}' needs an interactive terminal\n")
         return 1
+    if command == "acp":
+        return _acp(options)
     flags = _COMMAND_FLAGS[command]
     try:
         values, operands, _ = scan(options.command_args, flags)

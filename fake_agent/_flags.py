@@ -70,7 +70,17 @@ MAIN_FLAGS: tuple[Flag, ...] = (
 )
 
 #: Subcommands recognised as the first operand; anything else is prompt text.
-COMMANDS: tuple[str, ...] = ("models", "status", "whoami", "about", "create-chat", "ls", "resume")
+#: ``acp`` is hidden (not in ``--help``) and runs the ACP server (docs/acp.md §1).
+COMMANDS: tuple[str, ...] = (
+    "models",
+    "status",
+    "whoami",
+    "about",
+    "create-chat",
+    "ls",
+    "resume",
+    "acp",
+)
 
 # Flags that end parsing at once, as commander's version/help listeners do.
 _IMMEDIATE = frozenset({"version", "help"})

@@ -1,0 +1,200 @@
+"""One ``session/prompt`` turn: plays an ACP scenario's steps (scenarios/acp/README.md).
+
+The turn runs on its own thread so the server keeps reading: a ``session/cancel`` (or a
+second prompt on the session) ends it at once with ``{"stopReason":"cancelled"}``
+(docs/acp.md §2 item 5-6, §3.7); after that nothing more of the turn is sent.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from .._wire import write_stderr, write_stdout
+from ._rpc import RpcError, Transport
+from ._scenarios import Step
+from ._state import Session
+
+#: The options of every permission request, in order (docs/acp.md §3.11).
+PERMISSION_OPTIONS: list[dict[str, str]] = [
+    {"optionId": "allow-once", "name": "Allow once", "kind": "allow_once"},
+    {"optionId": "allow-always", "name": "Allow always", "kind": "allow_always"},
+    {"optionId": "reject-once", "name": "Reject", "kind": "reject_once"},
+]
+#: Only these run the tool; any other answer is a rejection (§3.11).
+ALLOW_IDS = frozenset({"allow-once", "allow-always"})
+
+#: How often a wait for the client looks whether the turn was cancelled meanwhile.
+_POLL = 0.02
+
+
+class _TurnEndedError(Exception):
+    """The turn is over (cancelled, or a stop/error step answered the prompt)."""
+
+
+class Turn:
+    """A prompt being answered: sends its updates and requests, then the response."""
+
+    def __init__(
+        self,
+        rpc: Transport,
+        session: Session,
+        request_id: Any,
+        steps: list[Step],
+        force: bool,
+        saver: Callable[[Session], None] | None = None,
+    ) -> None:
+        self.rpc = rpc
+        self.session = session
+        self.request_id = request_id
+        self.steps = steps
+        self.force = force
+        self.saver = saver
+        self.cancelled = threading.Event()
+        self._finished = False
+        #: The updates this turn sent, recorded into the session's history.
+        self.record: list[dict[str, Any]] = []
+        session.turns.append(self.record)
+
+    # ------------------------------------------------------------------ ending
+
+    def finish(self, stop_reason: str | None = None, error: RpcError | None = None) -> bool:
+        """Answer the prompt once (a stop reason or an error); False if already answered."""
+        with self.rpc.lock:
+            if self._finished:
+                return False
+            self._finished = True
+            if error is not None:
+                self.rpc.fail(self.request_id, error)
+            else:
+                self.rpc.respond(self.request_id, {"stopReason": stop_reason})
+        return True
+
+    def cancel(self) -> None:
+        """End the turn as ``cancelled`` now; the playing thread stops at its next step."""
+        self.cancelled.set()
+        self.finish("cancelled")
+
+    @property
+    def finished(self) -> bool:
+        return self._finished
+
+    # ------------------------------------------------------------------ playing
+
+    def run(self) -> None:
+        """Play the steps; end ``end_turn`` unless a step ended the turn otherwise."""
+        try:
+            self._play(self.steps)
+            self.finish("end_turn")
+        except _TurnEndedError:
+            pass
+        if self.saver is not None:
+            self.saver(self.session)
+
+    def start(self) -> None:
+        threading.Thread(target=self.run, name="acp-turn", daemon=True).start()
+
+    def _check(self) -> None:
+        if self.cancelled.is_set() or self._finished:
+            raise _TurnEndedError
+
+    def update(self, update: dict[str, Any]) -> None:
+        """Send one ``session/update`` of this session (unless the turn has ended)."""
+        with self.rpc.lock:
+            self._check()
+            self.record.append(update)
+            if update.get("sessionUpdate") == "session_info_update":
+                title = update.get("title")
+                if isinstance(title, str):
+                    self.session.title = title
+            self.rpc.notify(
+                "session/update", {"sessionId": self.session.session_id, "update": update}
+            )
+
+    def _wait(self, seconds: float | None) -> None:
+        """Sleep ``seconds`` (None: forever) unless cancelled first."""
+        if self.cancelled.wait(seconds):
+            raise _TurnEndedError
+        self._check()
+
+    def _ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send a request to the client and wait for its answer (until cancelled)."""
+        with self.rpc.lock:
+            self._check()
+            slot = self.rpc.request(method, params)
+        while not slot.done.wait(_POLL):
+            self._check()
+        self._check()
+        return slot.answer
+
+    def _play(self, steps: list[Step]) -> None:
+        for step in steps:
+            self._check()
+            name = step.get("fake")
+            if name is None:
+                self.update(step)
+            elif name == "sleep":
+                self._wait(float(step["seconds"]))
+            elif name == "stall":
+                seconds = step.get("seconds")
+                self._wait(None if seconds is None else float(seconds))
+            elif name == "permission":
+                self._play(self._permission(step))
+            elif name == "request":
+                self._play(self._request(step))
+            elif name == "stop":
+                self.finish(str(step["stopReason"]))
+                raise _TurnEndedError
+            elif name == "error":
+                self.finish(error=RpcError(step["code"], step.get("data"), step["message"]))
+                raise _TurnEndedError
+            elif name == "stderr":
+                write_stderr(str(step["text"]) + "\n")
+            elif name == "raw":
+                with self.rpc.lock:
+                    write_stdout(str(step["text"]) + "\n")
+            elif name == "exit":
+                # A process that dies mid-turn loses the turn (docs/acp.md §5.2 item 9).
+                os._exit(int(step.get("code", 0)))
+
+    def _permission(self, step: Step) -> list[Step]:
+        """``session/request_permission`` and the branch its answer picks (§3.11)."""
+        branches: dict[str, list[Step]] = step.get("on", {})
+        if self.force:
+            # --force at spawn auto-approves: no request at all (docs/acp.md §1).
+            return list(step.get("allow", []))
+        tool_call = {"status": "pending", **step["toolCall"]}
+        params = {
+            "sessionId": self.session.session_id,
+            "toolCall": tool_call,
+            "options": step.get("options", PERMISSION_OPTIONS),
+        }
+        answer = self._ask("session/request_permission", params)
+        outcome = answer.get("result", {}).get("outcome") if "result" in answer else None
+        chosen = None
+        if isinstance(outcome, dict) and outcome.get("outcome") == "selected":
+            chosen = outcome.get("optionId")
+        if isinstance(chosen, str) and chosen in branches:
+            return list(branches[chosen])
+        return list(step.get("allow" if chosen in ALLOW_IDS else "reject", []))
+
+    def _request(self, step: Step) -> list[Step]:
+        """An extension request (``cursor/*``): the branch named by the answer's nested
+        ``outcome.outcome``; ``error`` for an error answer; a flat or missing outcome
+        counts as ``cancelled`` (docs/acp.md §4)."""
+        branches: dict[str, list[Step]] = step.get("on", {})
+        params = dict(step.get("params", {}))
+        if not step.get("await", True):
+            with self.rpc.lock:
+                self._check()
+                self.rpc.request(str(step["method"]), params, awaited=False)
+            return []
+        answer = self._ask(str(step["method"]), params)
+        if "error" in answer:
+            return list(branches.get("error", []))
+        result = answer.get("result")
+        outcome = result.get("outcome") if isinstance(result, dict) else None
+        name = outcome.get("outcome") if isinstance(outcome, dict) else None
+        return list(branches.get(name if isinstance(name, str) else "cancelled", []))
