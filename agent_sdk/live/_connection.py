@@ -1,0 +1,237 @@
+"""A JSON-RPC connection over a pair of anyio byte streams (docs/acp.md §1).
+
+Both sides send requests, responses and notifications (§1). A reader task splits the
+incoming bytes into lines and routes them: a response wakes the request waiting on its id,
+a notification goes to a callback (synchronously, in arrival order), and a request from
+the agent runs its handler in a task of its own, so a permission can be decided in Python
+while updates keep flowing. Any stream pair works: the CLI's pipes, or an in-memory pair
+in tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Awaitable, Callable, Coroutine
+from types import TracebackType
+from typing import Any
+
+import anyio
+import anyio.abc
+import msgspec
+
+from ..errors import AgentProtocolError, AgentTimeoutError
+from ._jsonrpc import (
+    INTERNAL_ERROR,
+    METHOD_NOT_FOUND,
+    IdAllocator,
+    JsonRpcError,
+    LineBuffer,
+    Malformed,
+    Notification,
+    Request,
+    Response,
+    decode_line,
+    encode_error,
+    encode_notification,
+    encode_request,
+    encode_result,
+)
+
+__all__ = ["DEFAULT_REQUEST_TIMEOUT", "Connection", "NotificationHandler", "RequestHandler"]
+
+#: How long a request waits for its answer unless told otherwise: the agent drops
+#: malformed input without a word, so only a timeout notices (§1: "Time out every request").
+DEFAULT_REQUEST_TIMEOUT = 60.0
+#: How many malformed lines are kept for diagnosis; the oldest go first.
+MAX_DIAGNOSTICS = 100
+RECEIVE_BYTES = 256 * 1024
+
+NotificationHandler = Callable[[Notification], None]
+"""Called in the reader task, in arrival order; must not block."""
+RequestHandler = Callable[[Request], Awaitable[Any]]
+"""Answers an agent→client request: returns the result (a Struct, a dict, ``None``) or
+raises :class:`JsonRpcError` for an error answer."""
+
+
+class _Pending:
+    """One request waiting for its response."""
+
+    __slots__ = ("done", "response")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.response: Response | None = None
+
+
+class Connection:
+    """JSON-RPC over ``send``/``receive`` byte streams; an async context manager that owns a
+    reader task. Closing it fails every waiting request and closes both streams.
+
+    Args:
+        send: where our lines go (the agent's stdin).
+        receive: where the agent's lines come from (its stdout).
+        on_notification: gets every notification.
+        on_request: answers every agent→client request; without one, ``-32601`` (§3.12).
+        request_timeout: the default timeout of :meth:`request`, in seconds.
+    """
+
+    def __init__(
+        self,
+        send: anyio.abc.ByteSendStream,
+        receive: anyio.abc.ByteReceiveStream,
+        *,
+        on_notification: NotificationHandler | None = None,
+        on_request: RequestHandler | None = None,
+        request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT,
+    ) -> None:
+        self._send_stream = send
+        self._receive_stream = receive
+        self._on_notification = on_notification
+        self._on_request = on_request
+        self.request_timeout = request_timeout
+        self._ids = IdAllocator()
+        self._pending: dict[int, _Pending] = {}
+        self._send_lock = anyio.Lock()
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._closed_reason: str | None = None
+        self.closed = anyio.Event()
+        """Set once the incoming stream has ended (or the connection was closed)."""
+        self.diagnostics: list[Malformed] = []
+        """Malformed incoming lines (and unmatched responses), the last ``MAX_DIAGNOSTICS``."""
+
+    async def __aenter__(self) -> Connection:
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        self._tg.start_soon(self._read)
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        assert self._tg is not None
+        self._tg.cancel_scope.cancel()
+        try:
+            return await self._tg.__aexit__(exc_type, exc, tb)
+        finally:
+            self._end("the connection was closed")
+            with anyio.CancelScope(shield=True):  # the connection owns both streams
+                await self._send_stream.aclose()
+                await self._receive_stream.aclose()
+
+    def start_soon(self, func: Callable[[], Coroutine[Any, Any, Any]]) -> None:
+        """Run ``func`` in the connection's task group (ended when the connection closes)."""
+        if self._tg is None:
+            raise RuntimeError("the connection is not open")
+        self._tg.start_soon(func)
+
+    # --- sending ----------------------------------------------------------------------
+    async def request(
+        self,
+        method: str,
+        params: Any = None,
+        *,
+        timeout: float | None = -1.0,  # noqa: ASYNC109 (every request has its own limit, §1)
+    ) -> msgspec.Raw:
+        """Send a request and wait for its result (raw JSON).
+
+        ``timeout``: seconds, ``None`` for none; by default :attr:`request_timeout`.
+
+        Raises:
+            JsonRpcError: the agent answered with an error.
+            AgentTimeoutError: no answer in time (the answer, if it comes, is dropped).
+            AgentProtocolError: the connection ended first.
+        """
+        if self._closed_reason is not None:
+            raise AgentProtocolError(f"{method}: {self._closed_reason}")
+        request_id = self._ids()
+        pending = self._pending[request_id] = _Pending()
+        limit = self.request_timeout if timeout == -1.0 else timeout
+        try:
+            await self._send(encode_request(request_id, method, params))
+            with anyio.move_on_after(math.inf if limit is None else limit):
+                await pending.done.wait()
+        finally:
+            self._pending.pop(request_id, None)
+        response = pending.response
+        if response is None:
+            if self._closed_reason is not None:
+                raise AgentProtocolError(f"{method}: {self._closed_reason}")
+            raise AgentTimeoutError(f"{method}: no answer from the agent within {limit} s")
+        if response.error is not None:
+            raise response.error
+        assert response.result is not None
+        return response.result
+
+    async def notify(self, method: str, params: Any = None) -> None:
+        """Send a notification (no answer comes)."""
+        await self._send(encode_notification(method, params))
+
+    async def _send(self, line: bytes) -> None:
+        # One writer at a time: a line must never interleave with another.
+        async with self._send_lock:
+            try:
+                await self._send_stream.send(line)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+                self._end("the agent's input is closed")
+                raise AgentProtocolError("the agent's input is closed") from exc
+
+    # --- receiving --------------------------------------------------------------------
+    async def _read(self) -> None:
+        lines = LineBuffer()
+        try:
+            while True:
+                try:
+                    chunk = await self._receive_stream.receive(RECEIVE_BYTES)
+                except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    break
+                for line in lines.feed(chunk):
+                    self._route(line)
+            if lines.rest().strip():  # a truncated last line (§1: dropped by the agent too)
+                self._diagnose(Malformed(lines.rest(), "truncated at the end of the stream"))
+        finally:
+            self._end("the agent closed its output")
+
+    def _route(self, line: bytes) -> None:
+        message = decode_line(line)
+        if isinstance(message, Response):
+            pending = self._pending.get(message.id) if isinstance(message.id, int) else None
+            if pending is None:  # late (timed out) or not ours
+                self._diagnose(Malformed(line, "a response to no waiting request"))
+                return
+            pending.response = message
+            pending.done.set()
+        elif isinstance(message, Notification):
+            if self._on_notification is not None:
+                self._on_notification(message)
+        elif isinstance(message, Request):
+            assert self._tg is not None
+            self._tg.start_soon(self._answer, message)
+        else:
+            self._diagnose(message)
+
+    async def _answer(self, request: Request) -> None:
+        try:
+            if self._on_request is None:
+                raise JsonRpcError(METHOD_NOT_FOUND, f'"Method not found": {request.method}')
+            line = encode_result(request.id, await self._on_request(request))
+        except JsonRpcError as exc:
+            line = encode_error(request.id, exc.code, exc.rpc_message, exc.data)
+        except Exception as exc:  # a handler's bug must not end the connection
+            line = encode_error(request.id, INTERNAL_ERROR, f"client error: {exc!r}")
+        with contextlib.suppress(AgentProtocolError):  # the agent is gone: nobody to answer
+            await self._send(line)
+
+    def _diagnose(self, item: Malformed) -> None:
+        self.diagnostics.append(item)
+        del self.diagnostics[:-MAX_DIAGNOSTICS]
+
+    def _end(self, reason: str) -> None:
+        if self._closed_reason is None:
+            self._closed_reason = reason
+        for pending in self._pending.values():
+            pending.done.set()  # no response: the waiter raises
+        self.closed.set()

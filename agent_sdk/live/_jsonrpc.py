@@ -1,0 +1,239 @@
+"""JSON-RPC 2.0 as the CLI's ACP mode frames it, without any I/O (docs/acp.md §1).
+
+One compact JSON message per ``\\n``-terminated UTF-8 line, no ``Content-Length``, no
+line-length cap. Incoming lines decode to a :class:`Request`, a :class:`Notification`, a
+:class:`Response` or, for anything else, a :class:`Malformed` diagnostic: the agent
+drops malformed input silently (§1, §5.2 item 6) and so do we, but we keep a record.
+Payloads (``params``, ``result``) stay :class:`msgspec.Raw` here; ``_messages`` gives them
+types, so an unknown or odd payload never breaks the framing layer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import msgspec
+
+from ..errors import AgentError
+
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "METHOD_NOT_FOUND",
+    "IdAllocator",
+    "Incoming",
+    "JsonRpcError",
+    "LineBuffer",
+    "Malformed",
+    "Notification",
+    "Request",
+    "RequestId",
+    "Response",
+    "decode_line",
+    "encode_error",
+    "encode_notification",
+    "encode_request",
+    "encode_result",
+]
+
+# The codes the CLI was seen to use (docs/acp.md §5.1).
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+RequestId = int | str
+"""The agent's ids are integers from 0 (§1); a client may use strings too."""
+
+
+class JsonRpcError(AgentError):
+    """A JSON-RPC error answer: ``code``, ``message`` and ``data`` as sent.
+
+    ``data`` is any JSON value: the CLI sends three shapes (a Zod issue array,
+    ``{details}`` or ``{message}``, docs/acp.md §5.1), so it is never given a type.
+    """
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        detail = _detail(data)
+        super().__init__(f"JSON-RPC error {code}: {message}" + (f" ({detail})" if detail else ""))
+        self.code = code
+        self.rpc_message = message
+        self.data = data
+
+
+def _detail(data: Any) -> str:
+    """The human part of ``data``: its ``message`` or ``details`` (§5.1), else nothing."""
+    if isinstance(data, dict):
+        for key in ("message", "details"):
+            if isinstance(data.get(key), str):
+                return str(data[key])
+    return ""
+
+
+class Request(msgspec.Struct, frozen=True):
+    """An incoming request: it must be answered with the same ``id``."""
+
+    id: RequestId
+    method: str
+    params: msgspec.Raw | None = None
+
+
+class Notification(msgspec.Struct, frozen=True):
+    """An incoming notification: no ``id``, never answered."""
+
+    method: str
+    params: msgspec.Raw | None = None
+
+
+class Response(msgspec.Struct, frozen=True):
+    """An answer to one of our requests: ``result`` or ``error`` (a :class:`JsonRpcError`).
+
+    ``id`` is ``None`` only for an error about a request the peer could not read.
+    """
+
+    id: RequestId | None
+    result: msgspec.Raw | None = None
+    error: JsonRpcError | None = None
+
+
+class Malformed(msgspec.Struct, frozen=True):
+    """A line that is no JSON-RPC 2.0 message, kept as a diagnostic, never fatal (§1)."""
+
+    line: bytes
+    reason: str
+
+
+Incoming = Request | Notification | Response | Malformed
+
+
+class _ErrorObject(msgspec.Struct):
+    code: int
+    message: str = ""
+    data: Any = None
+
+
+class _Envelope(msgspec.Struct):
+    # UNSET tells "no id" (a notification) from `"id": null` (an error about a bad request).
+    jsonrpc: str | None = None
+    id: RequestId | msgspec.UnsetType | None = msgspec.UNSET
+    method: str | None = None
+    # Raw must not share a union with None (msgspec then reads only a null): UNSET instead.
+    params: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    result: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    error: _ErrorObject | None = None
+
+
+_decoder = msgspec.json.Decoder(_Envelope)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_line(line: bytes) -> Incoming:
+    """One line (without or with its ``\\n``) as a typed message; unknown fields are ignored."""
+    try:
+        env = _decoder.decode(line)
+    except msgspec.DecodeError as exc:
+        return Malformed(line, f"not a JSON-RPC object: {exc}")
+    if env.jsonrpc != "2.0":
+        return Malformed(line, 'no "jsonrpc": "2.0"')
+    if env.method is not None:
+        params = None if isinstance(env.params, msgspec.UnsetType) else env.params
+        if isinstance(env.id, msgspec.UnsetType):
+            return Notification(env.method, params)
+        if env.id is None:
+            return Malformed(line, "a request with a null id")
+        return Request(env.id, env.method, params)
+    if isinstance(env.id, msgspec.UnsetType):
+        return Malformed(line, "neither a method nor an id")
+    if env.error is not None:
+        error = JsonRpcError(env.error.code, env.error.message, env.error.data)
+        return Response(env.id, error=error)
+    if isinstance(env.result, msgspec.UnsetType):
+        return Malformed(line, "a response with neither result nor error")
+    return Response(env.id, result=env.result)
+
+
+# The version rides as a msgspec tag: always encoded, first, even with omit_defaults (a line
+# without `"jsonrpc":"2.0"` is dropped silently by the agent, §1).
+class _Out(msgspec.Struct, omit_defaults=True, tag_field="jsonrpc", tag="2.0"):
+    pass
+
+
+class _OutRequest(_Out):
+    id: RequestId
+    method: str
+    params: Any = None
+
+
+class _OutNotification(_Out):
+    method: str
+    params: Any = None
+
+
+class _OutResult(_Out, omit_defaults=False):
+    id: RequestId | None
+    result: Any
+
+
+class _OutErrorObject(msgspec.Struct, omit_defaults=True):
+    code: int
+    message: str
+    data: Any = None  # optional in JSON-RPC: not sent as a null
+
+
+class _OutError(_Out, omit_defaults=False):
+    id: RequestId | None
+    error: _OutErrorObject
+
+
+def encode_request(request_id: RequestId, method: str, params: Any = None) -> bytes:
+    """A request line; ``params`` is a Struct, a dict or ``None`` (left out)."""
+    return _encoder.encode(_OutRequest(request_id, method, params)) + b"\n"
+
+
+def encode_notification(method: str, params: Any = None) -> bytes:
+    """A notification line (no ``id``: ``session/cancel`` must be one, docs/acp.md §3.7)."""
+    return _encoder.encode(_OutNotification(method, params)) + b"\n"
+
+
+def encode_result(request_id: RequestId | None, result: Any) -> bytes:
+    """A success answer line; ``result`` ``None`` is sent as ``null``."""
+    return _encoder.encode(_OutResult(request_id, result)) + b"\n"
+
+
+def encode_error(request_id: RequestId | None, code: int, message: str, data: Any = None) -> bytes:
+    """An error answer line (``data`` left out when ``None``)."""
+    error = _OutErrorObject(code, message, data)
+    return _encoder.encode(_OutError(request_id, error)) + b"\n"
+
+
+class IdAllocator:
+    """Our request ids: integers from 1, one counter per connection (ours and the agent's
+    are separate spaces, §1)."""
+
+    def __init__(self, start: int = 1) -> None:
+        self._next = itertools.count(start)
+
+    def __call__(self) -> int:
+        return next(self._next)
+
+
+class LineBuffer:
+    """Bytes in, complete lines out; a partial last line waits for its end (no length cap,
+    §1: replays and command lists are big)."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The complete lines that ``data`` finishes, without their ``\\n``; blank lines
+        are skipped."""
+        self._buf += data
+        if b"\n" not in data:
+            return []
+        *lines, rest = self._buf.split(b"\n")
+        self._buf = bytearray(rest)
+        return [bytes(line) for line in lines if line.strip()]
+
+    def rest(self) -> bytes:
+        """What is left after the last ``\\n`` (a truncated line at end of stream)."""
+        return bytes(self._buf)

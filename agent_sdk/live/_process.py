@@ -1,0 +1,173 @@
+"""``cursor-agent acp`` as a child process with a stdin that stays open (docs/acp.md §1, §2).
+
+Started by the SDK's own spawner (``_transport.spawn``: argv list, its own process group,
+the parent-death shim on Linux) and registered with the transport's at-exit killer. The
+pipes are exposed as anyio byte streams for :class:`~agent_sdk.live._connection.Connection`.
+Teardown follows §2 step 7: close stdin (the agent then exits 0), then after a grace end
+the process group: SIGTERM, a grace, SIGKILL, reap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import anyio
+import anyio.abc
+
+from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
+from .._transport.subprocess import StderrTail, _live_groups, grow_pipe
+from ..options import AgentOptions, Invocation
+
+__all__ = ["AcpProcess", "FdReceiveStream", "FdSendStream"]
+
+EXIT_GRACE = 2.0  # after stdin closes, how long the agent gets to exit by itself (§2 step 7)
+TERM_GRACE = 0.5  # after SIGTERM, before SIGKILL
+REAP_WAIT = 2.0  # after SIGKILL, for the kernel to report the exit
+
+
+def _close(fd: int) -> None:
+    with contextlib.suppress(RuntimeError):  # no event loop (garbage collection)
+        anyio.notify_closing(fd)  # wakes a task waiting on it
+    os.close(fd)
+
+
+class FdReceiveStream(anyio.abc.ByteReceiveStream):
+    """A non-blocking pipe's read end as an anyio byte stream."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        """The next bytes; ``anyio.EndOfStream`` at EOF, ``ClosedResourceError`` once closed."""
+        while True:
+            if self._fd is None:
+                raise anyio.ClosedResourceError
+            try:
+                data = os.read(self._fd, max_bytes)
+            except BlockingIOError:
+                await anyio.wait_readable(self._fd)
+                continue
+            if not data:
+                raise anyio.EndOfStream
+            return data
+
+    async def aclose(self) -> None:
+        """Close the read end (idempotent)."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            _close(fd)
+
+
+class FdSendStream(anyio.abc.ByteSendStream):
+    """A non-blocking pipe's write end as an anyio byte stream."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    async def send(self, item: bytes) -> None:
+        """Write all of ``item``; ``BrokenResourceError`` if the reader is gone."""
+        view = memoryview(item)
+        while view:
+            if self._fd is None:
+                raise anyio.ClosedResourceError
+            try:
+                view = view[os.write(self._fd, view) :]
+            except BlockingIOError:
+                await anyio.wait_writable(self._fd)
+            except BrokenPipeError as exc:
+                raise anyio.BrokenResourceError from exc
+
+    async def aclose(self) -> None:
+        """Close the write end (idempotent): the agent sees EOF and exits 0 (§1)."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            _close(fd)
+
+
+class AcpProcess:
+    """The running ``cursor-agent acp``: :attr:`stdin`, :attr:`stdout`, a stderr tail."""
+
+    def __init__(self, process: Child, stdin: int, stdout: int, stderr: int) -> None:
+        self.process = process
+        self.stdin = FdSendStream(stdin)
+        self.stdout = FdReceiveStream(stdout)
+        self._stderr: int | None = stderr
+        self._tail = StderrTail()
+        self._closed = False
+
+    @classmethod
+    async def start(cls, invocation: Invocation, options: AgentOptions) -> AcpProcess:
+        """Spawn ``invocation`` in ``options.cwd`` (the agent finds MCP config from its cwd,
+        §1).
+
+        Raises:
+            AgentStartError: it could not be started (``AgentNotFoundError``: no binary).
+        """
+        pipes = open_pipes(stdin=True)
+        process = await spawn(invocation, options.cwd, pipes)  # closes pipes if it fails
+        _live_groups.add(process.pid)  # killed at interpreter exit if never closed
+        stdout, stderr, stdin = pipes.ours()
+        assert stdin is not None
+        grow_pipe(stdout)
+        return cls(process, stdin, stdout, stderr)
+
+    @property
+    def pid(self) -> int:
+        """The agent's pid, also its process group's id."""
+        return self.process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once it exited (negative: a signal), else ``None``."""
+        return self.process.returncode
+
+    def stderr_tail(self) -> str:
+        """The last part of stderr (silent on real runs except startup failures, §1)."""
+        return self._tail.text()
+
+    async def drain_stderr(self) -> None:
+        """Read stderr until it closes: a full stderr pipe must never block the agent."""
+        while (fd := self._stderr) is not None:
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                try:
+                    await anyio.wait_readable(fd)
+                except anyio.ClosedResourceError:
+                    return
+                continue
+            if not data:
+                self._stderr = None
+                _close(fd)
+                return
+            self._tail.write(data)
+
+    async def aclose(self, exit_grace: float = EXIT_GRACE) -> None:
+        """End it: stdin closed, ``exit_grace`` to exit, then the group is ended (§2 step 7).
+        Bounded, idempotent, and finished even when cancelled (then re-raised)."""
+        if self._closed:
+            return
+        self._closed = True
+        with anyio.CancelScope(shield=True):
+            await self.stdin.aclose()
+            if self.process.returncode is None:
+                with anyio.move_on_after(exit_grace):
+                    await self.process.wait()
+            # The group goes in every case: tool subprocesses may outlive the leader.
+            if self.process.returncode is None:
+                self._signal(SIGTERM)
+                with anyio.move_on_after(TERM_GRACE):
+                    await self.process.wait()
+            self._signal(SIGKILL)
+            _live_groups.discard(self.pid)
+            with anyio.move_on_after(REAP_WAIT):
+                await self.process.wait()
+            await self.stdout.aclose()
+            if self._stderr is not None:
+                fd, self._stderr = self._stderr, None
+                _close(fd)
+
+    def _signal(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already
+            os.killpg(self.pid, signum)
