@@ -1,34 +1,42 @@
-"""A live client of the CLI's ACP mode (``cursor-agent acp``, docs/acp.md).
+"""A live agent: the CLI's ACP mode (``cursor-agent acp``, docs/acp.md; docs/live.md).
 
-One long-lived process, many sessions, prompts streamed as typed updates, and the agent's
-questions (permissions, ``cursor/*`` requests) answered in Python. Experimental: the first
-layer (JSON-RPC, messages, connection, agent); see :class:`LiveAgent`.
+One long-lived process, many sessions, turns streamed as agent_sdk events, and the
+agent's questions (tool permissions, ``cursor/*`` requests) answered in Python::
+
+    async with LiveAgent(permission=decide) as agent:
+        session = await agent.new_session()
+        result = await session.send("Run the tests")
 """
 
-from __future__ import annotations
-
-from ._agent import LiveAgent
+from ._agent import AgentState, LiveAgent
+from ._bridge import LiveEvent
+from ._dispatch import default_ask_question
+from ._errors import LiveAuthError, LiveModelError
 from ._jsonrpc import JsonRpcError
 from ._messages import (
-    AgentMessageChunk,
-    AgentThoughtChunk,
-    AvailableCommandsUpdate,
-    CurrentModeUpdate,
-    Plan,
+    ConfigOption,
+    ContentBlock,
+    ModelInfo,
     PromptResult,
-    SessionInfoUpdate,
-    SessionUpdate,
-    ToolCall,
-    ToolCallUpdate,
-    UnknownUpdate,
-    UserMessageChunk,
+    SessionListing,
+    SessionMode,
 )
 from ._requests import (
+    AnsweredOutcome,
     AskQuestionParams,
     AskQuestionResult,
     CancelledOutcome,
     CreatePlanParams,
     CreatePlanResult,
+    PermissionOption,
+    PermissionToolCall,
+    PlanAcceptedOutcome,
+    PlanRejectedOutcome,
+    PlanTodo,
+    Question,
+    QuestionAnswer,
+    QuestionOption,
+    QuestionSkippedOutcome,
     RequestPermissionParams,
     SelectedOutcome,
 )
@@ -39,32 +47,72 @@ from ._session import (
     PermissionCallback,
     PermissionDecision,
 )
+from ._turn import LiveResult, LiveTurn
+from ._updates import (
+    AcpPlan,
+    AcpToolCall,
+    AcpToolCallUpdate,
+    AgentMessageChunk,
+    AgentThoughtChunk,
+    AvailableCommand,
+    AvailableCommandsUpdate,
+    CurrentModeUpdate,
+    PlanEntry,
+    SessionInfoUpdate,
+    SessionUpdate,
+    UnknownUpdate,
+    UserMessageChunk,
+)
 
 __all__ = [
+    "AcpPlan",
+    "AcpToolCall",
+    "AcpToolCallUpdate",
     "AgentMessageChunk",
+    "AgentState",
     "AgentThoughtChunk",
+    "AnsweredOutcome",
     "AskQuestionCallback",
     "AskQuestionParams",
     "AskQuestionResult",
+    "AvailableCommand",
     "AvailableCommandsUpdate",
     "CancelledOutcome",
+    "ConfigOption",
+    "ContentBlock",
     "CreatePlanCallback",
     "CreatePlanParams",
     "CreatePlanResult",
     "CurrentModeUpdate",
     "JsonRpcError",
     "LiveAgent",
+    "LiveAuthError",
+    "LiveEvent",
+    "LiveModelError",
+    "LiveResult",
     "LiveSession",
+    "LiveTurn",
+    "ModelInfo",
     "PermissionCallback",
     "PermissionDecision",
-    "Plan",
+    "PermissionOption",
+    "PermissionToolCall",
+    "PlanAcceptedOutcome",
+    "PlanEntry",
+    "PlanRejectedOutcome",
+    "PlanTodo",
     "PromptResult",
+    "Question",
+    "QuestionAnswer",
+    "QuestionOption",
+    "QuestionSkippedOutcome",
     "RequestPermissionParams",
     "SelectedOutcome",
     "SessionInfoUpdate",
+    "SessionListing",
+    "SessionMode",
     "SessionUpdate",
-    "ToolCall",
-    "ToolCallUpdate",
     "UnknownUpdate",
     "UserMessageChunk",
+    "default_ask_question",
 ]

@@ -16,57 +16,59 @@ it edits the user's global config, §3.11), ``cursor/ask_question`` and
 from __future__ import annotations
 
 import contextlib
+import enum
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 import msgspec
 
-from ..errors import AgentProcessError, AgentProtocolError, AgentUsageError, ErrorContext
+from .._protocol.classify import process_error
+from .._protocol.redaction import Redaction, redaction_of
+from ..errors import (
+    AgentError,
+    AgentProtocolError,
+    AgentTimeoutError,
+    AgentUsageError,
+    ErrorContext,
+)
 from ..options import AgentOptions, Invocation
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection
-from ._jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JsonRpcError, Malformed, Notification
-from ._jsonrpc import Request as RpcRequest
+from ._dispatch import Router
+from ._errors import live_error
+from ._jsonrpc import METHOD_NOT_FOUND, JsonRpcError, Malformed
 from ._messages import (
     Implementation,
     InitializeParams,
     InitializeResult,
+    ListSessionsResult,
+    LoadSessionParams,
+    LoadSessionResult,
     NewSessionParams,
     NewSessionResult,
-    SessionNotification,
-    SessionUpdate,
-    decode_update,
+    PromptParams,
+    PromptResult,
+    SessionListing,
 )
 from ._process import AcpProcess
-from ._requests import (
-    AskQuestionParams,
-    AskQuestionResult,
-    CancelledOutcome,
-    CreatePlanParams,
-    CreatePlanResult,
-    RequestPermissionParams,
-    RequestPermissionResult,
-)
-from ._session import (
-    AskQuestionCallback,
-    CreatePlanCallback,
-    LiveSession,
-    PermissionCallback,
-    _call,
-    _permission_outcome,
-)
+from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
 
 __all__ = ["LiveAgent", "acp_invocation"]
 
-T = TypeVar("T")
-
-
 #: How long a callback may take to decide before the answer is reject (or cancelled).
 DEFAULT_DECISION_TIMEOUT = 300.0
-MAX_EARLY_UPDATES = 16
-_NOT_AWAITED = frozenset({"cursor/update_todos", "cursor/task", "cursor/generate_image"})
+#: After ``turn_timeout``, how long the turn's cancel may take before the agent is ended.
+CANCEL_GRACE = 5.0
+
+
+class AgentState(enum.Enum):
+    """Where a :class:`LiveAgent` is in its life."""
+
+    NEW = "new"
+    RUNNING = "running"
+    ENDED = "ended"
 
 
 def acp_invocation(options: AgentOptions, binary: str, environ: Mapping[str, str]) -> Invocation:
@@ -123,21 +125,24 @@ class LiveAgent:
         turn_timeout: float | None = None,
     ) -> None:
         self.options = options if options is not None else AgentOptions()
-        self.permission = permission
-        self.ask_question = ask_question
-        self.create_plan = create_plan
         self.decision_timeout = decision_timeout
         self.request_timeout = request_timeout
         self.turn_timeout = turn_timeout
+        self.state = AgentState.NEW
         self.initialize_result: InitializeResult | None = None
         self.callback_errors: list[Exception] = []
         """Exceptions raised by the callbacks (each answered as a rejection)."""
-        self._sessions: dict[str, LiveSession] = {}
-        self._early: dict[str, list[SessionUpdate]] = {}
+        self._router = Router(
+            self, permission=permission, ask_question=ask_question, create_plan=create_plan
+        )
+        self._redaction: Redaction = redaction_of(self.options, os.environ)
+        self._loading: str | None = None  # the session whose history is being replayed
         self._process: AcpProcess | None = None
         self._conn: Connection | None = None
-        self._diagnostics: list[Malformed] = []
         self._stack = contextlib.AsyncExitStack()
+
+    def __repr__(self) -> str:
+        return f"<LiveAgent {self.state.value} pid={self.pid} sessions={len(self.sessions)}>"
 
     @property
     def _connection(self) -> Connection:
@@ -151,32 +156,41 @@ class LiveAgent:
         return self._process.pid if self._process else None
 
     @property
+    def sessions(self) -> list[LiveSession]:
+        """The sessions opened (or loaded) on this agent."""
+        return list(self._router.sessions.values())
+
+    @property
     def diagnostics(self) -> list[Malformed]:
         """Lines from the agent that were no JSON-RPC message (dropped, §1)."""
-        return self._diagnostics
+        return self._router.diagnostics
 
     def stderr_tail(self) -> str:
-        """The last part of the agent's stderr."""
-        return self._process.stderr_tail() if self._process else ""
+        """The last part of the agent's stderr (secrets redacted)."""
+        return self._redaction.text(self._process.stderr_tail()) if self._process else ""
 
     async def __aenter__(self) -> LiveAgent:
         from .. import __version__
         from .._transport.discovery import locate_binary
 
+        if self.state is not AgentState.NEW:
+            raise AgentUsageError("a LiveAgent starts once: make a new one")
         binary = await locate_binary(self.options)
         invocation = acp_invocation(self.options, binary, os.environ)
         await self._stack.__aenter__()
         try:
             self._process = process = await AcpProcess.start(invocation, self.options)
+            self.state = AgentState.RUNNING
+            self._stack.callback(setattr, self, "state", AgentState.ENDED)
             self._stack.push_async_callback(process.aclose)
             conn = Connection(
                 process.stdin,
                 process.stdout,
-                on_notification=self._on_notification,
-                on_request=self._on_request,
+                on_notification=self._router.on_notification,
+                on_request=self._router.on_request,
                 request_timeout=self.request_timeout,
             )
-            self._diagnostics = conn.diagnostics  # kept after closing
+            conn.diagnostics = self._router.diagnostics  # one list, kept after closing
             self._conn = await self._stack.enter_async_context(conn)
             conn.start_soon(process.drain_stderr)
             params = InitializeParams(
@@ -191,22 +205,21 @@ class LiveAgent:
             # Not under a new cancel scope: the stack holds a task group opened before it.
             # Each step shields what must finish (the connection's close, the process's).
             await self._stack.aclose()
+            self._conn = None
             raise
         return self
 
-    async def _exit_error(self, exc: Exception) -> Exception:
-        """The agent ended before answering: a start failure (e.g. an unusable ``--model``
-        exits 1 with a message on stderr, §1); its exit status and stderr say why."""
+    async def _exit_error(self, exc: Exception) -> AgentError:
+        """The agent ended before answering: a start failure (an unusable ``--model``
+        exits 1 with a message on stderr, §1); its exit status and stderr say why, typed
+        as a print-mode start failure would be (``AgentModelError``, ``AgentAuthError``...)."""
         assert self._process is not None
         with anyio.move_on_after(2.0):
             await self._process.process.wait()
-        code = self._process.returncode
-        stderr = self._process.stderr_tail()
-        context = ErrorContext(exit_code=code, stderr=stderr)
-        why = stderr.strip().splitlines()[-1] if stderr.strip() else str(exc)
-        return AgentProcessError(
-            f"cursor-agent acp ended at start (exit {code}): {why}", context=context
-        )
+        stderr = self.stderr_tail()
+        context = ErrorContext(exit_code=self._process.returncode, stderr=stderr)
+        said = stderr.strip().splitlines()[-1] if stderr.strip() else str(exc)
+        return self._redaction.error(process_error(said, context))
 
     async def __aexit__(
         self,
@@ -215,91 +228,177 @@ class LiveAgent:
         tb: TracebackType | None,
     ) -> None:
         """Close stdin, give the agent a grace to exit, then end its process group (§2 step 7)."""
-        await self._stack.__aexit__(exc_type, exc, tb)
-        self._conn = None
+        try:
+            await self._stack.__aexit__(exc_type, exc, tb)
+        finally:
+            self._conn = None
+            self.state = AgentState.ENDED
+
+    # --- requests -------------------------------------------------------------------------
+    async def _request(
+        self, method: str, params: Any, *, session: LiveSession | None = None
+    ) -> msgspec.Raw:
+        """A request, its failure as an agent_sdk error (docs/live.md "Errors")."""
+        session_id = session.session_id if session is not None else None
+        try:
+            return await self._connection.request(method, params)
+        except JsonRpcError as exc:
+            error: AgentError = live_error(
+                exc, method, session_id=session_id, stderr=self.stderr_tail()
+            )
+        except AgentProtocolError as exc:  # the agent went away: say what it left
+            error = self._ended_error(str(exc), session_id)
+        raise self._redaction.error(error)
+
+    def _ended_error(self, why: str, session_id: str | None) -> AgentProtocolError:
+        code = self._process.returncode if self._process else None
+        context = ErrorContext(session_id=session_id, exit_code=code, stderr=self.stderr_tail())
+        return AgentProtocolError(
+            f"{why} (exit {code})",
+            context=context,
+            hint="start a new LiveAgent and load the session by its id to continue (§5.2 item 9)",
+        )
+
+    async def _prompt(self, session: LiveSession, params: PromptParams) -> PromptResult:
+        """One ``session/prompt`` to its stop reason, under ``turn_timeout``: past it the
+        turn is cancelled; if it does not stop within :data:`CANCEL_GRACE`, the agent is
+        ended (its other turns too)."""
+        conn = self._connection
+        call = await conn.call("session/prompt", params)
+        try:
+            try:
+                raw = await call.result(self.turn_timeout)
+            except AgentTimeoutError:
+                with contextlib.suppress(AgentProtocolError):
+                    await session.cancel()
+                try:
+                    await call.result(CANCEL_GRACE)
+                    what = "was cancelled; the session is still usable"
+                except (AgentTimeoutError, AgentProtocolError):
+                    await self._end()
+                    what = (
+                        f"did not stop within {CANCEL_GRACE} s of its cancel: the agent was ended"
+                    )
+                raise self._redaction.error(
+                    AgentTimeoutError(
+                        f"the turn took longer than turn_timeout={self.turn_timeout} s and {what}",
+                        context=ErrorContext(session_id=session.session_id),
+                        hint="raise LiveAgent(turn_timeout=...) or split the prompt",
+                    )
+                ) from None
+            return msgspec.json.decode(raw, type=PromptResult)
+        except JsonRpcError as exc:
+            raise self._redaction.error(
+                live_error(
+                    exc, "session/prompt", session_id=session.session_id, stderr=self.stderr_tail()
+                )
+            ) from None
+        except AgentProtocolError as exc:
+            raise self._redaction.error(self._ended_error(str(exc), session.session_id)) from None
+        except msgspec.DecodeError as exc:
+            raise AgentProtocolError(f"session/prompt: an unreadable result: {exc}") from None
+        finally:
+            call.close()
+
+    async def _end(self) -> None:
+        """End the agent's process now (a turn that ignores its cancel); every waiting
+        request then fails, and the agent is unusable."""
+        if self._process is not None:
+            await self._process.aclose(exit_grace=0)
+
+    # --- sessions -------------------------------------------------------------------------
+    async def authenticate(self) -> None:
+        """``authenticate {methodId: "cursor_login"}`` (§3.2): checks the *stored* login.
+        Not needed with a stored login or an API key; the agent is started with
+        ``NO_OPEN_BROWSER=1``, so a missing login fails instead of opening a browser.
+
+        Raises:
+            JsonRpcError: the login failed (``-32602``).
+        """
+        await self._request("authenticate", {"methodId": "cursor_login"})
 
     async def new_session(
         self, cwd: str | os.PathLike[str] | None = None, mcp_servers: Sequence[Any] = ()
     ) -> LiveSession:
-        """A new session (``session/new``, §3.3) in ``cwd`` (absolute; default
-        ``options.cwd``, else the current directory).
+        """A new session (``session/new``, §3.3) in ``cwd`` (made absolute; default
+        ``options.cwd``, else the current directory). It is persisted, and loadable, only
+        once it got a prompt (§3.3).
 
         Raises:
-            JsonRpcError: the agent refused it (``-32000``: not logged in, §3.2).
+            LiveAuthError: not logged in (``-32000``, an ``AgentAuthError``).
+            JsonRpcError: another refusal (a bad MCP server entry: ``-32603``).
         """
-        where = str(
-            await anyio.Path(cwd if cwd is not None else self.options.cwd or ".").absolute()
-        )
+        where = await self._cwd(cwd)
         params = NewSessionParams(cwd=where, mcp_servers=list(mcp_servers))
-        raw = await self._connection.request("session/new", params)
-        session = LiveSession(self, msgspec.json.decode(raw, type=NewSessionResult))
-        self._sessions[session.session_id] = session
-        for update in self._early.pop(session.session_id, []):
-            session._deliver(update)
+        raw = await self._request("session/new", params)
+        result = msgspec.json.decode(raw, type=NewSessionResult)
+        session = LiveSession(self, result.session_id, where)
+        session._apply(result)
+        self._router.add(session)
         return session
 
-    # --- from the agent ---------------------------------------------------------------
-    def _on_notification(self, message: Notification) -> None:
-        if message.method != "session/update" or message.params is None:
-            return  # nothing else is recorded as a notification to the client (§3.9)
+    async def load_session(
+        self,
+        session_id: str,
+        cwd: str | os.PathLike[str] | None = None,
+        mcp_servers: Sequence[Any] = (),
+    ) -> LiveSession:
+        """An earlier session by its id (``session/load``, §3.4). Its history is replayed
+        into :attr:`LiveSession.history`, never as a turn. Pass the cwd it was made in:
+        another one silently rebinds it there (§3.4); by default the one
+        :meth:`list_sessions` reports, else ``options.cwd``.
+
+        Raises:
+            JsonRpcError: no such session, or it never got a prompt (``-32602``).
+        """
+        if cwd is None:
+            known = [s.cwd for s in await self._listed() if s.session_id == session_id and s.cwd]
+            cwd = known[0] if known else None
+        where = await self._cwd(cwd)
+        session = self._router.sessions.get(session_id) or LiveSession(self, session_id, where)
+        session.cwd, session.history = where, []
+        self._router.sessions[session_id] = session
+        self._loading = session_id
         try:
-            note = msgspec.json.decode(message.params, type=SessionNotification)
-        except msgspec.DecodeError as exc:
-            self._diagnostics.append(Malformed(bytes(message.params), str(exc)))
-            return
-        update = decode_update(note.update)
-        session = self._sessions.get(note.session_id)
-        if session is not None:
-            session._deliver(update)
-        else:
-            # The command list can overtake our reading of the session/new result (§2 step 3):
-            # kept for the session about to exist, a few at most.
-            early = self._early.setdefault(note.session_id, [])
-            early.append(update)
-            del early[:-MAX_EARLY_UPDATES]
+            params = LoadSessionParams(
+                session_id=session_id, cwd=where, mcp_servers=list(mcp_servers)
+            )
+            raw = await self._request("session/load", params, session=session)
+        except BaseException:
+            del self._router.sessions[session_id]
+            raise
+        finally:
+            self._loading = None
+        session._apply(msgspec.json.decode(raw, type=LoadSessionResult))
+        return session
 
-    async def _on_request(self, request: RpcRequest) -> Any:
-        method = request.method
-        if method == "session/request_permission":
-            params = _params(request, RequestPermissionParams)
-            session = self._sessions.get(params.session_id)
-            status, decision = ("failed", None)
-            if session is not None:
-                status, decision = await session._decide(self._permission, params)
-            if status == "cancelled":  # answer pending requests `cancelled` (§3.7)
-                return RequestPermissionResult(outcome=CancelledOutcome())
-            # A timeout or a failing callback rejects: only an explicit allow runs a tool.
-            outcome = _permission_outcome(decision if status == "ok" else "reject", params.options)
-            return RequestPermissionResult(outcome=outcome)
-        if method in ("cursor/ask_question", "cursor/create_plan"):
-            ask = method == "cursor/ask_question"
-            callback: Callable[[Any], Any] | None = self.ask_question if ask else self.create_plan
-            if callback is None:
-                raise JsonRpcError(
-                    METHOD_NOT_FOUND, f'"Method not found": {method}', {"method": method}
-                )
-            typed = _params(request, AskQuestionParams if ask else CreatePlanParams)
-            # The params carry no sessionId (§4): the session with a running turn owns it.
-            busy = [s for s in self._sessions.values() if s._busy]
-            if busy:
-                status, answer = await busy[0]._decide(callback, typed)
-            else:
-                status, answer = "ok", await _call(callback, typed)
-            if status != "ok":
-                result_type = AskQuestionResult if ask else CreatePlanResult
-                return result_type(outcome=CancelledOutcome())
-            return answer
-        if method in _NOT_AWAITED:
-            return {}  # sent as requests but not awaited (§4): answer `{}`
-        raise JsonRpcError(METHOD_NOT_FOUND, f'"Method not found": {method}', {"method": method})
+    async def list_sessions(
+        self, cwd: str | os.PathLike[str] | None = None
+    ) -> list[SessionListing]:
+        """The stored sessions, newest first (``session/list``, §3.5), of ``cwd`` if given.
+        Sessions that never got a prompt are not stored.
 
-    def _permission(self, params: RequestPermissionParams) -> Any:
-        # Default policy: reject once; allow-always is never chosen implicitly (§3.11).
-        return self.permission(params) if self.permission is not None else "reject"
+        Raises:
+            JsonRpcError: this build has no ``session/list`` (before 2026.06, ``-32601``).
+        """
+        if not self._can_list():
+            raise JsonRpcError(
+                METHOD_NOT_FOUND,
+                "session/list is not offered by this build (no sessionCapabilities.list)",
+                method="session/list",
+                hint="update the CLI; load a session by its id with load_session()",
+            )
+        params = {} if cwd is None else {"cwd": await self._cwd(cwd)}
+        raw = await self._request("session/list", params)
+        return msgspec.json.decode(raw, type=ListSessionsResult).sessions
 
+    async def _listed(self) -> list[SessionListing]:
+        return await self.list_sessions() if self._can_list() else []
 
-def _params(request: RpcRequest, kind: type[T]) -> T:
-    try:
-        return msgspec.json.decode(request.params or b"{}", type=kind)
-    except msgspec.DecodeError as exc:
-        raise JsonRpcError(INVALID_PARAMS, "Invalid params", {"message": str(exc)}) from exc
+    def _can_list(self) -> bool:
+        # Gate on the capability: 2026.03 builds answer -32601 (§3.5).
+        caps = self.initialize_result.agent_capabilities if self.initialize_result else None
+        return bool(caps and caps.session_capabilities and "list" in caps.session_capabilities)
+
+    async def _cwd(self, cwd: str | os.PathLike[str] | None) -> str:
+        return str(await anyio.Path(cwd if cwd is not None else self.options.cwd or ".").absolute())

@@ -38,7 +38,7 @@ from ._jsonrpc import (
     encode_result,
 )
 
-__all__ = ["DEFAULT_REQUEST_TIMEOUT", "Connection", "NotificationHandler", "RequestHandler"]
+__all__ = ["DEFAULT_REQUEST_TIMEOUT", "Call", "Connection", "NotificationHandler", "RequestHandler"]
 
 #: How long a request waits for its answer unless told otherwise: the agent drops
 #: malformed input without a word, so only a timeout notices (§1: "Time out every request").
@@ -62,6 +62,42 @@ class _Pending:
     def __init__(self) -> None:
         self.done = anyio.Event()
         self.response: Response | None = None
+
+
+class Call:
+    """A request sent and not yet answered; :meth:`result` may be awaited more than once
+    (after a timeout, a turn waits again for its answer to a cancel, §3.7)."""
+
+    def __init__(self, connection: Connection, request_id: int, method: str) -> None:
+        self._connection = connection
+        self.id = request_id
+        self.method = method
+        self._pending = connection._pending[request_id] = _Pending()
+
+    async def result(self, timeout: float | None) -> msgspec.Raw:  # noqa: ASYNC109
+        """The answer's result, waiting at most ``timeout`` seconds (``None``: no limit).
+
+        Raises:
+            JsonRpcError: the agent answered with an error.
+            AgentTimeoutError: no answer yet (the call still waits for one).
+            AgentProtocolError: the connection ended first.
+        """
+        with anyio.move_on_after(math.inf if timeout is None else timeout):
+            await self._pending.done.wait()
+        response = self._pending.response
+        if response is None:
+            reason = self._connection._closed_reason
+            if reason is not None:
+                raise AgentProtocolError(f"{self.method}: {reason}")
+            raise AgentTimeoutError(f"{self.method}: no answer from the agent within {timeout} s")
+        if response.error is not None:
+            raise response.error
+        assert response.result is not None
+        return response.result
+
+    def close(self) -> None:
+        """Stop waiting: an answer that comes later is dropped (and noted)."""
+        self._connection._pending.pop(self.id, None)
 
 
 class Connection:
@@ -115,7 +151,9 @@ class Connection:
         assert self._tg is not None
         self._tg.cancel_scope.cancel()
         try:
-            return await self._tg.__aexit__(exc_type, exc, tb)
+            # Not given the body's exception: a task group would wrap it in an exception
+            # group, and the user's own error must come out as itself.
+            return await self._tg.__aexit__(None, None, None)
         finally:
             self._end("the connection was closed")
             with anyio.CancelScope(shield=True):  # the connection owns both streams
@@ -129,6 +167,23 @@ class Connection:
         self._tg.start_soon(func)
 
     # --- sending ----------------------------------------------------------------------
+    async def call(self, method: str, params: Any = None) -> Call:
+        """Send a request; the :class:`Call` waits for its answer (close it when done).
+
+        Raises:
+            AgentProtocolError: the connection has ended.
+        """
+        if self._closed_reason is not None:
+            raise AgentProtocolError(f"{method}: {self._closed_reason}")
+        request_id = self._ids()
+        call = Call(self, request_id, method)
+        try:
+            await self._send(encode_request(request_id, method, params))
+        except BaseException:
+            call.close()
+            raise
+        return call
+
     async def request(
         self,
         method: str,
@@ -145,26 +200,11 @@ class Connection:
             AgentTimeoutError: no answer in time (the answer, if it comes, is dropped).
             AgentProtocolError: the connection ended first.
         """
-        if self._closed_reason is not None:
-            raise AgentProtocolError(f"{method}: {self._closed_reason}")
-        request_id = self._ids()
-        pending = self._pending[request_id] = _Pending()
-        limit = self.request_timeout if timeout == -1.0 else timeout
+        call = await self.call(method, params)
         try:
-            await self._send(encode_request(request_id, method, params))
-            with anyio.move_on_after(math.inf if limit is None else limit):
-                await pending.done.wait()
+            return await call.result(self.request_timeout if timeout == -1.0 else timeout)
         finally:
-            self._pending.pop(request_id, None)
-        response = pending.response
-        if response is None:
-            if self._closed_reason is not None:
-                raise AgentProtocolError(f"{method}: {self._closed_reason}")
-            raise AgentTimeoutError(f"{method}: no answer from the agent within {limit} s")
-        if response.error is not None:
-            raise response.error
-        assert response.result is not None
-        return response.result
+            call.close()
 
     async def notify(self, method: str, params: Any = None) -> None:
         """Send a notification (no answer comes)."""

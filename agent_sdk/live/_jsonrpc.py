@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from ..errors import AgentError
+from ..errors import AgentError, ErrorContext
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -53,15 +53,26 @@ class JsonRpcError(AgentError):
     ``{details}`` or ``{message}``, docs/acp.md §5.1), so it is never given a type.
     """
 
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        detail = _detail(data)
-        super().__init__(f"JSON-RPC error {code}: {message}" + (f" ({detail})" if detail else ""))
+    def __init__(
+        self,
+        code: int,
+        message: str,
+        data: Any = None,
+        *,
+        context: ErrorContext | None = None,
+        hint: str | None = None,
+        method: str | None = None,
+    ) -> None:
+        detail = detail_of(data)
+        said = f"JSON-RPC error {code}: {message}" + (f" ({detail})" if detail else "")
+        super().__init__(f"{method}: {said}" if method else said, context=context, hint=hint)
+        self.method = method
         self.code = code
         self.rpc_message = message
         self.data = data
 
 
-def _detail(data: Any) -> str:
+def detail_of(data: Any) -> str:
     """The human part of ``data``: its ``message`` or ``details`` (§5.1), else nothing."""
     if isinstance(data, dict):
         for key in ("message", "details"):

@@ -1,5 +1,5 @@
-"""``LiveSession``: one ACP session's prompts, cancel and decisions (docs/acp.md §2, §3.6,
-§3.7, §3.11), and the callback types of :class:`~agent_sdk.live.LiveAgent`.
+"""``LiveSession``: one ACP session's prompts, cancel, modes and decisions (docs/acp.md §2,
+§3.6–§3.8, §3.11), and the callback types of :class:`~agent_sdk.live.LiveAgent`.
 """
 
 from __future__ import annotations
@@ -16,16 +16,17 @@ import anyio
 import msgspec
 from anyio.streams.memory import MemoryObjectSendStream
 
-from ..errors import AgentProtocolError, AgentTimeoutError, AgentUsageError
+from ..errors import AgentProtocolError
 from ._messages import (
-    AvailableCommandsUpdate,
+    ConfigOption,
     ContentBlock,
-    CurrentModeUpdate,
+    LoadSessionResult,
+    ModelInfo,
     NewSessionResult,
     PromptParams,
     PromptResult,
-    SessionInfoUpdate,
-    SessionUpdate,
+    SessionMode,
+    SetConfigOptionResult,
 )
 from ._requests import (
     AskQuestionParams,
@@ -37,9 +38,17 @@ from ._requests import (
     RequestPermissionParams,
     SelectedOutcome,
 )
+from ._updates import (
+    AvailableCommand,
+    AvailableCommandsUpdate,
+    CurrentModeUpdate,
+    SessionInfoUpdate,
+    SessionUpdate,
+)
 
 if TYPE_CHECKING:
     from ._agent import LiveAgent
+    from ._turn import LiveResult, LiveTurn
 
 __all__ = [
     "AskQuestionCallback",
@@ -87,51 +96,119 @@ def _permission_outcome(
 
 
 class LiveSession:
-    """One ACP session of a :class:`LiveAgent`: prompts run one at a time (§2 step 5).
+    """One ACP session of a :class:`LiveAgent`, from :meth:`LiveAgent.new_session` or
+    :meth:`LiveAgent.load_session`. Prompts run one at a time, queued in order (§2 step 5).
 
     Attributes:
-        session_id: the CLI's id (UUIDv4).
-        info: the ``session/new`` result (modes, models, config options).
+        session_id: the CLI's id (UUIDv4; not a print-mode chat id, §6).
+        cwd: where its tools run (a load rebinds it, §3.4).
         title: the latest ``session_info_update`` title.
-        current_mode_id: the current mode, kept up to date by ``current_mode_update``.
+        current_mode_id: kept up to date by ``current_mode_update`` (§3.8).
+        current_model_id: the model, as the agent last said.
+        modes, models, config_options: what can be chosen (§3.3, §3.8).
         available_commands: the latest ``available_commands_update`` list.
+        history: the updates ``session/load`` replayed (empty for a new session); never
+            part of a turn (§3.4).
+
+    Example::
+
+        result = await session.send("Run the tests")
+        print(result.text, result.stop_reason)
     """
 
-    def __init__(self, agent: LiveAgent, info: NewSessionResult) -> None:
+    def __init__(self, agent: LiveAgent, session_id: str, cwd: str) -> None:
         self._agent = agent
-        self.session_id = info.session_id
-        self.info = info
+        self.session_id = session_id
+        self.cwd = cwd
         self.title: str | None = None
-        self.current_mode_id = info.modes.current_mode_id if info.modes else None
-        self.available_commands: list[Any] = []
+        self.current_mode_id: str | None = None
+        self.current_model_id: str | None = None
+        self.modes: list[SessionMode] = []
+        self.models: list[ModelInfo] = []
+        self.config_options: list[ConfigOption] = []
+        self.available_commands: list[AvailableCommand] = []
+        self.history: list[SessionUpdate] = []
         self._turn: MemoryObjectSendStream[Any] | None = None
-        self._busy = False
+        self._queue = anyio.Semaphore(1)  # not a Lock: the turn's task releases it
         self._decisions: set[anyio.CancelScope] = set()
         self._cancelled: weakref.WeakSet[anyio.CancelScope] = weakref.WeakSet()
+        self._rejected: set[str] = set()
+
+    def __repr__(self) -> str:
+        return f"<LiveSession {self.session_id} mode={self.current_mode_id}>"
+
+    def _apply(self, state: NewSessionResult | LoadSessionResult) -> None:
+        if state.modes is not None:
+            self.current_mode_id = state.modes.current_mode_id
+            self.modes = list(state.modes.available_modes)
+        if state.models is not None:
+            self.current_model_id = state.models.current_model_id
+            self.models = list(state.models.available_models)
+        if state.config_options is not None:
+            self._apply_options(state.config_options)
+
+    def _apply_options(self, options: list[ConfigOption]) -> None:
+        self.config_options = list(options)
+        for option in options:
+            if option.id == "mode" and isinstance(option.current_value, str):
+                self.current_mode_id = option.current_value
+            elif option.id == "model" and isinstance(option.current_value, str):
+                self.current_model_id = option.current_value
+
+    @property
+    def running(self) -> bool:
+        """Whether a prompt is running now."""
+        return self._turn is not None
+
+    # --- turns --------------------------------------------------------------------------
+    def run(self, prompt: str | Sequence[ContentBlock]) -> LiveTurn:
+        """A turn to iterate: agent_sdk events as they come (docs/live.md "Events");
+        ``turn.result`` once it ended. See :class:`LiveTurn`."""
+        from ._turn import LiveTurn
+
+        return LiveTurn(self, prompt)
+
+    async def send(self, prompt: str | Sequence[ContentBlock]) -> LiveResult:
+        """Run a turn to its end and return its :class:`LiveResult`.
+
+        Raises:
+            AgentTimeoutError: ``turn_timeout`` passed (the turn was cancelled; if the
+                agent did not stop, it was ended).
+            AgentRetriableError: the agent's backend failed (its reply ends with
+                ``Error: T: [...]``, §5.2 item 7); the session is still usable.
+            JsonRpcError: the agent refused the prompt.
+            AgentProtocolError: the agent went away mid-turn (§5.2 item 9).
+        """
+        turn = self.run(prompt)
+        async for _ in turn:
+            pass
+        return turn.result
 
     async def prompt(
         self, prompt: str | Sequence[ContentBlock]
     ) -> AsyncIterator[SessionUpdate | PromptResult]:
-        """Send a prompt; yield its updates as they come, then the :class:`PromptResult`.
+        """The protocol-level turn: the ACP updates as they come, then the
+        :class:`PromptResult`. :meth:`run` gives the same turn as agent_sdk events.
 
-        Updates that arrive between turns (the command list after ``session/new``) only
-        update this session's attributes. Leaving the loop early does not stop the turn:
-        :meth:`cancel` does.
+        Waits for the prompts sent before it on this session. Leaving the loop early does
+        not stop the turn: :meth:`cancel` does.
 
         Raises:
-            AgentUsageError: a prompt is already running on this session.
-            JsonRpcError: the agent answered the prompt with an error (§5.2 item 7).
-            AgentProtocolError: the agent went away mid-turn (§5.2 item 9).
+            as :meth:`send`, but a backend error is only text here.
         """
-        if self._busy:
-            raise AgentUsageError("a prompt is already running on this session (§2 step 5)")
         blocks = [ContentBlock(type="text", text=prompt)] if isinstance(prompt, str) else prompt
         params = PromptParams(session_id=self.session_id, prompt=list(blocks))
         send, receive = anyio.create_memory_object_stream[Any](math.inf)
-        self._busy = True
-        self._turn = send
-        self._agent._connection.start_soon(partial(self._run_prompt, params, send))
         with receive:
+            await self._queue.acquire()
+            try:
+                self._turn = send
+                self._agent._connection.start_soon(partial(self._run_prompt, params, send))
+            except BaseException:
+                self._turn = None
+                self._queue.release()
+                send.close()
+                raise
             async for item in receive:
                 if isinstance(item, BaseException):
                     raise item
@@ -143,22 +220,13 @@ class LiveSession:
     async def _run_prompt(self, params: PromptParams, send: MemoryObjectSendStream[Any]) -> None:
         item: object = None
         try:
-            raw = await self._agent._connection.request(
-                "session/prompt", params, timeout=self._agent.turn_timeout
-            )
-            item = msgspec.json.decode(raw, type=PromptResult)
-        except msgspec.DecodeError as exc:
-            item = AgentProtocolError(f"session/prompt: an unreadable result: {exc}")
-        except AgentTimeoutError as exc:  # turn_timeout: stop the turn too, best effort (§3.7)
-            item = exc
-            with contextlib.suppress(AgentProtocolError):
-                await self.cancel()
+            item = await self._agent._prompt(self, params)
         except Exception as exc:  # delivered to the iterating task, raised there
             item = exc
         finally:
             # Also when cancelled (the agent closing): the iterating task must not wait on.
             self._turn = None
-            self._busy = False
+            self._queue.release()
             with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
                 if item is not None:
                     send.send_nowait(item)
@@ -174,16 +242,52 @@ class LiveSession:
         if self._turn is not None:
             with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
                 self._turn.send_nowait(update)
+        elif self._agent._loading == self.session_id:
+            self.history.append(update)  # the replay of session/load (§3.4)
 
     async def cancel(self) -> None:
         """Cancel the running prompt: a ``session/cancel`` **notification** (sent as a request
         it cancels nothing, §3.7). Pending permission and extension requests are answered
-        ``cancelled`` (§3.7); the prompt then ends with stop reason ``cancelled``."""
+        ``cancelled`` (§3.7); the prompt then ends with stop reason ``cancelled`` and the
+        session stays usable. Without a running prompt it does nothing."""
         for scope in list(self._decisions):
             self._cancelled.add(scope)
             scope.cancel()
         await self._agent._connection.notify("session/cancel", {"sessionId": self.session_id})
 
+    # --- modes and models -----------------------------------------------------------------
+    async def set_mode(self, mode_id: str) -> None:
+        """Switch to ``agent``, ``plan`` or ``ask`` (``session/set_mode``, §3.8).
+
+        Raises:
+            JsonRpcError: not a mode of :attr:`modes` (``-32603``).
+        """
+        await self._agent._request(
+            "session/set_mode", {"sessionId": self.session_id, "modeId": mode_id}, session=self
+        )
+        self.current_mode_id = mode_id
+
+    async def set_model(self, model_id: str) -> None:
+        """Use ``model_id``, one of :attr:`models` (``set_config_option`` ``model``, §3.8).
+
+        Raises:
+            LiveModelError: not in this session's list (an ``AgentModelError``).
+        """
+        await self.set_config_option("model", model_id)
+
+    async def set_config_option(self, config_id: str, value: str) -> list[ConfigOption]:
+        """Set one of :attr:`config_options` (``session/set_config_option``, §3.8); returns
+        the full refreshed list (also kept on the session).
+
+        Raises:
+            JsonRpcError: an unknown option or value (``-32602``).
+        """
+        params = {"sessionId": self.session_id, "configId": config_id, "value": value}
+        raw = await self._agent._request("session/set_config_option", params, session=self)
+        self._apply_options(msgspec.json.decode(raw, type=SetConfigOptionResult).config_options)
+        return self.config_options
+
+    # --- decisions ------------------------------------------------------------------------
     async def _decide(self, func: Callable[[Any], Any], arg: Any) -> tuple[str, Any]:
         """``("ok", answer)``; ``("cancelled", None)`` after :meth:`cancel`; ``("failed",
         None)`` when the callback timed out or raised."""
@@ -196,3 +300,16 @@ class LiveSession:
             finally:
                 self._decisions.discard(scope)
         return ("cancelled" if scope in self._cancelled else "failed"), None
+
+    def _answered(self, params: RequestPermissionParams, outcome: object) -> None:
+        """Remember a rejection: ACP ends a rejected call ``completed`` like any (§3.10)."""
+        chosen = {o.option_id: o.kind for o in params.options}
+        allowed = isinstance(outcome, SelectedOutcome) and chosen.get(outcome.option_id, "") in (
+            "allow_once",
+            "allow_always",
+        )
+        if not allowed:
+            self._rejected.add(params.tool_call.tool_call_id)
+
+    def _was_rejected(self, call_id: str) -> bool:
+        return call_id in self._rejected

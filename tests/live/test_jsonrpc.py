@@ -9,6 +9,7 @@ import msgspec
 from agent_sdk.live import _jsonrpc as rpc
 from agent_sdk.live import _messages as m
 from agent_sdk.live import _requests as r
+from agent_sdk.live import _updates as u
 
 
 def test_encode_lines_carry_the_version_and_one_newline() -> None:
@@ -114,24 +115,24 @@ def test_ids_count_from_one() -> None:
 
 
 def test_updates_decode_typed_and_unknown_kinds_pass_through() -> None:
-    chunk = m.decode_update(
+    chunk = u.decode_update(
         b'{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hi"},"new":1}'
     )
-    assert isinstance(chunk, m.AgentMessageChunk)
+    assert isinstance(chunk, u.AgentMessageChunk)
     assert chunk.content.text == "Hi"
-    call = m.decode_update(
+    call = u.decode_update(
         b'{"sessionUpdate":"tool_call","toolCallId":"call-1\\nfc_1","title":"`ls`",'
         b'"kind":"execute","status":"pending","rawInput":{"command":"ls"}}'
     )
-    assert isinstance(call, m.ToolCall)
+    assert isinstance(call, u.AcpToolCall)
     assert call.tool_call_id == "call-1\nfc_1"
     assert call.raw_input == {"command": "ls"}
-    unknown = m.decode_update(b'{"sessionUpdate":"usage_update","used":1,"size":2}')
-    assert isinstance(unknown, m.UnknownUpdate)
+    unknown = u.decode_update(b'{"sessionUpdate":"usage_update","used":1,"size":2}')
+    assert isinstance(unknown, u.UnknownUpdate)
     assert unknown.kind == "usage_update"
     assert unknown.data["used"] == 1
-    misshapen = m.decode_update(b'{"sessionUpdate":"current_mode_update"}')
-    assert isinstance(misshapen, m.UnknownUpdate)
+    misshapen = u.decode_update(b'{"sessionUpdate":"current_mode_update"}')
+    assert isinstance(misshapen, u.UnknownUpdate)
     assert misshapen.kind == "current_mode_update"
 
 

@@ -31,12 +31,12 @@ from agent_sdk.live import (
     JsonRpcError,
     LiveAgent,
     LiveSession,
-    Plan,
+    AcpPlan,
     PromptResult,
     RequestPermissionParams,
     SessionInfoUpdate,
-    ToolCall,
-    ToolCallUpdate,
+    AcpToolCall,
+    AcpToolCallUpdate,
     UnknownUpdate,
 )
 from agent_sdk.live._requests import PlanAcceptedOutcome
@@ -67,7 +67,7 @@ async def test_hello_streams_typed_updates_then_the_stop_reason(options: AgentOp
         assert agent.initialize_result is not None
         assert agent.initialize_result.protocol_version == 1
         session = await agent.new_session()
-        assert session.info.modes is not None
+        assert [m.id for m in session.modes] == ["agent", "plan", "ask"]
         assert session.current_mode_id == "agent"
         updates = await collect(session, "hello")
     # The command list may land inside the first turn (it is unsolicited, §2 step 3).
@@ -93,7 +93,7 @@ async def test_permission_allow_runs_the_tool(options: AgentOptions) -> None:
         session = await agent.new_session()
         updates = await collect(session, "scenario:permission")
     assert [o.kind for o in asked[0].options] == ["allow_once", "allow_always", "reject_once"]
-    done = [u for u in updates if isinstance(u, ToolCallUpdate) and u.status == "completed"]
+    done = [u for u in updates if isinstance(u, AcpToolCallUpdate) and u.status == "completed"]
     assert done[0].raw_output["exitCode"] == 0
     assert "all 12 pass" in text_of(updates)
     assert updates[-1] == PromptResult(stop_reason="end_turn")
@@ -114,10 +114,10 @@ async def test_permission_reject_changes_the_outcome(options: AgentOptions, how:
     async with LiveAgent(options, permission=callback, decision_timeout=0.2) as agent:
         session = await agent.new_session()
         updates = await collect(session, "scenario:permission")
-    calls = [u for u in updates if isinstance(u, ToolCall)]
+    calls = [u for u in updates if isinstance(u, AcpToolCall)]
     assert calls
     assert calls[0].raw_input == {"command": "pytest -q"}
-    done = [u for u in updates if isinstance(u, ToolCallUpdate) and u.status == "completed"]
+    done = [u for u in updates if isinstance(u, AcpToolCallUpdate) and u.status == "completed"]
     assert done[0].raw_output is None  # rejected tools still end `completed` (§3.10)
     assert "rejected" in text_of(updates)
     assert updates[-1] == PromptResult(stop_reason="end_turn")
@@ -134,13 +134,33 @@ async def test_cancel_ends_a_slow_turn_and_the_session_stays_usable(
             async for update in session.prompt("scenario:slow"):
                 updates.append(update)
                 if isinstance(update, AgentMessageChunk):  # "Working": now it stalls
-                    with pytest.raises(AgentUsageError):
-                        await anext(aiter(session.prompt("hello")))
                     await session.cancel()
         assert updates[-1] == PromptResult(stop_reason="cancelled")
         assert text_of(updates) == "Working"
         again = await collect(session, "hello")
         assert again[-1] == PromptResult(stop_reason="end_turn")
+
+
+async def test_a_second_prompt_waits_for_the_first_in_order(options: AgentOptions) -> None:
+    order: list[str] = []
+
+    async def second(session: LiveSession) -> None:
+        updates = await collect(session, "hello")
+        order.append(f"second {updates[-1].stop_reason}")
+
+    async with LiveAgent(options) as agent:
+        session = await agent.new_session()
+        with anyio.fail_after(LIMIT):
+            async with anyio.create_task_group() as tg:
+                async for update in session.prompt("scenario:slow"):
+                    if isinstance(update, AgentMessageChunk):  # stalled now
+                        tg.start_soon(second, session)
+                        await anyio.wait_all_tasks_blocked()
+                        assert order == []  # queued behind the running turn
+                        await session.cancel()
+                    if isinstance(update, PromptResult):
+                        order.append(f"first {update.stop_reason}")
+    assert order == ["first cancelled", "second end_turn"]
 
 
 async def test_a_prompt_error_is_raised_after_the_updates(options: AgentOptions) -> None:
@@ -184,7 +204,7 @@ async def test_cancel_answers_a_pending_permission_and_ends_the_turn(
             updates: list[Any] = []
             async for update in session.prompt("scenario:permission"):
                 updates.append(update)
-                if isinstance(update, ToolCallUpdate) and update.status == "in_progress":
+                if isinstance(update, AcpToolCallUpdate) and update.status == "in_progress":
                     await asked.wait()
                     await session.cancel()
         assert updates[-1] == PromptResult(stop_reason="cancelled")
@@ -257,7 +277,7 @@ async def test_create_plan_is_answered_by_its_callback(options: AgentOptions) ->
     assert got[0].name == "Cart totals"
     assert [t.id for t in got[0].todos] == ["t1", "t2"]
     assert "Plan accepted." in text_of(updates)
-    plans = [u for u in updates if isinstance(u, Plan)]
+    plans = [u for u in updates if isinstance(u, AcpPlan)]
     assert [e.content for e in plans[0].entries] == ["Add total()", "Test it"]
 
 
@@ -266,7 +286,7 @@ async def test_without_a_create_plan_callback_the_turn_goes_on(options: AgentOpt
         session = await agent.new_session()
         updates = await collect(session, "scenario:create_plan")
     assert "Plan accepted." not in text_of(updates)
-    assert any(isinstance(u, Plan) for u in updates)
+    assert any(isinstance(u, AcpPlan) for u in updates)
     assert updates[-1] == PromptResult(stop_reason="end_turn")
 
 

@@ -1,0 +1,152 @@
+"""``LiveTurn`` and ``LiveResult``: one prompt of a live session as agent_sdk events, and
+what it came to (docs/live.md).
+
+A turn's reply is the join of its message chunks; only the stop reason ends it
+(docs/acp.md §6). ACP reports no token usage, cost or duration: ``duration_ms`` is timed
+here. A backend failure arrives as reply text (``\\n\\nError: T: [unavailable] ...``,
+§5.2 item 7): once every event is delivered it is raised as an
+:class:`~agent_sdk.errors.AgentRetriableError`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from ..errors import AgentRetriableError, AgentUsageError, ErrorContext
+from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
+from ..tool_calls import ToolCall, ToolCallTracker
+from ._bridge import Bridge, LiveEvent
+from ._messages import ContentBlock, PromptResult
+from ._updates import AcpPlan
+
+if TYPE_CHECKING:
+    from ._session import LiveSession
+
+__all__ = ["LiveResult", "LiveTurn"]
+
+# The shape of a backend error in the reply (§5.2 item 7): a blank line, then "Error: T:".
+BACKEND_ERROR = re.compile(r"\n\nError: T: (.+)\s*\Z", re.DOTALL)
+
+
+class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
+    """What a live turn came to.
+
+    Attributes:
+        text: the reply, its message chunks joined with no separator (§3.9).
+        stop_reason: ``end_turn``, ``cancelled``, or another ACP reason (§3.6).
+        session_id: the session's id.
+        duration_ms: from sending the prompt to its stop reason, timed by agent_sdk.
+        events: every event of the turn, in order.
+        tool_calls: the turn's tool calls, ``started`` paired with ``completed``.
+        plan: the last ``plan`` update of the turn, if any.
+    """
+
+    text: str
+    stop_reason: str
+    session_id: str
+    duration_ms: int
+    events: list[LiveEvent] = msgspec.field(default_factory=list)
+    tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
+    plan: AcpPlan | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether the turn was cancelled (``session/cancel`` or ``turn_timeout``)."""
+        return self.stop_reason == "cancelled"
+
+
+class LiveTurn:
+    """One prompt of a :class:`LiveSession`: iterate it for events, then read
+    :attr:`result`. Made by :meth:`LiveSession.run`.
+
+    Example::
+
+        turn = session.run("Run the tests")
+        async for event in turn:
+            if isinstance(event, AssistantEvent):
+                print(event.new_text, end="")
+        print(turn.result.stop_reason)
+    """
+
+    def __init__(self, session: LiveSession, prompt: str | Sequence[ContentBlock]) -> None:
+        self.session = session
+        self._prompt = prompt
+        self._bridge = Bridge(session.session_id, session._was_rejected)
+        self._events: list[LiveEvent] = []
+        self._calls = ToolCallTracker()
+        self._text: list[str] = []
+        self._plan: AcpPlan | None = None
+        self._result: LiveResult | None = None
+        self._iterator: AsyncIterator[LiveEvent] | None = None
+
+    def __aiter__(self) -> AsyncIterator[LiveEvent]:
+        if self._iterator is not None:
+            raise AgentUsageError("a LiveTurn can be iterated once; start another with run()")
+        self._iterator = self._events_of()
+        return self._iterator
+
+    async def _events_of(self) -> AsyncIterator[LiveEvent]:
+        started = time.monotonic()
+        async for item in self.session.prompt(self._prompt):
+            if isinstance(item, PromptResult):
+                elapsed = int((time.monotonic() - started) * 1000)
+                self._finish(item.stop_reason, elapsed)
+                return
+            for event in self._bridge(item):
+                self._record(event)
+                yield event
+
+    def _record(self, event: LiveEvent) -> None:
+        self._events.append(event)
+        if isinstance(event, AssistantEvent):
+            self._text.append(event.new_text)
+        elif isinstance(event, ToolCallStarted | ToolCallCompleted):
+            self._calls.add(event)
+        elif isinstance(event, AcpPlan):
+            self._plan = event
+
+    def _finish(self, stop_reason: str, elapsed: int) -> None:
+        text = "".join(self._text)
+        self._result = LiveResult(
+            text=text,
+            stop_reason=stop_reason,
+            session_id=self.session.session_id,
+            duration_ms=elapsed,
+            events=self._events,
+            tool_calls=self._calls.calls,
+            plan=self._plan,
+        )
+        failure = BACKEND_ERROR.search(text)
+        if failure is not None:
+            events = [e for e in self._events if isinstance(e, Event)]
+            context = ErrorContext(session_id=self.session.session_id, events=events)
+            raise AgentRetriableError(
+                f"the agent's backend failed: {failure.group(1).strip()}",
+                context=context,
+                hint="send the prompt again: the session is still usable",
+            )
+
+    @property
+    def result(self) -> LiveResult:
+        """The turn's :class:`LiveResult`.
+
+        Raises:
+            AgentUsageError: the turn has not ended yet.
+        """
+        if self._result is None:
+            raise AgentUsageError("the turn has not ended: iterate it to its end first")
+        return self._result
+
+    @property
+    def events(self) -> list[LiveEvent]:
+        """The events so far."""
+        return self._events
+
+    async def cancel(self) -> None:
+        """Cancel this turn (see :meth:`LiveSession.cancel`)."""
+        await self.session.cancel()

@@ -1,0 +1,201 @@
+"""The ``session/update`` kinds the contract records (docs/acp.md §3.9, §3.10).
+
+Field names are the wire's camelCase; unknown fields are ignored, and an update of an
+unknown kind (or of a known kind in an unrecorded shape) decodes to :class:`UnknownUpdate`
+(§3.9: "unknown kinds and fields must pass through"). ``config_option_update`` and
+``usage_update`` were never seen: not modelled. The class names are ACP's, prefixed
+``Acp`` where agent_sdk has a class of that name already (``ToolCall``, ``Plan``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from ._messages import ContentBlock, _Wire
+
+__all__ = [
+    "AcpPlan",
+    "AcpToolCall",
+    "AcpToolCallUpdate",
+    "AgentMessageChunk",
+    "AgentThoughtChunk",
+    "AvailableCommand",
+    "AvailableCommandsUpdate",
+    "CurrentModeUpdate",
+    "PlanEntry",
+    "SessionInfoUpdate",
+    "SessionNotification",
+    "SessionUpdate",
+    "UnknownUpdate",
+    "UserMessageChunk",
+    "decode_update",
+]
+
+
+# --- session/update (§3.9, §3.10) -------------------------------------------------------------
+class _Update(_Wire, tag_field="sessionUpdate"):
+    """Base of the update kinds; the tag is the wire's ``sessionUpdate``."""
+
+
+class AgentMessageChunk(_Update, tag="agent_message_chunk"):
+    """A piece of the reply; join the texts with no separator (§3.9)."""
+
+    content: ContentBlock
+    message_id: str | None = None
+
+
+class AgentThoughtChunk(_Update, tag="agent_thought_chunk"):
+    """A piece of the model's thinking, before the message (§3.9)."""
+
+    content: ContentBlock
+    message_id: str | None = None
+
+
+class UserMessageChunk(_Update, tag="user_message_chunk"):
+    """The user's words: seen only in a ``session/load`` replay (§3.4, §3.9)."""
+
+    content: ContentBlock
+    message_id: str | None = None
+
+
+class AcpToolCall(_Update, tag="tool_call"):
+    """A tool call starts (§3.10). Upsert by ``tool_call_id``: a build sent two with the same
+    id. The id is opaque and may hold a ``\\n``."""
+
+    tool_call_id: str
+    title: str = ""
+    kind: str | None = None
+    status: str | None = None
+    content: list[Any] | None = None
+    locations: list[Any] | None = None
+    raw_input: Any = None
+    raw_output: Any = None
+
+
+class AcpToolCallUpdate(_Update, tag="tool_call_update"):
+    """Only the changed fields of a tool call: merge, never clear (§3.10). ``failed`` is
+    never used: rejected tools end ``completed``."""
+
+    tool_call_id: str
+    title: str | None = None
+    kind: str | None = None
+    status: str | None = None
+    content: list[Any] | None = None
+    locations: list[Any] | None = None
+    raw_input: Any = None
+    raw_output: Any = None
+
+
+class PlanEntry(_Wire):
+    """One plan entry: priority ``high``/``medium``/``low``, status
+    ``pending``/``in_progress``/``completed``."""
+
+    content: str
+    priority: str | None = None
+    status: str | None = None
+
+
+class AcpPlan(_Update, tag="plan"):
+    """The whole plan: each one replaces the last (§3.9)."""
+
+    entries: list[PlanEntry] = msgspec.field(default_factory=list)
+
+
+class AvailableCommand(_Wire):
+    """A slash command (builtins and the user's skills, §3.9)."""
+
+    name: str
+    description: str = ""
+    input: Any = None
+
+
+class AvailableCommandsUpdate(_Update, tag="available_commands_update"):
+    """The command list; arrives unsolicited after ``session/new`` (§2 step 3)."""
+
+    available_commands: list[AvailableCommand] = msgspec.field(default_factory=list)
+
+
+class CurrentModeUpdate(_Update, tag="current_mode_update"):
+    """The mode changed (after ``set_mode``/``set_config_option``, §3.8)."""
+
+    current_mode_id: str
+
+
+class SessionInfoUpdate(_Update, tag="session_info_update"):
+    """The auto-title, ~1 s into the first turn (§3.9)."""
+
+    title: str | None = None
+    updated_at: str | None = None
+
+
+class UnknownUpdate(msgspec.Struct, frozen=True):
+    """An update of a kind not modelled here, or one that did not fit its shape: kept as
+    decoded JSON, never an error (§3.9)."""
+
+    kind: str
+    data: Any
+
+
+SessionUpdate = (
+    AgentMessageChunk
+    | AgentThoughtChunk
+    | UserMessageChunk
+    | AcpToolCall
+    | AcpToolCallUpdate
+    | AcpPlan
+    | AvailableCommandsUpdate
+    | CurrentModeUpdate
+    | SessionInfoUpdate
+    | UnknownUpdate
+)
+
+_UPDATE_TYPES: dict[str, type[_Update]] = {
+    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    for cls in (
+        AgentMessageChunk,
+        AgentThoughtChunk,
+        UserMessageChunk,
+        AcpToolCall,
+        AcpToolCallUpdate,
+        AcpPlan,
+        AvailableCommandsUpdate,
+        CurrentModeUpdate,
+        SessionInfoUpdate,
+    )
+}
+
+
+class SessionNotification(_Wire):
+    """``session/update`` params; ``update`` is decoded by :func:`decode_update`."""
+
+    session_id: str
+    update: msgspec.Raw
+
+
+class _Kind(msgspec.Struct):
+    sessionUpdate: str = ""  # noqa: N815 (the wire's name)
+
+
+def decode_update(raw: bytes | msgspec.Raw) -> SessionUpdate:
+    """An update as its typed struct, or :class:`UnknownUpdate` (never raises for JSON)."""
+    data = bytes(raw)
+    try:
+        kind = msgspec.json.decode(data, type=_Kind).sessionUpdate
+    except msgspec.DecodeError:
+        return UnknownUpdate("", _loose(data))
+    cls = _UPDATE_TYPES.get(kind)
+    if cls is not None:
+        try:
+            return msgspec.json.decode(data, type=cls)  # type: ignore[return-value]
+        except msgspec.DecodeError:
+            pass  # a recorded kind with an unrecorded shape: pass it through
+    return UnknownUpdate(kind, _loose(data))
+
+
+def _loose(data: bytes) -> Any:
+    try:
+        return msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return data.decode("utf-8", "replace")
