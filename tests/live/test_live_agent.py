@@ -21,9 +21,11 @@ from agent_sdk.errors import (
     AgentProcessError,
     AgentProtocolError,
     AgentTimeoutError,
-    AgentUsageError,
 )
 from agent_sdk.live import (
+    AcpPlan,
+    AcpToolCall,
+    AcpToolCallUpdate,
     AgentMessageChunk,
     AgentThoughtChunk,
     CreatePlanParams,
@@ -31,12 +33,9 @@ from agent_sdk.live import (
     JsonRpcError,
     LiveAgent,
     LiveSession,
-    AcpPlan,
     PromptResult,
     RequestPermissionParams,
     SessionInfoUpdate,
-    AcpToolCall,
-    AcpToolCallUpdate,
     UnknownUpdate,
 )
 from agent_sdk.live._requests import PlanAcceptedOutcome
