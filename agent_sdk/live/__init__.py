@@ -46,6 +46,7 @@ from ._session import (
     LiveSession,
     PermissionCallback,
     PermissionDecision,
+    TurnUpdates,
 )
 from ._turn import LiveResult, LiveTurn
 from ._updates import (
@@ -112,6 +113,7 @@ __all__ = [
     "SessionListing",
     "SessionMode",
     "SessionUpdate",
+    "TurnUpdates",
     "UnknownUpdate",
     "UserMessageChunk",
     "default_ask_question",

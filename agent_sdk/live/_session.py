@@ -8,13 +8,13 @@ import contextlib
 import inspect
 import math
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import msgspec
-from anyio.streams.memory import MemoryObjectSendStream
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from ..errors import AgentProtocolError
 from ._messages import (
@@ -184,38 +184,38 @@ class LiveSession:
             pass
         return turn.result
 
-    async def prompt(
-        self, prompt: str | Sequence[ContentBlock]
-    ) -> AsyncIterator[SessionUpdate | PromptResult]:
+    def prompt(self, prompt: str | Sequence[ContentBlock]) -> TurnUpdates:
         """The protocol-level turn: the ACP updates as they come, then the
         :class:`PromptResult`. :meth:`run` gives the same turn as agent_sdk events.
 
-        Waits for the prompts sent before it on this session. Leaving the loop early does
-        not stop the turn: :meth:`cancel` does.
+        The prompt is sent when iteration starts, after the prompts sent before it on this
+        session. Leaving the loop early does not stop the turn: :meth:`cancel` does.
 
         Raises:
             as :meth:`send`, but a backend error is only text here.
         """
         blocks = [ContentBlock(type="text", text=prompt)] if isinstance(prompt, str) else prompt
-        params = PromptParams(session_id=self.session_id, prompt=list(blocks))
+        return TurnUpdates(self, PromptParams(session_id=self.session_id, prompt=list(blocks)))
+
+    async def _start(self, params: PromptParams) -> MemoryObjectReceiveStream[Any]:
+        """Send a prompt once the turns before it ended; its updates come on the stream."""
         send, receive = anyio.create_memory_object_stream[Any](math.inf)
-        with receive:
+        try:
             await self._queue.acquire()
-            try:
-                self._turn = send
-                self._agent._connection.start_soon(partial(self._run_prompt, params, send))
-            except BaseException:
-                self._turn = None
-                self._queue.release()
-                send.close()
-                raise
-            async for item in receive:
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
-                if isinstance(item, PromptResult):
-                    return
-        raise AgentProtocolError("the turn ended without a stop reason (the agent was closed)")
+        except BaseException:
+            send.close()
+            receive.close()
+            raise
+        try:
+            self._turn = send
+            self._agent._connection.start_soon(partial(self._run_prompt, params, send))
+        except BaseException:
+            self._turn = None
+            self._queue.release()
+            send.close()
+            receive.close()
+            raise
+        return receive
 
     async def _run_prompt(self, params: PromptParams, send: MemoryObjectSendStream[Any]) -> None:
         item: object = None
@@ -313,3 +313,50 @@ class LiveSession:
 
     def _was_rejected(self, call_id: str) -> bool:
         return call_id in self._rejected
+
+
+class TurnUpdates:
+    """The updates of one prompt, then its :class:`PromptResult` (an async iterator, from
+    :meth:`LiveSession.prompt`); the prompt is sent on the first ``__anext__``."""
+
+    def __init__(self, session: LiveSession, params: PromptParams) -> None:
+        self._session = session
+        self._params = params
+        self._receive: MemoryObjectReceiveStream[Any] | None = None
+        self._done = False
+
+    def __aiter__(self) -> TurnUpdates:
+        return self
+
+    async def __anext__(self) -> SessionUpdate | PromptResult:
+        if self._done:
+            raise StopAsyncIteration
+        try:
+            if self._receive is None:
+                self._receive = await self._session._start(self._params)
+            item = await self._receive.receive()
+        except anyio.EndOfStream:
+            self.close()
+            raise AgentProtocolError(
+                "the turn ended without a stop reason (the agent was closed)"
+            ) from None
+        except BaseException:
+            self.close()  # a cancelled consumer leaves the turn (it goes on in the agent)
+            raise
+        if isinstance(item, BaseException):
+            self.close()
+            raise item
+        if isinstance(item, PromptResult):
+            self.close()
+        return item  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """Stop reading this turn (it goes on in the agent: :meth:`LiveSession.cancel`
+        stops it)."""
+        self._done = True
+        if self._receive is not None:
+            self._receive.close()
+
+    async def aclose(self) -> None:
+        """As :meth:`close`."""
+        self.close()

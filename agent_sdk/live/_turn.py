@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections import deque
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -25,7 +26,7 @@ from ._messages import ContentBlock, PromptResult
 from ._updates import AcpPlan
 
 if TYPE_CHECKING:
-    from ._session import LiveSession
+    from ._session import LiveSession, TurnUpdates
 
 __all__ = ["LiveResult", "LiveTurn"]
 
@@ -82,24 +83,31 @@ class LiveTurn:
         self._text: list[str] = []
         self._plan: AcpPlan | None = None
         self._result: LiveResult | None = None
-        self._iterator: AsyncIterator[LiveEvent] | None = None
+        self._updates: TurnUpdates | None = None
+        self._pending: deque[LiveEvent] = deque()
+        self._started = 0.0
 
-    def __aiter__(self) -> AsyncIterator[LiveEvent]:
-        if self._iterator is not None:
-            raise AgentUsageError("a LiveTurn can be iterated once; start another with run()")
-        self._iterator = self._events_of()
-        return self._iterator
+    def __aiter__(self) -> LiveTurn:
+        return self
 
-    async def _events_of(self) -> AsyncIterator[LiveEvent]:
-        started = time.monotonic()
-        async for item in self.session.prompt(self._prompt):
+    async def __anext__(self) -> LiveEvent:
+        while not self._pending:
+            if self._result is not None:
+                raise StopAsyncIteration
+            if self._updates is None:
+                self._started = time.monotonic()
+                self._updates = self.session.prompt(self._prompt)
+            try:
+                item = await self._updates.__anext__()
+            except StopAsyncIteration:
+                raise AgentUsageError("the turn was closed before its end") from None
             if isinstance(item, PromptResult):
-                elapsed = int((time.monotonic() - started) * 1000)
-                self._finish(item.stop_reason, elapsed)
-                return
-            for event in self._bridge(item):
-                self._record(event)
-                yield event
+                self._finish(item.stop_reason, int((time.monotonic() - self._started) * 1000))
+            else:
+                self._pending.extend(self._bridge(item))
+        event = self._pending.popleft()
+        self._record(event)
+        return event
 
     def _record(self, event: LiveEvent) -> None:
         self._events.append(event)
