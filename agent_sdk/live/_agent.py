@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -30,14 +30,13 @@ from .._protocol.redaction import Redaction, redaction_of
 from ..errors import (
     AgentError,
     AgentProtocolError,
-    AgentTimeoutError,
     AgentUsageError,
     ErrorContext,
 )
-from ..options import AgentOptions, Invocation
+from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection
+from ._control import request
 from ._dispatch import Router
-from ._errors import live_error
 from ._jsonrpc import METHOD_NOT_FOUND, JsonRpcError, Malformed
 from ._messages import (
     Implementation,
@@ -48,19 +47,15 @@ from ._messages import (
     LoadSessionResult,
     NewSessionParams,
     NewSessionResult,
-    PromptParams,
-    PromptResult,
     SessionListing,
 )
-from ._process import AcpProcess
+from ._process import AcpProcess, acp_invocation
 from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
 
-__all__ = ["LiveAgent", "acp_invocation"]
+__all__ = ["AgentState", "LiveAgent"]
 
 #: How long a callback may take to decide before the answer is reject (or cancelled).
 DEFAULT_DECISION_TIMEOUT = 300.0
-#: After ``turn_timeout``, how long the turn's cancel may take before the agent is ended.
-CANCEL_GRACE = 5.0
 
 
 class AgentState(enum.Enum):
@@ -69,30 +64,6 @@ class AgentState(enum.Enum):
     NEW = "new"
     RUNNING = "running"
     ENDED = "ended"
-
-
-def acp_invocation(options: AgentOptions, binary: str, environ: Mapping[str, str]) -> Invocation:
-    """The argv and environment of ``cursor-agent [global options] acp``. Pure.
-
-    Global options go **before** ``acp`` (§1). ``NO_OPEN_BROWSER=1`` and a no-op
-    ``BROWSER``: a login must never open a browser on the host (§1, §3.2).
-    """
-    from .._invocation import child_environment
-
-    argv = [binary]
-    if options.force:  # auto-approves instead of asking (§1)
-        argv.append("--force")
-    if options.model is not None:
-        argv.append(f"--model={options.model}")
-    if options.workspace is not None:
-        argv.append(f"--workspace={os.fspath(options.workspace)}")
-    if options.endpoint is not None:
-        argv.append(f"--endpoint={options.endpoint}")
-    argv += [f"--add-dir={os.fspath(d)}" for d in options.add_dirs]
-    argv += [*options.extra_args, "acp"]
-    env = child_environment(options, environ)
-    env["BROWSER"] = "true"
-    return Invocation(argv=argv, stdin=None, env=env)
 
 
 class LiveAgent:
@@ -234,78 +205,6 @@ class LiveAgent:
             self._conn = None
             self.state = AgentState.ENDED
 
-    # --- requests -------------------------------------------------------------------------
-    async def _request(
-        self, method: str, params: Any, *, session: LiveSession | None = None
-    ) -> msgspec.Raw:
-        """A request, its failure as an agent_sdk error (docs/live.md "Errors")."""
-        session_id = session.session_id if session is not None else None
-        try:
-            return await self._connection.request(method, params)
-        except JsonRpcError as exc:
-            error: AgentError = live_error(
-                exc, method, session_id=session_id, stderr=self.stderr_tail()
-            )
-        except AgentProtocolError as exc:  # the agent went away: say what it left
-            error = self._ended_error(str(exc), session_id)
-        raise self._redaction.error(error)
-
-    def _ended_error(self, why: str, session_id: str | None) -> AgentProtocolError:
-        code = self._process.returncode if self._process else None
-        context = ErrorContext(session_id=session_id, exit_code=code, stderr=self.stderr_tail())
-        return AgentProtocolError(
-            f"{why} (exit {code})",
-            context=context,
-            hint="start a new LiveAgent and load the session by its id to continue (§5.2 item 9)",
-        )
-
-    async def _prompt(self, session: LiveSession, params: PromptParams) -> PromptResult:
-        """One ``session/prompt`` to its stop reason, under ``turn_timeout``: past it the
-        turn is cancelled; if it does not stop within :data:`CANCEL_GRACE`, the agent is
-        ended (its other turns too)."""
-        conn = self._connection
-        call = await conn.call("session/prompt", params)
-        try:
-            try:
-                raw = await call.result(self.turn_timeout)
-            except AgentTimeoutError:
-                with contextlib.suppress(AgentProtocolError):
-                    await session.cancel()
-                try:
-                    await call.result(CANCEL_GRACE)
-                    what = "was cancelled; the session is still usable"
-                except (AgentTimeoutError, AgentProtocolError):
-                    await self._end()
-                    what = (
-                        f"did not stop within {CANCEL_GRACE} s of its cancel: the agent was ended"
-                    )
-                raise self._redaction.error(
-                    AgentTimeoutError(
-                        f"the turn took longer than turn_timeout={self.turn_timeout} s and {what}",
-                        context=ErrorContext(session_id=session.session_id),
-                        hint="raise LiveAgent(turn_timeout=...) or split the prompt",
-                    )
-                ) from None
-            return msgspec.json.decode(raw, type=PromptResult)
-        except JsonRpcError as exc:
-            raise self._redaction.error(
-                live_error(
-                    exc, "session/prompt", session_id=session.session_id, stderr=self.stderr_tail()
-                )
-            ) from None
-        except AgentProtocolError as exc:
-            raise self._redaction.error(self._ended_error(str(exc), session.session_id)) from None
-        except msgspec.DecodeError as exc:
-            raise AgentProtocolError(f"session/prompt: an unreadable result: {exc}") from None
-        finally:
-            call.close()
-
-    async def _end(self) -> None:
-        """End the agent's process now (a turn that ignores its cancel); every waiting
-        request then fails, and the agent is unusable."""
-        if self._process is not None:
-            await self._process.aclose(exit_grace=0)
-
     # --- sessions -------------------------------------------------------------------------
     async def authenticate(self) -> None:
         """``authenticate {methodId: "cursor_login"}`` (§3.2): checks the *stored* login.
@@ -315,7 +214,7 @@ class LiveAgent:
         Raises:
             JsonRpcError: the login failed (``-32602``).
         """
-        await self._request("authenticate", {"methodId": "cursor_login"})
+        await request(self, "authenticate", {"methodId": "cursor_login"})
 
     async def new_session(
         self, cwd: str | os.PathLike[str] | None = None, mcp_servers: Sequence[Any] = ()
@@ -330,7 +229,7 @@ class LiveAgent:
         """
         where = await self._cwd(cwd)
         params = NewSessionParams(cwd=where, mcp_servers=list(mcp_servers))
-        raw = await self._request("session/new", params)
+        raw = await request(self, "session/new", params)
         result = msgspec.json.decode(raw, type=NewSessionResult)
         session = LiveSession(self, result.session_id, where)
         session._apply(result)
@@ -363,7 +262,7 @@ class LiveAgent:
             params = LoadSessionParams(
                 session_id=session_id, cwd=where, mcp_servers=list(mcp_servers)
             )
-            raw = await self._request("session/load", params, session=session)
+            raw = await request(self, "session/load", params, session=session)
         except BaseException:
             del self._router.sessions[session_id]
             raise
@@ -389,7 +288,7 @@ class LiveAgent:
                 hint="update the CLI; load a session by its id with load_session()",
             )
         params = {} if cwd is None else {"cwd": await self._cwd(cwd)}
-        raw = await self._request("session/list", params)
+        raw = await request(self, "session/list", params)
         return msgspec.json.decode(raw, type=ListSessionsResult).sessions
 
     async def _listed(self) -> list[SessionListing]:

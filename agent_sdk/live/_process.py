@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 
 import anyio
 import anyio.abc
@@ -19,7 +20,7 @@ from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 from .._transport.subprocess import StderrTail, _live_groups, grow_pipe
 from ..options import AgentOptions, Invocation
 
-__all__ = ["AcpProcess", "FdReceiveStream", "FdSendStream"]
+__all__ = ["AcpProcess", "FdReceiveStream", "FdSendStream", "acp_invocation"]
 
 EXIT_GRACE = 2.0  # after stdin closes, how long the agent gets to exit by itself (§2 step 7)
 TERM_GRACE = 0.5  # after SIGTERM, before SIGKILL
@@ -171,3 +172,27 @@ class AcpProcess:
     def _signal(self, signum: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already
             os.killpg(self.pid, signum)
+
+
+def acp_invocation(options: AgentOptions, binary: str, environ: Mapping[str, str]) -> Invocation:
+    """The argv and environment of ``cursor-agent [global options] acp``. Pure.
+
+    Global options go **before** ``acp`` (§1). ``NO_OPEN_BROWSER=1`` and a no-op
+    ``BROWSER``: a login must never open a browser on the host (§1, §3.2).
+    """
+    from .._invocation import child_environment
+
+    argv = [binary]
+    if options.force:  # auto-approves instead of asking (§1)
+        argv.append("--force")
+    if options.model is not None:
+        argv.append(f"--model={options.model}")
+    if options.workspace is not None:
+        argv.append(f"--workspace={os.fspath(options.workspace)}")
+    if options.endpoint is not None:
+        argv.append(f"--endpoint={options.endpoint}")
+    argv += [f"--add-dir={os.fspath(d)}" for d in options.add_dirs]
+    argv += [*options.extra_args, "acp"]
+    env = child_environment(options, environ)
+    env["BROWSER"] = "true"
+    return Invocation(argv=argv, stdin=None, env=env)

@@ -17,6 +17,7 @@ import msgspec
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from ..errors import AgentProtocolError
+from . import _control
 from ._messages import (
     ConfigOption,
     ContentBlock,
@@ -220,7 +221,7 @@ class LiveSession:
     async def _run_prompt(self, params: PromptParams, send: MemoryObjectSendStream[Any]) -> None:
         item: object = None
         try:
-            item = await self._agent._prompt(self, params)
+            item = await _control.prompt(self._agent, self, params)
         except Exception as exc:  # delivered to the iterating task, raised there
             item = exc
         finally:
@@ -262,8 +263,11 @@ class LiveSession:
         Raises:
             JsonRpcError: not a mode of :attr:`modes` (``-32603``).
         """
-        await self._agent._request(
-            "session/set_mode", {"sessionId": self.session_id, "modeId": mode_id}, session=self
+        await _control.request(
+            self._agent,
+            "session/set_mode",
+            {"sessionId": self.session_id, "modeId": mode_id},
+            session=self,
         )
         self.current_mode_id = mode_id
 
@@ -283,7 +287,7 @@ class LiveSession:
             JsonRpcError: an unknown option or value (``-32602``).
         """
         params = {"sessionId": self.session_id, "configId": config_id, "value": value}
-        raw = await self._agent._request("session/set_config_option", params, session=self)
+        raw = await _control.request(self._agent, "session/set_config_option", params, session=self)
         self._apply_options(msgspec.json.decode(raw, type=SetConfigOptionResult).config_options)
         return self.config_options
 

@@ -18,8 +18,7 @@ from proctable import children, open_fds, settles
 
 from agent_sdk import AgentOptions, AssistantEvent
 from agent_sdk.errors import AgentProtocolError, AgentRetriableError, AgentTimeoutError
-from agent_sdk.live import AgentState, LiveAgent, LiveSession, RequestPermissionParams
-from agent_sdk.live import _agent as live_agent
+from agent_sdk.live import AgentState, LiveAgent, LiveSession, RequestPermissionParams, _control
 
 pytestmark = pytest.mark.anyio
 
@@ -103,7 +102,7 @@ async def test_100_mixed_sessions_leave_no_process_and_no_fd(options: AgentOptio
 async def test_a_turn_that_ignores_its_cancel_ends_the_agent(
     options: AgentOptions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(live_agent, "CANCEL_GRACE", 0.5)
+    monkeypatch.setattr(_control, "CANCEL_GRACE", 0.5)
     async with LiveAgent(options, turn_timeout=0.5) as agent:
         session = await agent.new_session()
         turn = session.run("scenario:slow")

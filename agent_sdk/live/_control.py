@@ -1,0 +1,94 @@
+"""A request or a turn under its limits, its failure as an agent_sdk error (docs/live.md
+"Errors"; docs/acp.md §1: time out every request, §3.7: cancel, §5.2 item 9: a lost agent).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
+from ._errors import live_error
+from ._jsonrpc import JsonRpcError
+from ._messages import PromptParams, PromptResult
+
+if TYPE_CHECKING:
+    from ._agent import LiveAgent
+    from ._session import LiveSession
+
+__all__ = ["CANCEL_GRACE", "ended_error", "prompt", "request"]
+
+#: After ``turn_timeout``, how long the turn's cancel may take before the agent is ended.
+CANCEL_GRACE = 5.0
+
+
+async def request(
+    agent: LiveAgent, method: str, params: Any, *, session: LiveSession | None = None
+) -> msgspec.Raw:
+    """A request under ``request_timeout``; an error answer or a lost agent is raised as an
+    agent_sdk error with the method, the session id and the agent's stderr, redacted."""
+    session_id = session.session_id if session is not None else None
+    try:
+        return await agent._connection.request(method, params)
+    except JsonRpcError as exc:
+        error: AgentError = live_error(
+            exc, method, session_id=session_id, stderr=agent.stderr_tail()
+        )
+    except AgentProtocolError as exc:  # the agent went away: say what it left
+        error = ended_error(agent, str(exc), session_id)
+    raise agent._redaction.error(error)
+
+
+def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> AgentProtocolError:
+    """The agent is gone: its exit status and stderr, and how to go on."""
+    process = agent._process
+    code = process.returncode if process is not None else None
+    context = ErrorContext(session_id=session_id, exit_code=code, stderr=agent.stderr_tail())
+    return AgentProtocolError(
+        f"{why} (exit {code})",
+        context=context,
+        hint="start a new LiveAgent and load the session by its id to continue (§5.2 item 9)",
+    )
+
+
+async def prompt(agent: LiveAgent, session: LiveSession, params: PromptParams) -> PromptResult:
+    """One ``session/prompt`` to its stop reason, under ``turn_timeout``: past it the turn
+    is cancelled; if it does not stop within :data:`CANCEL_GRACE`, the agent is ended (its
+    other turns too: a process that ignores a cancel cannot be trusted with them)."""
+    call = await agent._connection.call("session/prompt", params)
+    try:
+        try:
+            raw = await call.result(agent.turn_timeout)
+        except AgentTimeoutError:
+            raise agent._redaction.error(await _time_out(agent, session, call)) from None
+        return msgspec.json.decode(raw, type=PromptResult)
+    except JsonRpcError as exc:
+        error = live_error(
+            exc, "session/prompt", session_id=session.session_id, stderr=agent.stderr_tail()
+        )
+        raise agent._redaction.error(error) from None
+    except AgentProtocolError as exc:
+        raise agent._redaction.error(ended_error(agent, str(exc), session.session_id)) from None
+    except msgspec.DecodeError as exc:
+        raise AgentProtocolError(f"session/prompt: an unreadable result: {exc}") from None
+    finally:
+        call.close()
+
+
+async def _time_out(agent: LiveAgent, session: LiveSession, call: Any) -> AgentTimeoutError:
+    with contextlib.suppress(AgentProtocolError):
+        await session.cancel()
+    try:
+        await call.result(CANCEL_GRACE)
+        what = "was cancelled; the session is still usable"
+    except (AgentTimeoutError, AgentProtocolError):
+        if agent._process is not None:
+            await agent._process.aclose(exit_grace=0)
+        what = f"did not stop within {CANCEL_GRACE} s of its cancel: the agent was ended"
+    return AgentTimeoutError(
+        f"the turn took longer than turn_timeout={agent.turn_timeout} s and {what}",
+        context=ErrorContext(session_id=session.session_id),
+        hint="raise LiveAgent(turn_timeout=...) or split the prompt",
+    )
