@@ -86,6 +86,8 @@ _STATUS: dict[str, ToolCallStatus] = {
 # Keys of a `function` object that are its arguments (it has no `args`).
 _FUNCTION_KEYS = frozenset(("args", "result", "name", "arguments"))
 _KIND_KEYS = frozenset(("args", "result"))
+# Keys of a `tool_call` object beside its kind.
+_CALL_KEYS = frozenset(("toolCallId", "startedAtMs", "completedAtMs"))
 
 
 class ParsedToolCall(NamedTuple):
@@ -162,6 +164,12 @@ def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
     if not isinstance(tool_call, dict):
         return ParsedToolCall("", None, None, None, None, None, None, None, {}, {}, None)
     kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
+    if not kind:
+        # A lone object of another name is a kind too: the live agent's calls keep ACP's
+        # kind names (`edit`, `search`, docs/live.md "Events").
+        named = [k for k in tool_call if k not in _CALL_KEYS]
+        if len(named) == 1 and bytes(memoryview(tool_call[named[0]])[:1]) == b"{":
+            kind = named[0]
     args: ToolArgs | None = None
     outcome: str | None = None
     result: ToolResult | None = None

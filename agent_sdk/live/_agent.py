@@ -4,13 +4,14 @@
 
     async with LiveAgent(AgentOptions(cwd="/repo"), permission=decide) as agent:
         session = await agent.new_session()
-        async for update in session.prompt("Run the tests"):
-            ...  # typed updates (``_messages``), then the ``PromptResult`` (stop reason)
+        async for event in session.run("Run the tests"):
+            ...  # agent_sdk events (docs/live.md "Events")
 
-Agent→client requests are answered in Python: ``session/request_permission`` by the
-``permission`` callback (default: reject once; allow-always is never chosen implicitly,
-it edits the user's global config, §3.11), ``cursor/ask_question`` and
-``cursor/create_plan`` by optional callbacks (else ``-32601``, which is safe, §4).
+Agent→client requests are answered in Python (``_dispatch``): ``session/request_permission``
+by the ``permission`` callback (default: reject once; allow-always is never chosen
+implicitly, it edits the user's global config, §3.11), ``cursor/ask_question`` and
+``cursor/create_plan`` by optional callbacks (defaults: ``skipped``, and ``-32601``, which
+the contract saw leave the turn unchanged, §4).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from ._messages import (
 )
 from ._process import AcpProcess, acp_invocation
 from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
+from ._updates import SessionUpdate
 
 __all__ = ["AgentState", "LiveAgent"]
 
@@ -76,7 +78,7 @@ class LiveAgent:
             ``endpoint``, ``add_dirs``, ``extra_args``; print-mode options are ignored.
         permission: decides ``session/request_permission`` (sync or async); returns
             ``"allow_once"``, ``"allow_always"`` or ``"reject"``. Default: reject once.
-        ask_question: answers ``cursor/ask_question``; default ``-32601`` (§4).
+        ask_question: answers ``cursor/ask_question``; default: ``skipped`` (§4).
         create_plan: answers ``cursor/create_plan``; default ``-32601`` (§4).
         decision_timeout: seconds a callback may take; then the answer is reject
             (permissions) or ``cancelled`` (extensions).
@@ -107,7 +109,8 @@ class LiveAgent:
             self, permission=permission, ask_question=ask_question, create_plan=create_plan
         )
         self._redaction: Redaction = redaction_of(self.options, os.environ)
-        self._loading: str | None = None  # the session whose history is being replayed
+        # Sessions being loaded, and the history replayed so far (§3.4).
+        self._loading: dict[str, list[SessionUpdate]] = {}
         self._process: AcpProcess | None = None
         self._conn: Connection | None = None
         self._stack = contextlib.AsyncExitStack()
@@ -251,23 +254,26 @@ class LiveAgent:
             JsonRpcError: no such session, or it never got a prompt (``-32602``).
         """
         if cwd is None:
-            known = [s.cwd for s in await self._listed() if s.session_id == session_id and s.cwd]
-            cwd = known[0] if known else None
+            stored = [s.cwd for s in await self._listed() if s.session_id == session_id and s.cwd]
+            cwd = stored[0] if stored else None
         where = await self._cwd(cwd)
-        session = self._router.sessions.get(session_id) or LiveSession(self, session_id, where)
-        session.cwd, session.history = where, []
+        known = self._router.sessions.get(session_id)
+        session = known if known is not None else LiveSession(self, session_id, where)
         self._router.sessions[session_id] = session
-        self._loading = session_id
+        replay: list[SessionUpdate] = []
+        self._loading[session_id] = replay
         try:
             params = LoadSessionParams(
                 session_id=session_id, cwd=where, mcp_servers=list(mcp_servers)
             )
             raw = await request(self, "session/load", params, session=session)
         except BaseException:
-            del self._router.sessions[session_id]
+            if known is None:  # a session open before stays as it was
+                del self._router.sessions[session_id]
             raise
         finally:
-            self._loading = None
+            del self._loading[session_id]
+        session.cwd, session.history = where, replay
         session._apply(msgspec.json.decode(raw, type=LoadSessionResult))
         return session
 

@@ -110,8 +110,12 @@ class Bridge:
         call_id = update.tool_call_id
         state = self._calls.get(call_id)
         out: list[LiveEvent] = []
-        if state is None:
-            state = self._calls[call_id] = _CallState()
+        if state is None or (isinstance(update, AcpToolCall) and not state.ended):
+            # A `tool_call` again with the same id (a build sent a generic one first, then
+            # the real title and input, §3.10): started again, so the call's args are the
+            # real ones.
+            state = state if state is not None else _CallState()
+            self._calls[call_id] = state
             state.merge(update)
             out.append(ToolCallStarted(**self._fields(call_id, state, now, ended=False)))
         else:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import msgspec
 
 from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
@@ -22,6 +23,8 @@ __all__ = ["CANCEL_GRACE", "ended_error", "prompt", "request"]
 
 #: After ``turn_timeout``, how long the turn's cancel may take before the agent is ended.
 CANCEL_GRACE = 5.0
+#: How long a lost agent's exit status is awaited for its error.
+EXIT_WAIT = 2.0
 
 
 async def request(
@@ -37,13 +40,17 @@ async def request(
             exc, method, session_id=session_id, stderr=agent.stderr_tail()
         )
     except AgentProtocolError as exc:  # the agent went away: say what it left
-        error = ended_error(agent, str(exc), session_id)
+        error = await ended_error(agent, str(exc), session_id)
     raise agent._redaction.error(error)
 
 
-def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> AgentProtocolError:
-    """The agent is gone: its exit status and stderr, and how to go on."""
+async def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> AgentProtocolError:
+    """The agent is gone: its exit status (once reaped, briefly awaited) and stderr, and how
+    to go on."""
     process = agent._process
+    if process is not None:
+        with anyio.move_on_after(EXIT_WAIT):
+            await process.process.wait()
     code = process.returncode if process is not None else None
     context = ErrorContext(session_id=session_id, exit_code=code, stderr=agent.stderr_tail())
     return AgentProtocolError(
@@ -70,7 +77,9 @@ async def prompt(agent: LiveAgent, session: LiveSession, params: PromptParams) -
         )
         raise agent._redaction.error(error) from None
     except AgentProtocolError as exc:
-        raise agent._redaction.error(ended_error(agent, str(exc), session.session_id)) from None
+        raise agent._redaction.error(
+            await ended_error(agent, str(exc), session.session_id)
+        ) from None
     except msgspec.DecodeError as exc:
         raise AgentProtocolError(f"session/prompt: an unreadable result: {exc}") from None
     finally:

@@ -243,8 +243,8 @@ class LiveSession:
         if self._turn is not None:
             with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
                 self._turn.send_nowait(update)
-        elif self._agent._loading == self.session_id:
-            self.history.append(update)  # the replay of session/load (§3.4)
+        elif (replay := self._agent._loading.get(self.session_id)) is not None:
+            replay.append(update)  # the replay of session/load (§3.4)
 
     async def cancel(self) -> None:
         """Cancel the running prompt: a ``session/cancel`` **notification** (sent as a request

@@ -149,7 +149,8 @@ class Session:
         return out
 
     def touch(self) -> None:
-        self.updated_at = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".000Z"
+        """Stamp the session as updated now (``session/list`` sorts on it, §3.5)."""
+        self.updated_at = _stamp()
 
     def listing(self) -> dict[str, Any]:
         """An entry of ``session/list`` (§3.5)."""
@@ -166,6 +167,19 @@ def _text_of(update: Mapping[str, Any]) -> str | None:
     if isinstance(content, dict) and isinstance(content.get("text"), str):
         return str(content["text"])
     return None
+
+
+_last_stamp_ms = 0
+
+
+def _stamp() -> str:
+    """Now as an ISO 8601 UTC time with milliseconds, later than any earlier stamp of this
+    process: two sessions prompted within one millisecond still list newest first (§3.5)."""
+    global _last_stamp_ms
+    millis = max(int(time.time() * 1000), _last_stamp_ms + 1)
+    _last_stamp_ms = millis
+    seconds, rest = divmod(millis, 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{rest:03d}Z"
 
 
 def new_session_id() -> str:

@@ -577,3 +577,60 @@ def test_scenario_from_the_environment_and_unknown_names() -> None:
         assert "no ACP scenario named 'no_such_one'" in response["error"]["data"]["details"]
     finally:
         fake.kill()
+
+
+def test_list_is_newest_first_even_within_one_second(client: Client) -> None:
+    first = start(client, "/home/dev/a")
+    second = start(client, "/home/dev/b")
+    for session_id in (first, second):  # `second` was prompted last
+        client.until_response(prompt(client, session_id, "hi"))
+    listed = client.call("session/list", {})["result"]["sessions"]
+    assert [s["sessionId"] for s in listed] == [second, first]
+    stamps = [s["updatedAt"] for s in listed]
+    assert stamps[0] > stamps[1]  # ISO 8601 with milliseconds: text order is time order
+
+
+def test_upsert_scenario_resends_the_tool_call_with_its_real_input(client: Client) -> None:
+    session_id = start(client)
+    seen, response = client.until_response(prompt(client, session_id, "scenario:upsert"))
+    assert response["result"] == {"stopReason": "end_turn"}
+    calls = [u for u in updates(seen) if u["sessionUpdate"] == "tool_call"]
+    assert [c["title"] for c in calls] == ["Terminal", "`make test`"]
+    assert calls[0]["toolCallId"] == calls[1]["toolCallId"]  # the same id: upsert (§3.10)
+    assert [c["rawInput"] for c in calls] == [{}, {"command": "make test"}]
+
+
+def test_crash_scenario_dies_mid_turn_without_answering(client: Client) -> None:
+    session_id = start(client)
+    request_id = prompt(client, session_id, "scenario:crash")
+    update = client.read()
+    assert update["params"]["update"]["content"]["text"] == "Starting"
+    assert client.proc.wait(timeout=READ_TIMEOUT) == 3
+    assert client.lines.get(timeout=READ_TIMEOUT) == b""  # stdout closed: no response...
+    assert request_id  # ...to this prompt, ever
+
+
+def test_unknown_updates_scenario_sends_odd_kinds_and_a_broken_line(client: Client) -> None:
+    session_id = start(client)
+    request_id = prompt(client, session_id, "scenario:unknown_updates")
+    kinds: list[str] = []
+    while True:
+        line = client.lines.get(timeout=READ_TIMEOUT)
+        assert line, "the fake closed stdout"
+        try:
+            message = json.loads(line)
+        except ValueError:
+            kinds.append("<broken>")
+            continue
+        if message.get("id") == request_id:
+            assert message["result"] == {"stopReason": "end_turn"}
+            break
+        kinds.append(message["params"]["update"]["sessionUpdate"])
+    assert kinds == [
+        "usage_update",
+        "config_option_update",
+        "future_kind",
+        "current_mode_update",
+        "<broken>",
+        "agent_message_chunk",
+    ]

@@ -230,8 +230,8 @@ async def test_a_broken_line_is_recorded_and_the_turn_goes_on(
         session = await agent.new_session()
         updates = await collect(session, "anything")
         assert [d.line for d in agent.diagnostics] == [b'{"jsonrpc":"2.0","meth']
-    assert isinstance(updates[0], UnknownUpdate)
-    assert updates[0].kind == "usage_update"
+    unknown = [u for u in updates if isinstance(u, UnknownUpdate)]
+    assert unknown[0].kind == "usage_update"
     assert text_of(updates) == "ok"
     assert updates[-1] == PromptResult(stop_reason="end_turn")
 
