@@ -39,3 +39,26 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     assert figures["memory"]["flat_large"]["events"] == figures["memory"]["events_large"]
     assert figures["cold"]["sdk"] > 0
     assert figures["cold"]["plain"] > 0
+
+
+def test_quick_live_turns_benchmark_prints_every_figure(tmp_path: Path) -> None:
+    figures_file = tmp_path / "live_turns.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "live_turns.py"),
+            "--quick",
+            "--json",
+            str(figures_file),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    for row in ("print-mode Session, per turn", "live agent, per turn", "saved per turn"):
+        assert row in done.stdout
+    figures = json.loads(figures_file.read_text())
+    assert [len(run) for run in figures["print"]] == [figures["turns"]]
+    assert [len(run) for run in figures["live"]] == [figures["turns"]]
+    assert figures["summary"]["live_start_ms"] > 0
