@@ -1,42 +1,54 @@
 """A small web page that runs the agent and shows the run live (Starlette, server-sent events).
 
     pip install -e '.[web]'                   # starlette + uvicorn
-    uvicorn examples.sse_server:app           # or: python examples/sse_server.py [PORT]
+    uvicorn examples.sse_server:app           # or: python examples/sse_server.py [--live] [PORT]
     open http://127.0.0.1:8000/
 
 ``GET /`` is the page (``examples/web/``: plain HTML, CSS and JS, nothing to build): a
 prompt box, the reply as it streams, each tool call with its label, arguments, status and
 duration, a Stop button, and failures shown as errors.
 
+Two modes. By default each prompt is one print-mode run (``cursor-agent -p``, its own
+process group). With ``--live`` (or ``AGENT_SDK_EXAMPLES_LIVE=1``) the server keeps one
+live agent (``cursor-agent acp``, docs/acp.md) for its whole life, each page gets a session
+of it, and the agent *asks* before it runs a tool off the allowlist: the page shows an
+approval card (``_live_web.py``).
+
 ``GET /run?prompt=...`` answers ``text/event-stream``, events made for the page (the SDK
 does the work of pairing tool calls and labelling them; the page only draws):
 
 * ``start``  ``{"run": id}``: first, always; ``POST /stop?run=id`` stops this run.
-* ``init``   ``{"session_id", "model", "cwd"}``: the CLI started the session.
+* ``init``   ``{"session_id", "model", "cwd"}``: the CLI started the session (live mode
+  adds ``"live": true``; the page sends ``&session=ID`` with its next prompts).
 * ``text``   ``{"text"}``: reply text to append (each piece exactly once).
 * ``tool``   one tool call, sent when it starts and again when it completes:
   ``{"id", "kind", "label", "args": [[name, value], ...], "status", "outcome",
   "duration_ms", "detail"}``; ``status`` is ``"running"``, then ``"succeeded"``,
   ``"blocked"``, ``"failed"`` (a command that exited non-zero too: ``outcome`` then
   says ``exit 1``) or ``"other"``.
+* live mode only: ``permission`` and ``permission_done``, the agent asking (see
+  ``_live_web.py``); the answer is ``POST /permission?run=ID&request=N&decision=...``.
 * then one of ``done`` (``{"session_id", "result", "duration_ms", "usage",
-  "tool_calls"}``), ``error`` (``{"error", "message", "hint", "exit_code"}``: an
-  :class:`~agent_sdk.AgentError`) or ``stopped`` (``{}``: ``POST /stop`` ended it).
+  "tool_calls"}``; live: ``usage`` null, plus ``stop_reason``), ``error`` (``{"error",
+  "message", "hint", "exit_code"}``: an :class:`~agent_sdk.AgentError`) or ``stopped``
+  (``{}``, or ``{"message"}``: ``POST /stop`` ended it).
 
-A run ends its agent's whole process group however it ends: ``POST /stop`` cancels the
-run, and so does the client going away (the tab closed, the page's ``EventSource``
-closed); either way the cancellation leaves ``async with run(...)``, which ends the group.
-``POST /stop`` answers only once that is done.
+A print-mode run ends its agent's whole process group however it ends: ``POST /stop``
+cancels the run, and so does the client going away (the tab closed, the page's
+``EventSource`` closed); either way the cancellation leaves ``async with run(...)``, which
+ends the group. ``POST /stop`` answers only once that is done. A live run is cancelled
+instead (``session/cancel``): the agent and the session stay, for the next prompt.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import anyio.lowlevel
@@ -62,13 +74,16 @@ from agent_sdk.cli.labels import command_failure, failure_detail, result_detail,
 
 if __package__:  # uvicorn examples.sse_server:app
     from ._agent import default_options, using_fake
+    from ._live_web import LiveWeb
 else:  # python examples/sse_server.py
     from _agent import default_options, using_fake
+    from _live_web import LiveWeb
 
 # Partial output: the reply arrives in small deltas, as it is written.
 OPTIONS: AgentOptions = default_options(stream_partial_output=True)
 WEB = Path(__file__).resolve().parent / "web"
-STOP_WAIT = 30.0  # seconds POST /stop waits for the group to end (SIGTERM, grace, SIGKILL)
+STOP_WAIT = 30.0  # seconds POST /stop waits for the run to end (SIGTERM, grace, SIGKILL)
+LIVE_ENV = "AGENT_SDK_EXAMPLES_LIVE"  # "1": live mode (what --live sets)
 
 # Argument values are for a glance: a file's whole text or a long command stays in the
 # agent's transcript, the page gets its first line.
@@ -128,14 +143,104 @@ def tool_for_page(call: ToolCall) -> dict[str, Any]:
     }
 
 
-class ActiveRun:
-    """A run in progress, for ``POST /stop``: its cancel scope, and an event set once
-    its process group has ended."""
+class PageStream:
+    """What one run sends its page, as server-sent events: agent_sdk events drawn as reply
+    text and tool-call rows (a live turn's events are agent_sdk events too, so both modes
+    draw alike), and failures as ``error``."""
 
-    def __init__(self) -> None:
+    def __init__(self, send: Callable[[bytes], Awaitable[None]]) -> None:
+        self._send = send
+        # A streamed run keeps no events (flat memory): calls are paired as they pass,
+        # and only the running ones are held.
+        self.running: dict[str, ToolCallStarted] = {}
+        self.calls = 0
+
+    async def send(self, event: str, data: Any) -> None:
+        """One event to the page (nothing once the page is gone)."""
+        await self._send(sse(event, data))
+
+    async def draw(self, event: object) -> None:
+        """Send what the page shows of ``event``; other events are not drawn."""
+        if isinstance(event, AssistantEvent):
+            if event.new_text:  # the CLI repeats text in flushes: new text only
+                await self.send("text", {"text": event.new_text})
+        elif isinstance(event, ToolCallStarted):
+            self.calls += 1
+            self.running[event.call_id] = event
+            await self.send("tool", tool_for_page(ToolCall(event.call_id, event)))
+        elif isinstance(event, ToolCallCompleted):
+            started = self.running.pop(event.call_id, None)
+            await self.send("tool", tool_for_page(ToolCall(event.call_id, started, event)))
+
+    async def error(self, exc: AgentError) -> None:
+        """What went wrong (what came before was sent already) and, for the failures the
+        SDK recognises, how to fix it."""
+        error = {"error": type(exc).__name__, "message": exc.message, "hint": exc.hint}
+        await self.send("error", {**error, "exit_code": exc.exit_code})
+
+
+class ActiveRun(Protocol):
+    """A run in progress, for ``POST /stop`` and the client going away: its cancel scope,
+    and an event set once it has ended. :class:`PrintRun` here, ``LiveRun`` in live mode."""
+
+    id: str
+    scope: anyio.CancelScope
+    ended: anyio.Event
+    stop_requested: bool
+    #: what ``stopped`` says, if not the page's default (the process group has ended)
+    stopped_message: str | None
+
+    async def stream(self, page: PageStream) -> None:
+        """Run the prompt and send what the page draws, then ``done`` or ``error``."""
+
+    async def stop(self) -> None:
+        """``POST /stop``: end the run (the server then waits for :attr:`ended`)."""
+
+    async def abandon(self) -> None:
+        """The client went away: nobody is watching, so end the run."""
+
+
+class PrintRun:
+    """One print-mode run (``cursor-agent -p``): ended by cancelling its scope, which
+    leaves ``async with run(...)`` and so ends the agent's process group."""
+
+    stopped_message: str | None = None  # the page's own: the process group has ended
+
+    def __init__(self, prompt: str) -> None:
+        self.id = uuid.uuid4().hex
+        self.prompt = prompt
         self.scope = anyio.CancelScope()
         self.ended = anyio.Event()
         self.stop_requested = False
+
+    async def stop(self) -> None:
+        self.stop_requested = True
+        self.scope.cancel()
+
+    async def abandon(self) -> None:
+        self.scope.cancel()
+
+    async def stream(self, page: PageStream) -> None:
+        try:
+            async with run(self.prompt, options=OPTIONS) as events:
+                async for event in events:
+                    if isinstance(event, SystemInit):
+                        init = {"session_id": event.session_id, "model": event.model}
+                        await page.send("init", {**init, "cwd": event.cwd})
+                    else:
+                        await page.draw(event)
+            result = events.result
+        except AgentError as exc:
+            await page.error(exc)
+            return
+        done = {
+            "session_id": result.session_id,
+            "result": result.result,
+            "duration_ms": result.duration_ms,
+            "usage": result.usage,
+            "tool_calls": page.calls,
+        }
+        await page.send("done", done)
 
 
 # Runs in progress by id. One event loop serves every request, so a plain dict will do.
@@ -153,26 +258,32 @@ class RunStream(Response):
 
     media_type = "text/event-stream"
 
-    def __init__(self, prompt: str) -> None:
+    def __init__(self, active: ActiveRun) -> None:
         # Not Response.__init__: it would declare a Content-Length (of no body).
         self.status_code = 200
         self.background = None
         self.init_headers({"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-        self.prompt = prompt
+        self.active = active
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        run_id = uuid.uuid4().hex
-        active = RUNS[run_id] = ActiveRun()
+        active = self.active
+        RUNS[active.id] = active
         disconnected = False
+        # A live run's permission questions are sent from the agent's task, not this one.
+        lock = anyio.Lock()
 
         async def body(chunk: bytes) -> None:
             nonlocal disconnected
-            try:
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            except OSError:  # how servers of ASGI spec 2.4 may say the client is gone
-                disconnected = True
-                active.scope.cancel()
-                await anyio.lowlevel.checkpoint()  # the cancellation, at once
+            async with lock:
+                if disconnected:
+                    return
+                try:
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                except OSError:  # how servers of ASGI spec 2.4 may say the client is gone
+                    disconnected = True
+            if disconnected:
+                await active.abandon()
+                await anyio.lowlevel.checkpoint()  # the cancellation, at once (in the run)
 
         async def watch_disconnect() -> None:
             # The client went away (tab closed, EventSource closed): nobody is watching,
@@ -182,88 +293,53 @@ class RunStream(Response):
             while message["type"] != "http.disconnect":
                 message = await receive()
             disconnected = True
-            active.scope.cancel()
+            await active.abandon()
 
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
             with active.scope:
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(watch_disconnect)
-                    await body(sse("start", {"run": run_id}))
-                    await self.stream(body)
+                    await body(sse("start", {"run": active.id}))
+                    await active.stream(PageStream(body))
                     tg.cancel_scope.cancel()  # the run is over: stop watching
-            # Here `async with run(...)` has been left: the agent's process group is gone.
+            # Here the run has ended (print mode: its agent's process group is gone).
             if not disconnected:
                 if active.scope.cancelled_caught and active.stop_requested:
-                    await body(sse("stopped", {}))
+                    message = active.stopped_message
+                    await body(sse("stopped", {"message": message} if message else {}))
                 with contextlib.suppress(OSError):  # gone meanwhile: nothing left to say
                     await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
-            del RUNS[run_id]
+            del RUNS[active.id]
             active.ended.set()
-
-    async def stream(self, body: Callable[[bytes], Awaitable[None]]) -> None:
-        """Run the prompt and send what the page draws, then ``done`` or ``error``."""
-        # A streamed run keeps no events (flat memory): calls are paired as they pass,
-        # and only the running ones are held.
-        running: dict[str, ToolCallStarted] = {}
-        calls = 0
-        try:
-            async with run(self.prompt, options=OPTIONS) as events:
-                async for event in events:
-                    if isinstance(event, AssistantEvent):
-                        if event.new_text:  # the CLI repeats text in flushes: new text only
-                            await body(sse("text", {"text": event.new_text}))
-                    elif isinstance(event, ToolCallStarted):
-                        calls += 1
-                        running[event.call_id] = event
-                        await body(sse("tool", tool_for_page(ToolCall(event.call_id, event))))
-                    elif isinstance(event, ToolCallCompleted):
-                        started = running.pop(event.call_id, None)
-                        call = ToolCall(event.call_id, started, event)
-                        await body(sse("tool", tool_for_page(call)))
-                    elif isinstance(event, SystemInit):
-                        init = {"session_id": event.session_id, "model": event.model}
-                        await body(sse("init", {**init, "cwd": event.cwd}))
-            result = events.result
-        except AgentError as exc:
-            # What came before the failure was already sent; this says what went wrong
-            # and, for the failures the SDK recognises, how to fix it.
-            error = {"error": type(exc).__name__, "message": exc.message, "hint": exc.hint}
-            await body(sse("error", {**error, "exit_code": exc.exit_code}))
-            return
-        done = {
-            "session_id": result.session_id,
-            "result": result.result,
-            "duration_ms": result.duration_ms,
-            "usage": result.usage,
-            "tool_calls": calls,
-        }
-        await body(sse("done", done))
 
 
 async def run_endpoint(request: Request) -> Response:
     prompt = request.query_params.get("prompt", "").strip()
     if not prompt:
         return PlainTextResponse("missing ?prompt=", status_code=400)
-    return RunStream(prompt)
+    if LIVE is not None:  # the page's session, if it has one already
+        return RunStream(LIVE.new_run(prompt, request.query_params.get("session")))
+    return RunStream(PrintRun(prompt))
 
 
 async def stop_endpoint(request: Request) -> Response:
-    """``POST /stop?run=ID``: cancel that run, answer once its process group has ended.
+    """``POST /stop?run=ID``: stop that run, answer once it has ended (print mode: once
+    its process group has ended; live mode: once its turn is cancelled).
 
     ``{"stopped": true}``: it was running and is now gone; ``{"stopped": false}``: no such
     run is running (it had ended already, or its client went away first)."""
     active = RUNS.get(request.query_params.get("run", ""))
     if active is None:
         return JSONResponse({"stopped": False})
-    active.stop_requested = True
-    active.scope.cancel()
+    await active.stop()
     with anyio.move_on_after(STOP_WAIT):
         await active.ended.wait()
     if not active.ended.is_set():
         return JSONResponse({"stopped": False, "error": "the run did not end"}, status_code=500)
-    return JSONResponse({"stopped": True})
+    message = active.stopped_message
+    return JSONResponse({"stopped": True, **({"message": message} if message else {})})
 
 
 def page() -> str:
@@ -272,6 +348,11 @@ def page() -> str:
         agent = "the bundled fake agent: put <code>scenario:NAME</code> in a prompt to pick a run"
     else:
         agent = "<code>cursor-agent</code>"
+    if LIVE is not None:
+        agent += (
+            "; live mode (<code>cursor-agent acp</code>): the agent asks before it runs a"
+            " command, and you approve or reject it here"
+        )
     return (WEB / "index.html").read_text(encoding="utf-8").replace("<!--AGENT-->", agent)
 
 
@@ -279,22 +360,33 @@ async def index(request: Request) -> Response:
     return HTMLResponse(page())
 
 
+#: Live mode's agent and sessions, or None in print mode.
+LIVE: LiveWeb | None = LiveWeb(OPTIONS) if os.environ.get(LIVE_ENV) == "1" else None
+
 app = Starlette(
     routes=[
         Route("/", index),
         Route("/run", run_endpoint),
         Route("/stop", stop_endpoint, methods=["POST"]),
+        *([Route("/permission", LIVE.answer_endpoint, methods=["POST"])] if LIVE else []),
         Mount("/web", StaticFiles(directory=WEB), name="web"),
-    ]
+    ],
+    lifespan=LIVE.lifespan if LIVE else None,
 )
 
 
 def main() -> int:
     import uvicorn
 
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
+    args = sys.argv[1:]
+    if "--live" in args:
+        args.remove("--live")
+        os.environ[LIVE_ENV] = "1"
+    port = int(args[0]) if args else 8000
     print(f"open http://127.0.0.1:{port}/", file=sys.stderr)
-    uvicorn.run(app, host="127.0.0.1", port=port)
+    # By name, imported afresh: the app is made at import, in the mode just chosen.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    uvicorn.run("sse_server:app", host="127.0.0.1", port=port)
     return 0
 
 

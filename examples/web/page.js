@@ -10,10 +10,14 @@ const BADGES = {
   blocked: "⊘ blocked",
 };
 
+const STOPPED = "Stopped: the agent and its process group have ended."; // print mode's stop
+
 let source = null; // the EventSource of the run on screen
 let runId = null; // its id on the server, from the `start` event
 let textBlock = null; // where reply text goes: a new block after each tool call
 let tools = new Map(); // tool call id -> its row
+let liveSession = null; // live mode: this page's session on the server, from `init`
+let cards = new Map(); // live mode: permission request number -> its approval card
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -64,6 +68,84 @@ function drawTool(call) {
   row.replaceChildren(...parts);
 }
 
+// --- live mode: the agent asks before it runs a tool (docs/acp.md §3.11) ---------------
+const DECIDED = {
+  allow_once: "Allowed once.",
+  allow_always: "Allowed always: a rule was added to your global Cursor CLI config.",
+  reject: "Rejected.",
+};
+
+function alwaysWarning(p) {
+  const rule = p.kind === "execute" && p.command ? ` (Shell(${p.command.trim().split(/\s+/)[0]}))` : "";
+  return "Allow always writes a rule" + rule + " into your global Cursor CLI config" +
+    " (~/.cursor/cli-config.json, permissions.allow): from then on the agent runs it" +
+    " without asking, in every project and every session.";
+}
+
+// An approval card. Its buttons are the options offered, by kind; "Allow always" is set
+// apart with its warning, and nothing is chosen or focused for the person.
+function drawPermission(p) {
+  const card = el("section", "permission");
+  card.dataset.state = "pending";
+  card.dataset.request = p.request;
+  card.setAttribute("aria-label", "Permission request");
+  const kinds = new Set(p.options.map((o) => o.kind));
+  const asks = p.kind === "execute" ? "to run a command" : "to use a tool" + (p.kind ? ` (${p.kind})` : "");
+  const head = el("div", "permission-head", "The agent asks " + asks);
+  const parts = [head, el("div", "permission-title", p.title)];
+  if (p.command) parts.push(el("pre", "permission-command", p.command));
+  if (p.reason) parts.push(el("p", "permission-reason", p.reason));
+  const button = (className, text, decision) => {
+    const b = el("button", className, text);
+    b.type = "button";
+    b.dataset.decision = decision;
+    b.addEventListener("click", () => decide(p.request, decision));
+    return b;
+  };
+  const actions = el("div", "permission-actions");
+  if (kinds.has("allow_once")) actions.append(button("allow-once", "Allow once", "allow_once"));
+  actions.append(button("reject", "Reject", "reject")); // always possible (§3.11)
+  parts.push(actions);
+  if (kinds.has("allow_always")) {
+    const always = el("div", "permission-always");
+    const warning = el("p", "warning", "⚠ " + alwaysWarning(p));
+    warning.id = "always-warning-" + p.request;
+    const b = button("allow-always", "Allow always", "allow_always");
+    b.setAttribute("aria-describedby", warning.id);
+    b.title = alwaysWarning(p);
+    always.append(warning, b);
+    parts.push(always);
+  }
+  parts.push(el("p", "permission-outcome"));
+  card.replaceChildren(...parts);
+  cards.set(p.request, card);
+  $("permissions").append(card);
+}
+
+async function decide(request, decision) {
+  const card = cards.get(request);
+  const id = runId;
+  for (const b of card.querySelectorAll("button")) b.disabled = true;
+  card.querySelector(".permission-outcome").textContent = "Sending…";
+  try {
+    const query = `run=${encodeURIComponent(id)}&request=${request}&decision=${decision}`;
+    const response = await fetch("/permission?" + query, { method: "POST" });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || response.statusText);
+  } catch (err) { // the question is gone (the turn ended): permission_done says how
+    card.querySelector(".permission-outcome").textContent = "Not sent: " + String(err.message || err);
+  }
+}
+
+function settlePermission(d) {
+  const card = cards.get(d.request);
+  if (!card) return;
+  card.dataset.state = d.decision === "reject" ? "rejected" : "allowed";
+  card.dataset.decision = d.decision;
+  for (const b of card.querySelectorAll("button")) b.remove();
+  card.querySelector(".permission-outcome").textContent = DECIDED[d.decision] || d.decision;
+}
+
 function showError(title, message, hint) {
   const box = $("error");
   box.querySelector(".error-title").textContent = title;
@@ -78,6 +160,9 @@ function finish(state, text) {
   if (source) source.close();
   source = null;
   runId = null;
+  for (const card of cards.values()) { // questions the run ended without an answer
+    if (card.dataset.state === "pending") settlePermission({ request: Number(card.dataset.request), decision: "reject" });
+  }
   for (const row of tools.values()) { // calls the run ended without completing
     if (row.dataset.status === "running") {
       row.dataset.status = "unfinished";
@@ -91,6 +176,8 @@ function finish(state, text) {
 
 function start(prompt) {
   $("transcript").replaceChildren();
+  $("permissions").replaceChildren();
+  cards = new Map();
   $("meta").textContent = "";
   $("error").hidden = true;
   textBlock = null;
@@ -100,16 +187,21 @@ function start(prompt) {
   $("run").disabled = true;
   $("stop").disabled = false;
 
-  source = new EventSource("/run?prompt=" + encodeURIComponent(prompt));
+  // Live mode: the page's next prompts go to its session (the agent remembers the chat).
+  const session = liveSession ? "&session=" + encodeURIComponent(liveSession) : "";
+  source = new EventSource("/run?prompt=" + encodeURIComponent(prompt) + session);
   const on = (name, handler) =>
     source.addEventListener(name, (m) => handler(JSON.parse(m.data)));
   on("start", (d) => { runId = d.run; });
   on("init", (d) => {
-    $("meta").textContent = ["model " + d.model, "session " + d.session_id]
+    if (d.live) liveSession = d.session_id;
+    $("meta").textContent = ["model " + d.model, (d.live ? "live session " : "session ") + d.session_id]
       .filter((s) => !s.endsWith(" null")).join(" · ");
   });
   on("text", (d) => appendText(d.text));
   on("tool", drawTool);
+  on("permission", drawPermission);
+  on("permission_done", settlePermission);
   on("done", (d) => {
     const usage = d.usage
       ? ` · ${d.usage.inputTokens} in / ${d.usage.outputTokens} out tokens` : "";
@@ -117,7 +209,7 @@ function start(prompt) {
     const took = d.duration_ms == null ? "" : " in " + seconds(d.duration_ms);
     finish("done", `Done${took} · ${calls}${usage}.`);
   });
-  on("stopped", () => finish("stopped", "Stopped: the agent and its process group have ended."));
+  on("stopped", (d) => finish("stopped", d.message || STOPPED));
   source.addEventListener("error", (m) => {
     if (m.data !== undefined) { // our `event: error`: the run failed
       const d = JSON.parse(m.data);
@@ -146,7 +238,7 @@ async function stop() {
     if (!response.ok) throw new Error(answer.error || response.statusText);
     // stopped: false means the run had ended already: its last event is on its way.
     if (answer.stopped && runId === id) {
-      finish("stopped", "Stopped: the agent and its process group have ended.");
+      finish("stopped", answer.message || STOPPED);
     }
   } catch (err) {
     // Closing the stream also makes the server stop the run.
