@@ -51,6 +51,7 @@ from ._messages import (
     SessionListing,
 )
 from ._process import AcpProcess, acp_invocation
+from ._seam import LiveTransport
 from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
 from ._updates import SessionUpdate
 
@@ -84,6 +85,8 @@ class LiveAgent:
             (permissions) or ``cancelled`` (extensions).
         request_timeout: seconds every control request waits for its answer (§1).
         turn_timeout: seconds a whole prompt may take (``None``: no limit).
+        transport: what to talk to instead of starting the CLI (tests:
+            ``agent_sdk.testing.MemoryAcpTransport``).
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class LiveAgent:
         decision_timeout: float = DEFAULT_DECISION_TIMEOUT,
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         turn_timeout: float | None = None,
+        transport: LiveTransport | None = None,
     ) -> None:
         self.options = options if options is not None else AgentOptions()
         self.decision_timeout = decision_timeout
@@ -111,7 +115,8 @@ class LiveAgent:
         self._redaction: Redaction = redaction_of(self.options, os.environ)
         # Sessions being loaded, and the history replayed so far (§3.4).
         self._loading: dict[str, list[SessionUpdate]] = {}
-        self._process: AcpProcess | None = None
+        self._transport = transport
+        self._process: LiveTransport | None = None
         self._conn: Connection | None = None
         self._stack = contextlib.AsyncExitStack()
 
@@ -149,11 +154,15 @@ class LiveAgent:
 
         if self.state is not AgentState.NEW:
             raise AgentUsageError("a LiveAgent starts once: make a new one")
-        binary = await locate_binary(self.options)
-        invocation = acp_invocation(self.options, binary, os.environ)
         await self._stack.__aenter__()
         try:
-            self._process = process = await AcpProcess.start(invocation, self.options)
+            if self._transport is not None:
+                process = self._transport
+            else:
+                binary = await locate_binary(self.options)
+                invocation = acp_invocation(self.options, binary, os.environ)
+                process = await AcpProcess.start(invocation, self.options)
+            self._process = process
             self.state = AgentState.RUNNING
             self._stack.callback(setattr, self, "state", AgentState.ENDED)
             self._stack.push_async_callback(process.aclose)
@@ -166,7 +175,7 @@ class LiveAgent:
             )
             conn.diagnostics = self._router.diagnostics  # one list, kept after closing
             self._conn = await self._stack.enter_async_context(conn)
-            conn.start_soon(process.drain_stderr)
+            conn.start_soon(process.serve)
             params = InitializeParams(
                 client_info=Implementation(name="agent_sdk", version=__version__)
             )
@@ -189,7 +198,7 @@ class LiveAgent:
         as a print-mode start failure would be (``AgentModelError``, ``AgentAuthError``...)."""
         assert self._process is not None
         with anyio.move_on_after(2.0):
-            await self._process.process.wait()
+            await self._process.wait()
         stderr = self.stderr_tail()
         context = ErrorContext(exit_code=self._process.returncode, stderr=stderr)
         said = stderr.strip().splitlines()[-1] if stderr.strip() else str(exc)

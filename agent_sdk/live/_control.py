@@ -50,7 +50,7 @@ async def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> Age
     process = agent._process
     if process is not None:
         with anyio.move_on_after(EXIT_WAIT):
-            await process.process.wait()
+            await process.wait()
     code = process.returncode if process is not None else None
     context = ErrorContext(session_id=session_id, exit_code=code, stderr=agent.stderr_tail())
     return AgentProtocolError(

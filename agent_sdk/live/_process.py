@@ -127,6 +127,14 @@ class AcpProcess:
         """The last part of stderr (silent on real runs except startup failures, §1)."""
         return self._tail.text()
 
+    async def wait(self) -> int:
+        """Wait for the exit; the status (negative: a signal)."""
+        return await self.process.wait()
+
+    async def serve(self) -> None:
+        """For the agent's life: drain stderr (:meth:`drain_stderr`)."""
+        await self.drain_stderr()
+
     async def drain_stderr(self) -> None:
         """Read stderr until it closes: a full stderr pipe must never block the agent."""
         while (fd := self._stderr) is not None:

@@ -251,10 +251,13 @@ class LiveSession:
         it cancels nothing, §3.7). Pending permission and extension requests are answered
         ``cancelled`` (§3.7); the prompt then ends with stop reason ``cancelled`` and the
         session stays usable. Without a running prompt it does nothing."""
-        for scope in list(self._decisions):
-            self._cancelled.add(scope)
-            scope.cancel()
-        await self._agent._connection.notify("session/cancel", {"sessionId": self.session_id})
+        try:
+            # Sent first: a callback may cancel its own turn, and its scope ends below.
+            await self._agent._connection.notify("session/cancel", {"sessionId": self.session_id})
+        finally:
+            for scope in list(self._decisions):
+                self._cancelled.add(scope)
+                scope.cancel()
 
     # --- modes and models -----------------------------------------------------------------
     async def set_mode(self, mode_id: str) -> None:

@@ -1,6 +1,7 @@
 """Test kit for code built on agent_sdk: the bundled fake agent as a pytest fixture,
 recording of real runs as scenario files, and :class:`MemoryTransport`, a scripted CLI
-played in-process (``run(prompt, transport=MemoryTransport([...]))``).
+played in-process (``run(prompt, transport=MemoryTransport([...]))``); for the live
+agent, ``memory_acp.MemoryAcpTransport`` (``LiveAgent(transport=...)``).
 
 The fixture ``fake_cursor_agent`` is registered as a pytest plugin when agent_sdk is
 installed. It points every run of the test (``run()``, ``run_sync()``, ``Session``...)

@@ -14,6 +14,7 @@ from agent_sdk import (
     ErrorContext,
 )
 from agent_sdk.events import ResultEvent
+from agent_sdk.live import JsonRpcError
 
 CONTEXT = ErrorContext(session_id="s1", exit_code=1, stderr="Cannot use this model: x")
 
@@ -35,6 +36,9 @@ def test_every_error_pickles_with_its_class_message_hint_and_context(
         error: AgentError = cls("failed", event=ResultEvent(is_error=True), context=CONTEXT)
     elif cls is AgentOutputError:
         error = cls("no JSON", reply="r", json=None, problem="p", attempts=2, context=CONTEXT)
+    elif issubclass(cls, JsonRpcError):
+        error = cls(-32000, "failed", {"message": "m"}, hint="do this", context=CONTEXT)
+        assert pickle.loads(pickle.dumps(error)).data == {"message": "m"}
     else:
         error = cls("failed", hint="do this", context=CONTEXT)
     back = pickle.loads(pickle.dumps(error))

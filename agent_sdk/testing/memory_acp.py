@@ -1,0 +1,240 @@
+"""``MemoryAcpTransport``: an ACP agent played in-process by a script, for a
+:class:`~agent_sdk.live.LiveAgent` (``LiveAgent(transport=...)``), so code built on the
+live agent, and the live agent's own lifecycle rules, are tested without a process.
+
+The script is an async function given a :class:`ScriptedAgent`: it reads what the client
+sends and writes what the agent would (docs/acp.md)::
+
+    async def agent(a: ScriptedAgent) -> None:
+        await a.handshake()  # answers `initialize`
+        new = await a.expect("session/new")
+        await a.reply(new, {"sessionId": "s1"})
+        prompt = await a.expect("session/prompt")
+        await a.update("s1", {"sessionUpdate": "agent_message_chunk",
+                              "content": {"type": "text", "text": "Hi"}})
+        await a.reply(prompt, {"stopReason": "end_turn"})
+
+    async with LiveAgent(transport=MemoryAcpTransport(agent)) as live:
+        ...
+
+When the script returns, the agent has exited (status 0; a script that raises exits 1,
+its exception as stderr). Closing the client's side ends :meth:`ScriptedAgent.receive`
+with ``anyio.EndOfStream``, as stdin's EOF ends the CLI (§1).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import anyio.abc
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+__all__ = ["AgentScript", "MemoryAcpTransport", "ScriptedAgent"]
+
+AgentScript = Callable[["ScriptedAgent"], Awaitable[None]]
+"""What the agent does: reads the client's messages and answers (docs/acp.md)."""
+
+
+class _Send(anyio.abc.ByteSendStream):
+    def __init__(self, stream: MemoryObjectSendStream[bytes]) -> None:
+        self._stream = stream
+
+    async def send(self, item: bytes) -> None:
+        await self._stream.send(item)
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+class _Receive(anyio.abc.ByteReceiveStream):
+    def __init__(self, stream: MemoryObjectReceiveStream[bytes]) -> None:
+        self._stream = stream
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        return await self._stream.receive()
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+class ScriptedAgent:
+    """The agent's side of a :class:`MemoryAcpTransport`, as a script sees it.
+
+    Attributes:
+        received: every message the client sent, decoded, in order.
+    """
+
+    def __init__(
+        self, inbox: MemoryObjectReceiveStream[bytes], outbox: MemoryObjectSendStream[bytes]
+    ) -> None:
+        self._inbox = inbox
+        self._outbox = outbox
+        self._buffer = b""
+        self._held: list[dict[str, Any]] = []
+        self._ids = itertools.count(0)  # the agent's ids start at 0 (§1)
+        self.received: list[dict[str, Any]] = []
+
+    async def receive(self) -> dict[str, Any]:
+        """The client's next message (held ones first).
+
+        Raises:
+            anyio.EndOfStream: the client closed its side (the agent should exit).
+        """
+        if self._held:
+            return self._held.pop(0)
+        while b"\n" not in self._buffer:
+            self._buffer += await self._inbox.receive()
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        message: dict[str, Any] = json.loads(line)
+        self.received.append(message)
+        return message
+
+    async def expect(self, method: str) -> dict[str, Any]:
+        """The client's next message with this ``method``; others before it are held."""
+        skipped: list[dict[str, Any]] = []
+        try:
+            while True:
+                message = await self.receive()
+                if message.get("method") == method:
+                    return message
+                skipped.append(message)
+        finally:
+            self._held[:0] = skipped
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Write one JSON-RPC message (``"jsonrpc": "2.0"`` added)."""
+        await self.send_line(json.dumps({"jsonrpc": "2.0", **message}).encode())
+
+    async def send_line(self, line: bytes) -> None:
+        """Write one line as is (a broken one, for robustness tests)."""
+        await self._outbox.send(line + b"\n")
+
+    async def reply(self, request: dict[str, Any], result: Any) -> None:
+        """Answer ``request`` with ``result``."""
+        await self.send({"id": request["id"], "result": result})
+
+    async def fail(
+        self, request: dict[str, Any], code: int, message: str, data: Any = None
+    ) -> None:
+        """Answer ``request`` with an error (§5.1)."""
+        error = {"code": code, "message": message, **({"data": data} if data is not None else {})}
+        await self.send({"id": request["id"], "error": error})
+
+    async def update(self, session_id: str, update: dict[str, Any]) -> None:
+        """A ``session/update`` notification (§3.9)."""
+        await self.send(
+            {"method": "session/update", "params": {"sessionId": session_id, "update": update}}
+        )
+
+    async def request(self, method: str, params: Any) -> int:
+        """Send a request of the agent's (ids from 0, §1); its id, to find the answer."""
+        request_id = next(self._ids)
+        await self.send({"id": request_id, "method": method, "params": params})
+        return request_id
+
+    async def answer(self, request_id: int) -> dict[str, Any]:
+        """The client's answer to the agent's request ``request_id``; other messages held."""
+        skipped: list[dict[str, Any]] = []
+        try:
+            while True:
+                message = await self.receive()
+                if message.get("id") == request_id and "method" not in message:
+                    return message
+                skipped.append(message)
+        finally:
+            self._held[:0] = skipped
+
+    async def handshake(self) -> dict[str, Any]:
+        """Answer ``initialize`` as the CLI does (§3.1); the client's params."""
+        message = await self.expect("initialize")
+        capabilities = {"loadSession": True, "sessionCapabilities": {"list": {}}}
+        methods = [{"id": "cursor_login", "name": "Cursor Login"}]
+        result = {"protocolVersion": 1, "agentCapabilities": capabilities, "authMethods": methods}
+        await self.reply(message, result)
+        return dict(message.get("params") or {})
+
+
+class MemoryAcpTransport:
+    """A :class:`~agent_sdk.live.LiveAgent`'s agent, played by ``script`` in-process.
+
+    Attributes:
+        agent: the script's side (its :attr:`ScriptedAgent.received` messages).
+        closed_with_grace: the ``exit_grace`` of the client's close, once closed.
+    """
+
+    def __init__(self, script: AgentScript) -> None:
+        to_agent, inbox = anyio.create_memory_object_stream[bytes](math.inf)
+        outbox, from_agent = anyio.create_memory_object_stream[bytes](math.inf)
+        self._stdin = _Send(to_agent)
+        self._stdout = _Receive(from_agent)
+        self._outbox = outbox
+        self._inbox = inbox
+        self._script = script
+        self.agent = ScriptedAgent(inbox, outbox)
+        self._returncode: int | None = None
+        self._stderr = ""
+        self._ended = anyio.Event()
+        self._scope: anyio.CancelScope | None = None
+        self.closed_with_grace: float | None = None
+
+    @property
+    def stdin(self) -> anyio.abc.ByteSendStream:
+        return self._stdin
+
+    @property
+    def stdout(self) -> anyio.abc.ByteReceiveStream:
+        return self._stdout
+
+    @property
+    def pid(self) -> int | None:
+        return None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._returncode
+
+    def stderr_tail(self) -> str:
+        return self._stderr
+
+    async def serve(self) -> None:
+        """Play the script; its end is the agent's exit (closes the agent's output). A
+        script stopped with the client's connection exits 0, one that raised 1."""
+        with anyio.CancelScope() as self._scope:
+            try:
+                await self._script(self.agent)
+            except anyio.EndOfStream:
+                pass  # stdin closed: the agent exits 0 (§1)
+            except Exception as exc:
+                self._stderr = f"{type(exc).__name__}: {exc}\n"
+                self._end(1)
+            finally:
+                self._end(0)
+
+    def _end(self, code: int) -> None:
+        if self._returncode is None:
+            self._returncode = code
+            self._outbox.close()
+            self._inbox.close()
+            self._ended.set()
+
+    async def wait(self) -> int:
+        await self._ended.wait()
+        assert self._returncode is not None
+        return self._returncode
+
+    async def aclose(self, exit_grace: float = 2.0) -> None:
+        """Close the agent's input; after ``exit_grace`` stop the script ("killed")."""
+        if self.closed_with_grace is None:
+            self.closed_with_grace = exit_grace
+        with anyio.CancelScope(shield=True):
+            await self._stdin.aclose()
+            with anyio.move_on_after(exit_grace):
+                await self._ended.wait()
+            if self._scope is not None:
+                self._scope.cancel()
+            self._end(-9)
