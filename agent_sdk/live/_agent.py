@@ -164,6 +164,7 @@ class LiveAgent:
                 process = await AcpProcess.start(invocation, self.options)
             self._process = process
             self.state = AgentState.RUNNING
+            # Ended however the stack unwinds: a failed start or leaving the block.
             self._stack.callback(setattr, self, "state", AgentState.ENDED)
             self._stack.push_async_callback(process.aclose)
             conn = Connection(
@@ -215,7 +216,6 @@ class LiveAgent:
             await self._stack.__aexit__(exc_type, exc, tb)
         finally:
             self._conn = None
-            self.state = AgentState.ENDED
 
     # --- sessions -------------------------------------------------------------------------
     async def authenticate(self) -> None:

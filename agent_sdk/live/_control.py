@@ -35,13 +35,22 @@ async def request(
     session_id = session.session_id if session is not None else None
     try:
         return await agent._connection.request(method, params)
-    except JsonRpcError as exc:
+    except (JsonRpcError, AgentProtocolError) as exc:
+        raise await _failure(agent, exc, method, session_id) from None
+
+
+async def _failure(
+    agent: LiveAgent, exc: JsonRpcError | AgentProtocolError, method: str, session_id: str | None
+) -> AgentError:
+    """An error answer, or the connection's end (the agent went away: say what it left), as
+    the agent_sdk error to raise, redacted."""
+    if isinstance(exc, JsonRpcError):
         error: AgentError = live_error(
             exc, method, session_id=session_id, stderr=agent.stderr_tail()
         )
-    except AgentProtocolError as exc:  # the agent went away: say what it left
+    else:
         error = await ended_error(agent, str(exc), session_id)
-    raise agent._redaction.error(error)
+    return agent._redaction.error(error)
 
 
 async def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> AgentProtocolError:
@@ -71,15 +80,8 @@ async def prompt(agent: LiveAgent, session: LiveSession, params: PromptParams) -
         except AgentTimeoutError:
             raise agent._redaction.error(await _time_out(agent, session, call)) from None
         return msgspec.json.decode(raw, type=PromptResult)
-    except JsonRpcError as exc:
-        error = live_error(
-            exc, "session/prompt", session_id=session.session_id, stderr=agent.stderr_tail()
-        )
-        raise agent._redaction.error(error) from None
-    except AgentProtocolError as exc:
-        raise agent._redaction.error(
-            await ended_error(agent, str(exc), session.session_id)
-        ) from None
+    except (JsonRpcError, AgentProtocolError) as exc:
+        raise await _failure(agent, exc, "session/prompt", session.session_id) from None
     except msgspec.DecodeError as exc:
         raise AgentProtocolError(f"session/prompt: an unreadable result: {exc}") from None
     finally:

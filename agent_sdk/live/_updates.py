@@ -39,44 +39,27 @@ class _Update(_Wire, tag_field="sessionUpdate"):
     """Base of the update kinds; the tag is the wire's ``sessionUpdate``."""
 
 
-class AgentMessageChunk(_Update, tag="agent_message_chunk"):
+class _Chunk(_Update):
+    """The fields of the three chunk kinds (§3.9)."""
+
+    content: ContentBlock
+    message_id: str | None = None
+
+
+class AgentMessageChunk(_Chunk, tag="agent_message_chunk"):
     """A piece of the reply; join the texts with no separator (§3.9)."""
 
-    content: ContentBlock
-    message_id: str | None = None
 
-
-class AgentThoughtChunk(_Update, tag="agent_thought_chunk"):
+class AgentThoughtChunk(_Chunk, tag="agent_thought_chunk"):
     """A piece of the model's thinking, before the message (§3.9)."""
 
-    content: ContentBlock
-    message_id: str | None = None
 
-
-class UserMessageChunk(_Update, tag="user_message_chunk"):
+class UserMessageChunk(_Chunk, tag="user_message_chunk"):
     """The user's words: seen only in a ``session/load`` replay (§3.4, §3.9)."""
 
-    content: ContentBlock
-    message_id: str | None = None
 
-
-class AcpToolCall(_Update, tag="tool_call"):
-    """A tool call starts (§3.10). Upsert by ``tool_call_id``: a build sent two with the same
-    id. The id is opaque and may hold a ``\\n``."""
-
-    tool_call_id: str
-    title: str = ""
-    kind: str | None = None
-    status: str | None = None
-    content: list[Any] | None = None
-    locations: list[Any] | None = None
-    raw_input: Any = None
-    raw_output: Any = None
-
-
-class AcpToolCallUpdate(_Update, tag="tool_call_update"):
-    """Only the changed fields of a tool call: merge, never clear (§3.10). ``failed`` is
-    never used: rejected tools end ``completed``."""
+class _ToolCallFields(_Update):
+    """The fields of a tool call (§3.10); an update carries only those that changed."""
 
     tool_call_id: str
     title: str | None = None
@@ -86,6 +69,18 @@ class AcpToolCallUpdate(_Update, tag="tool_call_update"):
     locations: list[Any] | None = None
     raw_input: Any = None
     raw_output: Any = None
+
+
+class AcpToolCall(_ToolCallFields, tag="tool_call"):
+    """A tool call starts (§3.10). Upsert by ``tool_call_id``: a build sent two with the same
+    id. The id is opaque and may hold a ``\\n``."""
+
+    title: str = ""  # required on the wire; a missing one is tolerated
+
+
+class AcpToolCallUpdate(_ToolCallFields, tag="tool_call_update"):
+    """Only the changed fields of a tool call: merge, never clear (§3.10). ``failed`` is
+    never used: rejected tools end ``completed``."""
 
 
 class PlanEntry(_Wire):

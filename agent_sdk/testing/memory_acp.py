@@ -40,7 +40,9 @@ AgentScript = Callable[["ScriptedAgent"], Awaitable[None]]
 """What the agent does: reads the client's messages and answers (docs/acp.md)."""
 
 
-class _Send(anyio.abc.ByteSendStream):
+class ByteSend(anyio.abc.ByteSendStream):
+    """A memory object stream as a byte stream (the client's side of a pipe)."""
+
     def __init__(self, stream: MemoryObjectSendStream[bytes]) -> None:
         self._stream = stream
 
@@ -51,7 +53,9 @@ class _Send(anyio.abc.ByteSendStream):
         await self._stream.aclose()
 
 
-class _Receive(anyio.abc.ByteReceiveStream):
+class ByteReceive(anyio.abc.ByteReceiveStream):
+    """A memory object stream as a byte stream (the client's side of a pipe)."""
+
     def __init__(self, stream: MemoryObjectReceiveStream[bytes]) -> None:
         self._stream = stream
 
@@ -96,13 +100,14 @@ class ScriptedAgent:
 
     async def expect(self, method: str) -> dict[str, Any]:
         """The client's next message with this ``method``; others before it are held."""
+        return await self._next(lambda message: message.get("method") == method)
+
+    async def _next(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         skipped: list[dict[str, Any]] = []
         try:
-            while True:
-                message = await self.receive()
-                if message.get("method") == method:
-                    return message
+            while not wanted(message := await self.receive()):
                 skipped.append(message)
+            return message
         finally:
             self._held[:0] = skipped
 
@@ -139,15 +144,7 @@ class ScriptedAgent:
 
     async def answer(self, request_id: int) -> dict[str, Any]:
         """The client's answer to the agent's request ``request_id``; other messages held."""
-        skipped: list[dict[str, Any]] = []
-        try:
-            while True:
-                message = await self.receive()
-                if message.get("id") == request_id and "method" not in message:
-                    return message
-                skipped.append(message)
-        finally:
-            self._held[:0] = skipped
+        return await self._next(lambda m: m.get("id") == request_id and "method" not in m)
 
     async def handshake(self) -> dict[str, Any]:
         """Answer ``initialize`` as the CLI does (§3.1); the client's params."""
@@ -170,8 +167,8 @@ class MemoryAcpTransport:
     def __init__(self, script: AgentScript) -> None:
         to_agent, inbox = anyio.create_memory_object_stream[bytes](math.inf)
         outbox, from_agent = anyio.create_memory_object_stream[bytes](math.inf)
-        self._stdin = _Send(to_agent)
-        self._stdout = _Receive(from_agent)
+        self._stdin = ByteSend(to_agent)
+        self._stdout = ByteReceive(from_agent)
         self._outbox = outbox
         self._inbox = inbox
         self._script = script

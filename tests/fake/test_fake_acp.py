@@ -160,6 +160,7 @@ def texts(items: list[Message], kind: str) -> str:
 def test_initialize_as_recorded(client: Client) -> None:
     response = client.call("initialize", {**INIT, "protocolVersion": 99})
     assert response["id"] == 1
+    assert client.call("initialize", INIT)["result"]["protocolVersion"] == 1  # answered again
     result = response["result"]
     assert result["protocolVersion"] == 1  # always 1 (§3.1)
     assert result["agentCapabilities"] == {

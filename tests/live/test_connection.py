@@ -18,30 +18,9 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from agent_sdk.errors import AgentProtocolError, AgentTimeoutError
 from agent_sdk.live._connection import Connection
 from agent_sdk.live._jsonrpc import JsonRpcError, LineBuffer, Notification, Request
+from agent_sdk.testing.memory_acp import ByteReceive, ByteSend
 
 pytestmark = pytest.mark.anyio
-
-
-class ByteSend(anyio.abc.ByteSendStream):
-    def __init__(self, stream: MemoryObjectSendStream[bytes]) -> None:
-        self.stream = stream
-
-    async def send(self, item: bytes) -> None:
-        await self.stream.send(item)
-
-    async def aclose(self) -> None:
-        await self.stream.aclose()
-
-
-class ByteReceive(anyio.abc.ByteReceiveStream):
-    def __init__(self, stream: MemoryObjectReceiveStream[bytes]) -> None:
-        self.stream = stream
-
-    async def receive(self, max_bytes: int = 65536) -> bytes:
-        return await self.stream.receive()
-
-    async def aclose(self) -> None:
-        await self.stream.aclose()
 
 
 class Peer:

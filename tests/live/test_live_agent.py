@@ -45,13 +45,6 @@ pytestmark = pytest.mark.anyio
 LIMIT = 30.0  # only a broken client or fake waits this long
 
 
-@pytest.fixture
-def options(fake_binary: str, tmp_path: Path) -> AgentOptions:
-    # No inherited FAKE_AGENT_* setting may choose the scenario for us.
-    env = {k: "" for k in os.environ if k.startswith("FAKE_AGENT_")}
-    return AgentOptions(binary=fake_binary, cwd=tmp_path, env=env)
-
-
 async def collect(session: LiveSession, prompt: str) -> list[Any]:
     with anyio.fail_after(LIMIT):
         return [update async for update in session.prompt(prompt)]

@@ -4,9 +4,6 @@ runs a tool and never stalls a turn (docs/acp.md §3.11, §4; docs/live.md "Appr
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import anyio
 import anyio.lowlevel
 import msgspec
@@ -28,12 +25,6 @@ from agent_sdk.live._jsonrpc import Request
 pytestmark = pytest.mark.anyio
 
 LIMIT = 30.0  # only a broken client or fake waits this long
-
-
-@pytest.fixture
-def options(fake_binary: str, tmp_path: Path) -> AgentOptions:
-    env = {k: "" for k in os.environ if k.startswith("FAKE_AGENT_")}
-    return AgentOptions(binary=fake_binary, cwd=tmp_path, env=env)
 
 
 async def send(agent: LiveAgent, prompt: str) -> LiveResult:

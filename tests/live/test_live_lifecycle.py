@@ -10,7 +10,6 @@ import gc
 import os
 import signal
 from collections import Counter
-from pathlib import Path
 
 import anyio
 import pytest
@@ -25,13 +24,6 @@ pytestmark = pytest.mark.anyio
 LIMIT = 30.0  # only a broken client or fake waits this long
 AGENTS = 10
 SESSIONS_PER_AGENT = 10
-
-
-@pytest.fixture
-def options(fake_binary: str, tmp_path: Path) -> AgentOptions:
-    # No inherited FAKE_AGENT_* setting may choose the scenario for us.
-    env = {k: "" for k in os.environ if k.startswith("FAKE_AGENT_")}
-    return AgentOptions(binary=fake_binary, cwd=tmp_path, env=env)
 
 
 def allow_pytest(params: RequestPermissionParams) -> str:

@@ -37,6 +37,12 @@ async def open_session(a: ScriptedAgent) -> None:
     await a.reply(await a.expect("session/new"), {"sessionId": SID})
 
 
+async def ask_permission(a: ScriptedAgent) -> int:
+    """A ``session/request_permission`` for a shell call (§3.11); its request id."""
+    params = {"sessionId": SID, "toolCall": TOOL, "options": OPTIONS}
+    return await a.request("session/request_permission", params)
+
+
 def text(words: str) -> dict[str, Any]:
     return {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": words}}
 
@@ -76,10 +82,7 @@ async def test_cancel_is_a_notification_and_answers_the_pending_permission_cance
     async def script(a: ScriptedAgent) -> None:
         await open_session(a)
         prompt = await a.expect("session/prompt")
-        asked = await a.request(
-            "session/request_permission",
-            {"sessionId": SID, "toolCall": TOOL, "options": OPTIONS},
-        )
+        asked = await ask_permission(a)
         cancel = await a.expect("session/cancel")
         assert "id" not in cancel  # a notification (§3.7)
         answers.append(await a.answer(asked))
@@ -105,10 +108,7 @@ async def test_a_decision_past_its_timeout_answers_reject_once() -> None:
     async def script(a: ScriptedAgent) -> None:
         await open_session(a)
         prompt = await a.expect("session/prompt")
-        asked = await a.request(
-            "session/request_permission",
-            {"sessionId": SID, "toolCall": TOOL, "options": OPTIONS},
-        )
+        asked = await ask_permission(a)
         answers.append(await a.answer(asked))
         await a.reply(prompt, {"stopReason": "end_turn"})
         await a.receive()

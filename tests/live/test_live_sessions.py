@@ -1,23 +1,21 @@
 """The live agent's handshake, authentication, sessions, modes and models against the fake
 (``fake-cursor-agent acp``), section by section of docs/acp.md (§1-§3.8, §5.1).
 
-Wire-level quirks the public API cannot send (a protocol version of 99, a wrong auth
-method, a missing ``cwd``, ``session/cancel`` as a request) go through a raw
-:class:`~agent_sdk.live._connection.Connection` over the fake's pipes. Every wait is
-bounded by ``fail_after``; the tests run on asyncio and on trio.
+Wire-level quirks the SDK never sends (a protocol version of 99, a wrong auth method, a
+missing ``cwd``, ``session/cancel`` as a request) are the fake's, tested in
+tests/fake/test_fake_acp.py. Every wait is bounded by ``fail_after``; the tests run on
+asyncio and on trio.
 """
 
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
 import msgspec
 import pytest
+from fake_env import clean_env
 
 from agent_sdk import AgentOptions
 from agent_sdk.errors import AgentAuthError, AgentModelError
@@ -30,26 +28,11 @@ from agent_sdk.live import (
     LiveModelError,
     UserMessageChunk,
 )
-from agent_sdk.live._connection import Connection
-from agent_sdk.live._messages import InitializeParams, InitializeResult
 from agent_sdk.live._process import acp_invocation
 
 pytestmark = pytest.mark.anyio
 
 LIMIT = 30.0  # only a broken client or fake waits this long
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """No inherited FAKE_AGENT_* setting or credential may change what the fake does."""
-    env = {k: "" for k in os.environ if k.startswith("FAKE_AGENT_")}
-    env.update(CURSOR_API_KEY="", CURSOR_AUTH_TOKEN="")
-    env.update(extra)
-    return env
-
-
-@pytest.fixture
-def options(fake_binary: str, tmp_path: Path) -> AgentOptions:
-    return AgentOptions(binary=fake_binary, cwd=tmp_path, env=clean_env())
 
 
 @pytest.fixture
@@ -59,17 +42,6 @@ def logged_out(fake_binary: str, tmp_path: Path) -> AgentOptions:
     config.mkdir()
     env = clean_env(FAKE_AGENT_REQUIRE_LOGIN="1", CURSOR_CONFIG_DIR=str(config))
     return AgentOptions(binary=fake_binary, cwd=tmp_path, env=env)
-
-
-@asynccontextmanager
-async def raw(fake_binary: str) -> AsyncIterator[Connection]:
-    """A bare JSON-RPC connection to ``fake-cursor-agent acp``, for wire-level quirks."""
-    env = {**os.environ, **clean_env()}
-    async with await anyio.open_process([fake_binary, "acp"], env=env) as process:
-        assert process.stdin is not None
-        assert process.stdout is not None
-        async with Connection(process.stdin, process.stdout, request_timeout=LIMIT) as conn:
-            yield conn
 
 
 # --- §1 invocation --------------------------------------------------------------------
@@ -114,15 +86,6 @@ async def test_initialize_result_is_decoded(options: AgentOptions) -> None:
     assert "agent login" in (result.auth_methods[0].description or "")
 
 
-async def test_initialize_answers_version_1_even_when_99_is_asked(fake_binary: str) -> None:
-    async with raw(fake_binary) as conn:
-        with anyio.fail_after(LIMIT):
-            answer = await conn.request("initialize", InitializeParams(protocol_version=99))
-            again = await conn.request("initialize", InitializeParams())  # answered too (§3.1)
-    assert msgspec.json.decode(answer, type=InitializeResult).protocol_version == 1
-    assert msgspec.json.decode(again, type=InitializeResult).protocol_version == 1
-
-
 # --- §3.2 authenticate ----------------------------------------------------------------
 async def test_authenticate_with_a_stored_login_succeeds(options: AgentOptions) -> None:
     async with LiveAgent(options) as agent:
@@ -130,16 +93,6 @@ async def test_authenticate_with_a_stored_login_succeeds(options: AgentOptions) 
             await agent.authenticate()
             session = await agent.new_session()
     assert session.session_id
-
-
-async def test_authenticate_with_a_wrong_method_id_is_invalid_params(fake_binary: str) -> None:
-    async with raw(fake_binary) as conn:
-        with pytest.raises(JsonRpcError) as caught, anyio.fail_after(LIMIT):
-            await conn.request("authenticate", {"methodId": "github"})
-    assert caught.value.code == -32602
-    assert caught.value.data == {
-        "message": "Unknown authentication method: github. Supported method: cursor_login"
-    }
 
 
 @pytest.mark.parametrize("operation", ["new_session", "list_sessions", "load_session"])
@@ -208,15 +161,6 @@ async def test_new_session_state_is_kept_on_the_session(options: AgentOptions) -
     assert "default[]" in [m.model_id for m in session.models]
     assert [c.id for c in session.config_options] == ["mode", "model"]
     assert session.history == []
-
-
-async def test_new_session_without_cwd_is_a_zod_error(fake_binary: str) -> None:
-    async with raw(fake_binary) as conn:
-        with pytest.raises(JsonRpcError) as caught, anyio.fail_after(LIMIT):
-            await conn.request("session/new", {"mcpServers": []})
-    assert caught.value.code == -32603
-    assert isinstance(caught.value.data, list)  # a Zod issue array (§5.1)
-    assert caught.value.data[0]["path"] == ["cwd"]
 
 
 async def test_an_http_mcp_entry_without_type_is_refused(options: AgentOptions) -> None:
@@ -438,14 +382,3 @@ async def test_an_unusable_model_at_spawn_is_an_agent_model_error(
             pass
     assert caught.value.exit_code == 1  # exits 1 at spawn (§1, §5.2 item 8)
     assert "gpt-99" in str(caught.value)
-
-
-# --- §3.7, §5.1 wire-level errors -----------------------------------------------------
-@pytest.mark.parametrize("method", ["session/cancel", "session/resume", "session/close"])
-async def test_unregistered_methods_are_method_not_found(fake_binary: str, method: str) -> None:
-    async with raw(fake_binary) as conn:
-        with pytest.raises(JsonRpcError) as caught, anyio.fail_after(LIMIT):
-            # session/cancel sent as a request cancels nothing (§3.7).
-            await conn.request(method, {"sessionId": str(uuid.uuid4())})
-    assert caught.value.code == -32601
-    assert caught.value.data == {"method": method}

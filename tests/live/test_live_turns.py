@@ -6,13 +6,13 @@ failures (§5.2). Every wait is bounded by ``fail_after``; asyncio and trio both
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import anyio
 import msgspec
 import pytest
+from fake_env import clean_env
 
 from agent_sdk import AgentOptions
 from agent_sdk.errors import AgentProtocolError, AgentRetriableError
@@ -41,18 +41,6 @@ from agent_sdk.tools import ShellArgs
 pytestmark = pytest.mark.anyio
 
 LIMIT = 30.0  # only a broken client or fake waits this long
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """No inherited FAKE_AGENT_* setting may choose the scenario for us."""
-    env = {k: "" for k in os.environ if k.startswith("FAKE_AGENT_")}
-    env.update(extra)
-    return env
-
-
-@pytest.fixture
-def options(fake_binary: str, tmp_path: Path) -> AgentOptions:
-    return AgentOptions(binary=fake_binary, cwd=tmp_path, env=clean_env())
 
 
 def playing(options: AgentOptions, tmp_path: Path, *lines: str) -> AgentOptions:

@@ -10,21 +10,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
-    figures_file = tmp_path / "figures.json"
+def quick(script: str, figures_file: Path) -> subprocess.CompletedProcess[str]:
+    """``benchmarks/<script> --quick --json <figures_file>``; it must succeed."""
     done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "run.py"),
-            "--quick",
-            "--json",
-            str(figures_file),
-        ],
+        [sys.executable, str(ROOT / "benchmarks" / script), "--quick", "--json", str(figures_file)],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
+    figures_file = tmp_path / "figures.json"
+    done = quick("run.py", figures_file)
     for row in (
         "throughput",
         "start-up",
@@ -43,19 +43,7 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
 
 def test_quick_live_turns_benchmark_prints_every_figure(tmp_path: Path) -> None:
     figures_file = tmp_path / "live_turns.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "live_turns.py"),
-            "--quick",
-            "--json",
-            str(figures_file),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
+    done = quick("live_turns.py", figures_file)
     for row in ("print-mode Session, per turn", "live agent, per turn", "saved per turn"):
         assert row in done.stdout
     figures = json.loads(figures_file.read_text())
