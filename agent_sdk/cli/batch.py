@@ -20,6 +20,7 @@ from typing import Any, TextIO, get_args
 import anyio
 import msgspec
 
+from .._protocol.lenient import TOO_DEEP
 from ..errors import AgentConfigError
 from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task, TaskFinished, TaskRetrying
 from ..options import AgentOptions
@@ -61,8 +62,9 @@ skipped:
   options  AgentOptions fields, over the agent flags given here (field by field; an
            env object is merged with --env's)
 
-Any other key, a value of the wrong type, an unknown option, a duplicate id or a line
-that is not a JSON object is a usage error naming the line, before anything runs.
+Any other key, a value of the wrong type, an unknown option, a duplicate id, a line
+that is not a JSON object or one nested too deep to decode is a usage error naming the
+line, before anything runs.
 
 On a terminal, stderr shows a live table, one row per task (state, time, tool calls,
 tokens, last action), redrawn in place; when the tasks outnumber the rows, the running
@@ -177,6 +179,10 @@ def read_tasks(
             raise TasksError(f"{where}: {exc}") from None
         except msgspec.DecodeError as exc:
             raise TasksError(f"{where}: not a JSON object ({exc})") from None
+        except RecursionError:  # msgspec's own limit, whatever Python's is
+            raise TasksError(
+                f"{where}: {TOO_DEEP}: write its values less deeply nested"
+            ) from None
         if not line.prompt.strip():
             raise TasksError(f"{where}: the prompt is empty")
         given = {**defaults, **line.options}

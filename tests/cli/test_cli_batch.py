@@ -105,6 +105,20 @@ def test_a_bad_line_is_a_usage_error_before_any_task_runs(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize(
+    "deep",
+    ["[" * 100_000, '{"prompt": "b", "options": {"env": ' + "[" * 100_000 + "}}"],
+    ids=["the line", "a value"],
+)
+def test_a_line_nested_too_deep_is_a_usage_error_naming_it(tmp_path: Path, deep: str) -> None:
+    tasks = write_tasks(tmp_path / "tasks.jsonl", {"prompt": "a"}, deep)
+    done = cli("batch", "--fake", "--json", str(tasks))
+    assert done.returncode == 2, done.stderr
+    assert f"agent-sdk batch: error: {tasks} line 2: " in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
     ("args", "said"),
     [
         (["--isolate", "config,box"], "--isolate: unknown box"),
