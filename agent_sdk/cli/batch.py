@@ -27,12 +27,10 @@ from ..options import AgentOptions
 from ._batch_table import BatchState, BatchTable, seconds, tokens_of, totals_line
 from ._report import ReportData, build_report, summary_json
 from ._screen import cut, fold
-from ._signals import SigtermWatch, Terminated
+from ._signals import SignalWatch
 from .args import (
     EXIT_FAILED,
-    EXIT_INTERRUPTED,
     EXIT_OK,
-    EXIT_TERMINATED,
     EXIT_USAGE,
     ColorMode,
     add_agent_flags,
@@ -180,9 +178,7 @@ def read_tasks(
         except msgspec.DecodeError as exc:
             raise TasksError(f"{where}: not a JSON object ({exc})") from None
         except RecursionError:  # msgspec's own limit, whatever Python's is
-            raise TasksError(
-                f"{where}: {TOO_DEEP}: write its values less deeply nested"
-            ) from None
+            raise TasksError(f"{where}: {TOO_DEEP}: write its values less deeply nested") from None
         if not line.prompt.strip():
             raise TasksError(f"{where}: the prompt is empty")
         given = {**defaults, **line.options}
@@ -237,13 +233,9 @@ def _terminal_size(stream: TextIO) -> tuple[int, int]:
     return (size.columns or 80, size.lines or 24)
 
 
-async def _run(fleet: Fleet, table: BatchTable | None) -> None:
-    """Run the fleet to its end, the table redrawn meanwhile.
-
-    Raises:
-        Terminated: on SIGTERM, once the fleet was cancelled and its CLIs ended.
-    """
-    sigterm = SigtermWatch()
+async def _run(fleet: Fleet, table: BatchTable | None, signals: SignalWatch) -> None:
+    """Run the fleet to its end, the table redrawn meanwhile; the first signal cancels it
+    (its teardown runs to its end, whatever signal comes next)."""
 
     async def redraw(view: BatchTable) -> None:
         while True:
@@ -251,7 +243,7 @@ async def _run(fleet: Fleet, table: BatchTable | None) -> None:
             await anyio.sleep(_TICK)
 
     async with anyio.create_task_group() as group:
-        await sigterm.start_in(group)
+        await signals.start_in(group)
         if table is not None:
             group.start_soon(redraw, table)
         try:
@@ -260,7 +252,6 @@ async def _run(fleet: Fleet, table: BatchTable | None) -> None:
                     pass
         finally:
             group.cancel_scope.cancel()
-    sigterm.raise_if_received()
 
 
 def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Task], str]:
@@ -329,14 +320,28 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     except AgentConfigError as exc:
         print_error(err, exc.message)
         return EXIT_USAGE
+    with SignalWatch() as signals:  # from here on, a signal never cuts the teardown short
+        return _batch(args, fleet, state, table if live else None, signals, title, out, err)
+
+
+def _batch(
+    args: argparse.Namespace,
+    fleet: Fleet,
+    state: BatchState,
+    table: BatchTable | None,
+    signals: SignalWatch,
+    title: str,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """Run the fleet, then report it; the exit status."""
     started_at = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
-    stopped: str | None = None
     state.started = time.monotonic()  # the timeline's zero
-    try:
-        anyio.run(_run, fleet, table if live else None, backend="asyncio")
+    anyio.run(_run, fleet, table, signals, backend="asyncio")
+    stopped = signals.stopped.value if signals.stopped is not None else None
+    if stopped is None:
         state.finish()
-    except KeyboardInterrupt as exc:
-        stopped = "terminated" if isinstance(exc, Terminated) else "interrupted"
+    else:
         state.interrupt()
     problem = None
     if args.html:
@@ -354,17 +359,17 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     if args.json:
         out.write(summary_json(state.records, state.ended or 0.0, stopped))
         out.flush()
-    _finish(state, table if live else None, err, args.html if problem is None else None)
+    _finish(state, table, err, args.html if problem is None else None)
     said = [problem] if problem else []
     if stopped is not None:
         said.append(f"{stopped}; the runs were cancelled and their CLIs ended")
     for message in said:
         line = f"agent-sdk: error: {message}"
-        width = _terminal_size(err)[0] - 1 if live else None
+        width = _terminal_size(err)[0] - 1 if table is not None else None
         err.write("".join(part + "\n" for part in (fold(line, width) if width else [line])))
     err.flush()
-    if stopped is not None:
-        return EXIT_TERMINATED if stopped == "terminated" else EXIT_INTERRUPTED
+    if signals.stopped is not None:  # also one that came as the report was written
+        return signals.stopped.exit_status
     if problem is not None:
         return EXIT_FAILED
     return EXIT_OK if all(r.state == "succeeded" for r in state.records) else EXIT_FAILED

@@ -35,12 +35,10 @@ from ..errors import (
 from ..events import Event, to_json
 from ..options import AgentOptions
 from ._screen import ReplyCursor, terminal_columns
-from ._signals import SigtermWatch, Terminated
+from ._signals import SignalWatch
 from .args import (
     EXIT_FAILED,
-    EXIT_INTERRUPTED,
     EXIT_OK,
-    EXIT_TERMINATED,
     EXIT_TIMEOUT,
     EXIT_USAGE,
     parse_run_args,
@@ -186,13 +184,15 @@ async def _live(
     started: float,
     redaction: Redaction | None = None,
     stop_if: Callable[[], bool] | None = None,
+    signals: SignalWatch | None = None,
 ) -> AgentError | None:
     """Run the agent, handing each event to ``sink`` (redacted: ``redaction``, by default
     that of ``options`` and the environment); the error it ended with, if any.
 
+    The first signal ``signals`` notes cancels the run (``None`` is returned once its
+    process group ended).
+
     Raises:
-        Terminated: on SIGTERM, after the run was cancelled and the agent's process
-            group ended.
         BrokenPipeError: when ``sink`` can no longer write, or ``stop_if`` (asked after
             each event: see :func:`reader_gone`) says its reader went away.
     """
@@ -200,9 +200,9 @@ async def _live(
         redaction = redaction_of(options, os.environ)
     error: AgentError | None = None
     broken_pipe: BrokenPipeError | None = None
-    sigterm = SigtermWatch()
     async with anyio.create_task_group() as tasks:
-        await sigterm.start_in(tasks)
+        if signals is not None:
+            await signals.start_in(tasks)
         if isinstance(sink, Renderer) and sink.live_status:
             tasks.start_soon(_spin, sink, started)
         try:
@@ -219,7 +219,6 @@ async def _live(
             broken_pipe = exc  # raised below, outside the group, for main() to catch
         finally:
             tasks.cancel_scope.cancel()
-    sigterm.raise_if_received()
     if broken_pipe is not None:
         raise broken_pipe
     return error
@@ -287,43 +286,46 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             cursor=cursor,
         )
     started = time.monotonic()
-    try:
-        gone = reader_gone(out)
+    gone = reader_gone(out)
+    with SignalWatch() as signals:  # from here on, a signal never cuts the teardown short
         error = anyio.run(
-            _live, prompt, command.options, sink, started, redaction, gone, backend="asyncio"
-        )
-        if isinstance(error, AgentNotFoundError) and command.fake_if_missing:
+            _live, prompt, command.options, sink, started, redaction, gone, signals,
+            backend="asyncio",
+        )  # fmt: skip
+        missing = isinstance(error, AgentNotFoundError) and command.fake_if_missing
+        if missing and signals.first is None:
             import fake_agent
 
             err.write("agent-sdk: cursor-agent is not installed: running the bundled fake agent\n")
             options = msgspec.structs.replace(command.options, binary=fake_agent.executable())
             error = anyio.run(
-                _live, prompt, options, sink, started, redaction, gone, backend="asyncio"
-            )
-    except KeyboardInterrupt as exc:
-        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+                _live, prompt, options, sink, started, redaction, gone, signals,
+                backend="asyncio",
+            )  # fmt: skip
+        if signals.stopped is not None:  # the run was cancelled, its group ended
+            how = signals.stopped.value
+            if renderer is not None:
+                renderer.finish()
+                if reply is not None:
+                    reply.release()
+                renderer.summary(how, elapsed=time.monotonic() - started)
+            print_error(err, f"{how}; the agent's process group was ended")
+            return signals.stopped.exit_status
         if renderer is not None:
             renderer.finish()
             if reply is not None:
                 reply.release()
-            renderer.summary(how, elapsed=time.monotonic() - started)
-        print_error(err, f"{how}; the agent's process group was ended")
-        return EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
-    if renderer is not None:
-        renderer.finish()
-        if reply is not None:
-            reply.release()
-        if error is None or renderer.events:
-            renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
-    if error is None:
-        return EXIT_OK
-    # In the command line's terms: --model, not AgentOptions(model=...) (cli/hints.py).
-    session_id = error.session_id or (renderer.session_id if renderer is not None else None)
-    said = error_in_flag_terms(error, session_id)
-    print_error(err, redaction.text(said))
-    if isinstance(error, AgentNotFoundError) and "--fake" not in said:
-        err.write(
-            "agent-sdk: to try it without cursor-agent, run the bundled fake agent: "
-            "agent-sdk --fake [SCENARIO] PROMPT\n"
-        )
-    return _exit_code(error)
+            if error is None or renderer.events:
+                renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
+        if error is None:
+            return EXIT_OK
+        # In the command line's terms: --model, not AgentOptions(model=...) (cli/hints.py).
+        session_id = error.session_id or (renderer.session_id if renderer is not None else None)
+        said = error_in_flag_terms(error, session_id)
+        print_error(err, redaction.text(said))
+        if isinstance(error, AgentNotFoundError) and "--fake" not in said:
+            err.write(
+                "agent-sdk: to try it without cursor-agent, run the bundled fake agent: "
+                "agent-sdk --fake [SCENARIO] PROMPT\n"
+            )
+        return _exit_code(error)

@@ -7,6 +7,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -132,6 +133,57 @@ def test_a_signal_ends_the_agent_and_exits_with_its_status(
     assert child.returncode == status
     assert f"✗ {how}" in err
     assert f"agent-sdk: error: {how}; the agent's process group was ended" in err
+    assert processes_with_arg(prompt) == []
+
+
+@pytest.mark.parametrize(
+    ("signals", "status", "how"),
+    [
+        ([signal.SIGINT] * 3, 130, "interrupted"),
+        ([signal.SIGTERM] * 2, 143, "terminated"),
+        ([signal.SIGTERM, signal.SIGINT], 143, "terminated"),
+    ],
+    ids=["ctrl-c thrice", "sigterm twice", "sigterm then ctrl-c"],
+)
+def test_more_signals_while_the_agent_ends_change_nothing(
+    tmp_path: Path, signals: list[signal.Signals], status: int, how: str
+) -> None:
+    # An agent that ignores SIGTERM: its teardown lasts the SDK's grace, and the next
+    # signals land in it.
+    stubborn = tmp_path / "stubborn.ndjson"
+    lines = [
+        {"type": "system", "subtype": "init", "session_id": "s"},
+        {"fake": "ignore_sigterm"},
+        {"type": "assistant", "message": {"content": [{"type": "text", "text": "ready"}]}},
+        {"fake": "stall"},
+    ]
+    stubborn.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    prompt = f"hi {uuid.uuid4()}"  # the agent's argv holds it: the agent can be found
+    child = subprocess.Popen(
+        [sys.executable, "-m", "agent_sdk", "--fake", str(stubborn), "--json", "--", prompt],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert child.stdout is not None
+        while '"assistant"' not in child.stdout.readline():  # SIGTERM is ignored now
+            assert child.poll() is None
+        for number, signum in enumerate(signals):
+            if number:
+                time.sleep(0.005 * number**2)  # 5 ms, then 20 ms: in the teardown
+            child.send_signal(signum)
+        _, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == status, err
+    assert f"agent-sdk: error: {how}; the agent's process group was ended" in err
+    assert "Traceback" not in err
     assert processes_with_arg(prompt) == []
 
 

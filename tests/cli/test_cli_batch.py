@@ -328,3 +328,110 @@ def test_sigterm_cancels_the_batch_ends_every_cli_and_still_writes_the_report(
 def _fakes_playing(scenario_path: Path) -> list[int]:
     """The live processes whose environment plays ``scenario_path``."""
     return processes_with_env("FAKE_AGENT_SCENARIO", str(scenario_path))
+
+
+# --- repeated signals and the owner's death --------------------------------------------
+def _stubborn_scenario(path: Path) -> Path:
+    """A run that ignores SIGTERM (so its teardown lasts the SDK's grace, and a second
+    signal lands in it), marks its worktree once it does, then stalls."""
+    lines: list[dict[str, Any]] = [
+        {"type": "system", "subtype": "init", "session_id": "s"},
+        {"fake": "ignore_sigterm"},
+        {"fake": "write_file", "path": "started.txt", "text": "x"},
+        {"fake": "stall"},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+class StalledBatch:
+    """``agent-sdk batch`` of three stalled tasks, each in a worktree of a scratch repo with
+    a config dir seeded from one holding ``auth.json``, all made in a temp dir of its own."""
+
+    def __init__(self, root: Path, tasks: int = 3) -> None:
+        self.repo = root / "shop"
+        self.repo.mkdir()
+        (self.repo / "a.txt").write_text("a\n")
+        git(self.repo, "init", "-q")
+        git(self.repo, "add", ".")
+        git(self.repo, "commit", "-q", "-m", "start")
+        seed = root / "seed"
+        seed.mkdir()
+        (seed / "auth.json").write_text('{"token": "not-a-real-token"}')
+        self.tmp = root / "tmp"
+        self.tmp.mkdir()
+        self.stall = _stubborn_scenario(root / "stubborn.ndjson")
+        self.html = root / "report.html"
+        self.count = tasks
+        lines = [{"prompt": "p", "repo": str(self.repo)} for _ in range(tasks)]
+        tasks_file = write_tasks(root / "t.jsonl", *lines)
+        argv = ["batch", str(tasks_file), "--fake", str(self.stall), "--force", "--json"]
+        argv += ["--isolate", "config,worktree", "--limit", str(tasks), "--html", str(self.html)]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "agent_sdk", *argv],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=cli_env(TMPDIR=str(self.tmp), CURSOR_CONFIG_DIR=str(seed)),
+            # A child of a non-interactive shell may inherit SIGINT ignored.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+
+    def wait_until_running(self) -> None:
+        """Until every task's CLI ignores SIGTERM and has marked its worktree."""
+        deadline = time.monotonic() + 60  # a hang guard
+        while len(list(self.tmp.glob("agent-sdk-worktree-*/*/started.txt"))) < self.count:
+            assert self.proc.poll() is None, self.proc.communicate()
+            assert time.monotonic() < deadline, "the tasks never started"
+            time.sleep(0.05)
+
+    def left(self) -> list[str]:
+        """What is left in the temp dir, and in ``git worktree list`` besides the repo."""
+        entries = sorted(entry.name for entry in self.tmp.iterdir())
+        listed = git(self.repo, "worktree", "list", "--porcelain").splitlines()
+        trees = [line for line in listed if line.startswith("worktree ")]
+        return entries + trees[1:]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+
+
+@pytest.mark.parametrize(
+    ("signals", "gap", "status", "how"),
+    [
+        ([signal.SIGINT] * 3, 0.005, 130, "interrupted"),
+        ([signal.SIGTERM] * 2, 0.05, 143, "terminated"),
+        ([signal.SIGTERM, signal.SIGINT, signal.SIGINT], 0.02, 143, "terminated"),
+    ],
+    ids=["ctrl-c thrice", "sigterm twice", "sigterm then ctrl-c twice"],
+)
+def test_more_signals_during_teardown_still_report_and_leave_nothing(
+    tmp_path: Path,
+    git_env: None,
+    signals: list[signal.Signals],
+    gap: float,
+    status: int,
+    how: str,
+) -> None:
+    batch = StalledBatch(tmp_path)
+    try:
+        batch.wait_until_running()
+        for number, signum in enumerate(signals):
+            if number:
+                time.sleep(gap)  # the next one lands in the teardown of the first
+            batch.proc.send_signal(signum)
+        out, err = batch.proc.communicate(timeout=60)
+    finally:
+        batch.close()
+    assert batch.proc.returncode == status, err
+    assert f"agent-sdk: error: {how}; the runs were cancelled" in err
+    assert "Traceback" not in err
+    summary = json.loads(out)
+    assert summary["stopped"] == how
+    assert [r["status"] for r in summary["results"]] == ["interrupted"] * 3
+    assert f"The batch was {how}" in batch.html.read_text()
+    assert batch.left() == []  # no worktree, no config dir (auth.json), no git entry
+    assert _fakes_playing(batch.stall) == []
