@@ -24,6 +24,7 @@ from ..options import AgentOptions
 from ._retry import NO_RETRY, RetryPolicy
 from ._runner import TaskSettings, TransportFactory, run_task
 from ._summary import FleetSummary, summarize
+from ._sweep import sweep_stale
 from ._types import Isolation, Progress, Task, TaskFailed, TaskFinished, TaskOutcome
 
 __all__ = ["Backend", "Fleet", "LocalBackend"]
@@ -162,6 +163,8 @@ class Fleet:
     async def __aenter__(self) -> Fleet:
         if self._state is not _State.NEW:
             raise AgentUsageError("a Fleet runs once: make a new one to run its tasks again")
+        # What fleets killed before their cleanup left: credentials, worktrees (docs/fleet.md).
+        await sweep_stale()
         # Unbounded: a task's outcome is never held up by a consumer that reads slowly.
         self._send, self._receive = anyio.create_memory_object_stream[TaskOutcome](math.inf)
         self._start_lock = anyio.Lock()

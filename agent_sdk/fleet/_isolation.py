@@ -17,6 +17,7 @@ from pathlib import Path
 import anyio
 
 from ..errors import AgentConfigError, AgentStartError
+from ._owner import MARKER, mark
 
 __all__ = ["isolated_config", "remove_tree", "temp_dir"]
 
@@ -57,7 +58,25 @@ def _seed(seed: Path, target: Path) -> None:
 
 
 def remove_tree(path: Path) -> None:
-    """Remove ``path`` even where a run left read-only directories in it."""
+    """Remove ``path`` even where a run left read-only directories in it. Its owner's
+    marker goes last: a removal cut short (the process killed) leaves a directory the
+    next fleet start still knows to sweep (docs/fleet.md)."""
+    try:
+        entries = [entry for entry in os.scandir(path) if entry.name != MARKER]
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        entries = []
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            _remove_dir(Path(entry.path))
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+    _remove_dir(path)
+
+
+def _remove_dir(path: Path) -> None:
     try:
         shutil.rmtree(path)
     except FileNotFoundError:
@@ -83,15 +102,26 @@ def _config_dir(seed: str | Path | None) -> tuple[Path, Path]:
     return source, temp_dir("agent-sdk-config-", None)
 
 
-def temp_dir(prefix: str, parent: str | Path | None) -> Path:
-    """A new private directory, its path resolved (macOS's /var is /private/var)."""
+def temp_dir(prefix: str, parent: str | Path | None, *, repo: str | None = None) -> Path:
+    """A new private directory, its path resolved (macOS's /var is /private/var), holding
+    the marker that names this process its owner (``repo``: the repository a worktree in
+    it belongs to), so that it is swept if this process dies without removing it."""
     try:
-        return Path(tempfile.mkdtemp(prefix=prefix, dir=parent)).resolve()  # mode 0700
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent)).resolve()  # mode 0700
     except OSError as exc:
         raise AgentStartError(
             f"could not make a temporary directory in {parent or tempfile.gettempdir()}: {exc}",
             hint="check that it (or TMPDIR) names a writable directory with free space",
         ) from exc
+    try:
+        mark(path, repo)
+    except OSError as exc:
+        remove_tree(path)
+        raise AgentStartError(
+            f"could not write in the temporary directory {path}: {exc}",
+            hint="check that it (or TMPDIR) names a writable directory with free space",
+        ) from exc
+    return path
 
 
 @contextlib.asynccontextmanager

@@ -21,6 +21,7 @@ from anyio.lowlevel import RunVar
 
 from ..errors import AgentConfigError, AgentError, AgentStartError
 from ._isolation import remove_tree, temp_dir
+from ._owner import MARKER
 from ._types import Changes
 
 __all__ = ["Worktree", "worktree"]
@@ -263,7 +264,9 @@ async def worktree(
     where = _repo_dir(repo)
     common, prefix, sha = await _resolve(where, base)
     lock = _repo_lock(str(common))
-    tmp = temp_dir("agent-sdk-worktree-", parent)  # resolved: the path git records
+    # Resolved: the path git records. Its marker names the repository, so that a sweep
+    # can drop the worktree's entry there too (docs/fleet.md).
+    tmp = temp_dir("agent-sdk-worktree-", parent, repo=str(common))
     path = tmp / _safe_name(name)
     made = handed = False
     try:
@@ -293,7 +296,10 @@ async def worktree(
         yield Worktree(path, path / prefix, sha, common, keep)
     finally:
         # Kept only once handed over: a worktree that failed to fill is of no use.
-        if not (keep and handed):
+        if keep and handed:
+            # The user's now: no longer this process's to sweep if it dies (docs/fleet.md).
+            (tmp / MARKER).unlink(missing_ok=True)
+        else:
             with anyio.CancelScope(shield=True) as scope:
                 scope.deadline = anyio.current_time() + _GIT_LIMIT
                 await _remove_worktree(where, path, lock, made)

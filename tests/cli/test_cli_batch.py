@@ -435,3 +435,42 @@ def test_more_signals_during_teardown_still_report_and_leave_nothing(
     assert f"The batch was {how}" in batch.html.read_text()
     assert batch.left() == []  # no worktree, no config dir (auth.json), no git entry
     assert _fakes_playing(batch.stall) == []
+
+
+def _next_batch(batch: StalledBatch, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Another batch (one task, no isolation) in the same temp dir: a fleet's start."""
+    tasks = write_tasks(tmp_path / "next.jsonl", {"prompt": "p"})
+    return cli("batch", str(tasks), "--fake", TMPDIR=str(batch.tmp))
+
+
+def test_the_next_batch_sweeps_what_a_killed_batch_left(tmp_path: Path, git_env: None) -> None:
+    batch = StalledBatch(tmp_path)
+    try:
+        batch.wait_until_running()
+        batch.proc.kill()  # no cleanup runs
+        batch.proc.communicate()
+    finally:
+        batch.close()
+    left = batch.left()
+    assert len(left) == 3 + 3 + 3, left  # config dirs, worktrees' dirs, git's entries
+    assert len(list(batch.tmp.glob("agent-sdk-config-*/auth.json"))) == 3
+    done = _next_batch(batch, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert batch.left() == []
+
+
+def test_the_next_batch_never_sweeps_a_running_batchs_dirs(tmp_path: Path, git_env: None) -> None:
+    batch = StalledBatch(tmp_path)
+    try:
+        batch.wait_until_running()
+        before = batch.left()
+        done = _next_batch(batch, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert batch.left() == before
+        assert len(list(batch.tmp.glob("agent-sdk-worktree-*/*/started.txt"))) == 3
+        batch.proc.send_signal(signal.SIGTERM)
+        _, err = batch.proc.communicate(timeout=60)
+    finally:
+        batch.close()
+    assert batch.proc.returncode == 143, err
+    assert batch.left() == []
