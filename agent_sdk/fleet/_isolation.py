@@ -90,7 +90,9 @@ def _remove_dir(path: Path) -> None:
 
 
 def _config_dir(seed: str | Path | None) -> tuple[Path, Path]:
-    """The seed to copy from, and a new private (0700) directory to copy it to."""
+    """The seed to copy from, and a new private (0700) directory holding the marker of
+    its owner and, in it, the empty ``config`` dir to copy the seed to (so that the CLI's
+    config dir holds nothing of ours)."""
     if seed is None:
         seed = os.environ.get("CURSOR_CONFIG_DIR") or "~/.cursor"
     source = Path(os.path.expanduser(seed))  # no home: "~" stays, and is not there
@@ -100,6 +102,19 @@ def _config_dir(seed: str | Path | None) -> tuple[Path, Path]:
             hint="pass the CLI's config dir (the one CURSOR_CONFIG_DIR names, or ~/.cursor)",
         )
     return source, temp_dir("agent-sdk-config-", None)
+
+
+def _make_config(path: Path) -> Path:
+    config = path / "config"
+    try:
+        config.mkdir(mode=0o700)
+    except OSError as exc:
+        remove_tree(path)
+        raise AgentStartError(
+            f"could not write in the temporary directory {path}: {exc}",
+            hint="check that it (or TMPDIR) names a writable directory with free space",
+        ) from exc
+    return config
 
 
 def temp_dir(prefix: str, parent: str | Path | None, *, repo: str | None = None) -> Path:
@@ -151,7 +166,8 @@ async def isolated_config(seed: str | Path | None = None) -> AsyncIterator[Path]
         async with isolated_config() as config_dir:
             options = AgentOptions(env={"CURSOR_CONFIG_DIR": str(config_dir)})
     """
-    source, path = _config_dir(seed)
+    source, owned = _config_dir(seed)
+    path = _make_config(owned)
     try:
         try:
             # In a thread: a home on a network filesystem must not stall the loop. Not
@@ -164,4 +180,4 @@ async def isolated_config(seed: str | Path | None = None) -> AsyncIterator[Path]
             ) from exc
         yield path
     finally:
-        remove_tree(path)  # synchronous: a cancellation cannot cut it short
+        remove_tree(owned)  # synchronous: a cancellation cannot cut it short

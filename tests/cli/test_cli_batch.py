@@ -453,7 +453,7 @@ def test_the_next_batch_sweeps_what_a_killed_batch_left(tmp_path: Path, git_env:
         batch.close()
     left = batch.left()
     assert len(left) == 3 + 3 + 3, left  # config dirs, worktrees' dirs, git's entries
-    assert len(list(batch.tmp.glob("agent-sdk-config-*/auth.json"))) == 3
+    assert len(list(batch.tmp.glob("agent-sdk-config-*/config/auth.json"))) == 3
     done = _next_batch(batch, tmp_path)
     assert done.returncode == 0, done.stderr
     assert batch.left() == []

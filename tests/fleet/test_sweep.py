@@ -91,7 +91,7 @@ async def test_a_live_owners_dirs_are_never_swept(
     temp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temp))  # where isolated_config makes it
     async with worktree(repo) as tree, isolated_config(tmp_path) as config:
-        assert sorted(temp.iterdir()) == sorted([tree.path.parent, config])
+        assert sorted(temp.iterdir()) == sorted([tree.path.parent, config.parent])
         assert await sweep_stale() == []
         assert (tree.path / "a.txt").exists()
         assert config.is_dir()
