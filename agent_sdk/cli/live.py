@@ -289,9 +289,16 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     gone = reader_gone(out)
     with SignalWatch() as signals:  # from here on, a signal never cuts the teardown short
         error = anyio.run(
-            _live, prompt, command.options, sink, started, redaction, gone, signals,
+            _live,
+            prompt,
+            command.options,
+            sink,
+            started,
+            redaction,
+            gone,
+            signals,
             backend="asyncio",
-        )  # fmt: skip
+        )
         missing = isinstance(error, AgentNotFoundError) and command.fake_if_missing
         if missing and signals.first is None:
             import fake_agent
@@ -299,9 +306,8 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             err.write("agent-sdk: cursor-agent is not installed: running the bundled fake agent\n")
             options = msgspec.structs.replace(command.options, binary=fake_agent.executable())
             error = anyio.run(
-                _live, prompt, options, sink, started, redaction, gone, signals,
-                backend="asyncio",
-            )  # fmt: skip
+                _live, prompt, options, sink, started, redaction, gone, signals, backend="asyncio"
+            )
         if signals.stopped is not None:  # the run was cancelled, its group ended
             how = signals.stopped.value
             if renderer is not None:

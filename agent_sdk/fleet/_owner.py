@@ -30,7 +30,7 @@ PREFIXES = ("agent-sdk-config-", "agent-sdk-worktree-")
 _MAX_MARKER = 64 * 1024  # bytes read of a marker at most: it is a few dozen
 
 
-class Owner(msgspec.Struct, frozen=True, forbid_unknown_fields=False):
+class Owner(msgspec.Struct, frozen=True):
     """The process that made a directory.
 
     Attributes:
