@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 import msgspec
 
 from ..errors import AgentProtocolError, AgentTimeoutError
@@ -46,9 +47,13 @@ DEFAULT_REQUEST_TIMEOUT = 60.0
 #: How many malformed lines are kept for diagnosis; the oldest go first.
 MAX_DIAGNOSTICS = 100
 RECEIVE_BYTES = 256 * 1024
+#: Within one read, the reader gives the loop a turn after this many lines (a flood keeps
+#: the pipe full, so a read never waits: without it timeouts and other sessions starve).
+YIELD_EVERY = 256
 
-NotificationHandler = Callable[[Notification], None]
-"""Called in the reader task, in arrival order; must not block."""
+NotificationHandler = Callable[[Notification], Awaitable[None] | None]
+"""Called in the reader task, in arrival order; must not block. It may return a wait
+(a turn's consumer is behind, ``_feed``): the reader awaits it before the next line."""
 RequestHandler = Callable[[Request], Awaitable[Any]]
 """Answers an agent→client request: returns the result (a Struct, a dict, ``None``) or
 raises :class:`JsonRpcError` for an error answer."""
@@ -228,30 +233,36 @@ class Connection:
                     chunk = await self._receive_stream.receive(RECEIVE_BYTES)
                 except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
                     break
-                for line in lines.feed(chunk):
-                    self._route(line)
+                for count, line in enumerate(lines.feed(chunk), 1):
+                    waiting = self._route(line)
+                    if waiting is not None:
+                        await waiting
+                    elif count % YIELD_EVERY == 0:
+                        await anyio.lowlevel.checkpoint()
+                await anyio.lowlevel.checkpoint()  # a full pipe returns at once: yield
             if lines.rest().strip():  # a truncated last line (§1: dropped by the agent too)
                 self._diagnose(Malformed(lines.rest(), "truncated at the end of the stream"))
         finally:
             self._end("the agent closed its output")
 
-    def _route(self, line: bytes) -> None:
+    def _route(self, line: bytes) -> Awaitable[None] | None:
         message = decode_line(line)
         if isinstance(message, Response):
             pending = self._pending.get(message.id) if isinstance(message.id, int) else None
             if pending is None:  # late (timed out) or not ours
                 self._diagnose(Malformed(line, "a response to no waiting request"))
-                return
+                return None
             pending.response = message
             pending.done.set()
         elif isinstance(message, Notification):
             if self._on_notification is not None:
-                self._on_notification(message)
+                return self._on_notification(message)
         elif isinstance(message, Request):
             assert self._tg is not None
             self._tg.start_soon(self._answer, message)
         else:
             self._diagnose(message)
+        return None
 
     async def _answer(self, request: Request) -> None:
         try:

@@ -11,7 +11,7 @@ only an explicit allow runs a tool; allow-always is never chosen implicitly, §3
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -82,24 +82,26 @@ class Router:
             session._deliver(update)
 
     # --- notifications ----------------------------------------------------------------
-    def on_notification(self, message: Notification) -> None:
+    def on_notification(self, message: Notification) -> Awaitable[None] | None:
+        """Route a notification; the wait for a slow turn consumer, if any (``_feed``)."""
         if message.method != "session/update" or message.params is None:
-            return  # nothing else is recorded as a notification to the client (§3.9)
+            return None  # nothing else is recorded as a notification to the client (§3.9)
         try:
             note = msgspec.json.decode(message.params, type=SessionNotification)
         except msgspec.DecodeError as exc:
             self.diagnostics.append(Malformed(bytes(message.params), str(exc)))
-            return
+            return None
         update = decode_update(note.update)
         session = self.sessions.get(note.session_id)
         if session is not None:
-            session._deliver(update)
+            return session._deliver(update)
         else:
             # The command list can overtake our reading of the session/new result (§2 step 3):
             # kept for the session about to exist, a few at most.
             early = self._early.setdefault(note.session_id, [])
             early.append(update)
             del early[:-MAX_EARLY_UPDATES]
+        return None
 
     # --- requests ---------------------------------------------------------------------
     async def on_request(self, request: RpcRequest) -> Any:

@@ -69,12 +69,16 @@ class Flood:
         self._left = 0
         self.sent = 0
         """How many flood lines the client has read so far."""
+        self.over: anyio.Event | None = None
 
     def start(self, line: bytes, limit: int) -> None:
         self._line, self._left = line, limit
+        self.over = anyio.Event()
 
     def stop(self) -> int:
         self._left = 0
+        if self.over is not None:
+            self.over.set()
         return self.sent
 
     def take(self) -> bytes:
@@ -82,6 +86,8 @@ class Flood:
         count = min(FLOOD_BATCH, self._left)
         self._left -= count
         self.sent += count
+        if not self._left and self.over is not None:
+            self.over.set()
         return self._line * count
 
 
@@ -90,7 +96,9 @@ class ByteReceive(anyio.abc.ByteReceiveStream):
     written already comes back at once, as from a pipe (no checkpoint); a ``flood``
     fills it whenever it is empty."""
 
-    def __init__(self, stream: MemoryObjectReceiveStream[bytes], flood: Flood | None = None) -> None:
+    def __init__(
+        self, stream: MemoryObjectReceiveStream[bytes], flood: Flood | None = None
+    ) -> None:
         self._stream = stream
         self._flood = flood
 
@@ -189,6 +197,18 @@ class ScriptedAgent:
         line = json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": params})
         self._flood.start(line.encode() + b"\n", limit)
         self._outbox.send_nowait(self._flood.take())  # wakes a client waiting to read
+
+    @property
+    def flooded(self) -> int:
+        """How many flood lines were written so far (the client has read all but the
+        last few: a flood writes only when the client reads)."""
+        return self._flood.sent
+
+    async def flood_read(self) -> int:
+        """Wait until the client has read the whole flood; how many lines it had."""
+        if self._flood.over is not None:
+            await self._flood.over.wait()
+        return self._flood.sent
 
     def stop_flood(self) -> int:
         """End the flood; how many of its lines the client has read."""
