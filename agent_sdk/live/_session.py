@@ -4,17 +4,16 @@
 
 from __future__ import annotations
 
-import inspect
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
-import msgspec
 
 from ..errors import AgentProtocolError
 from . import _control
+from ._decisions import Verdict, decide
 from ._feed import TurnFeed
 from ._messages import (
     ConfigOption,
@@ -33,7 +32,6 @@ from ._requests import (
     CancelledOutcome,
     CreatePlanParams,
     CreatePlanResult,
-    PermissionOption,
     RequestPermissionParams,
     SelectedOutcome,
 )
@@ -68,30 +66,6 @@ AskQuestionCallback = Callable[
 """Sync or async; returns the nested answer (§4)."""
 CreatePlanCallback = Callable[[CreatePlanParams], CreatePlanResult | Awaitable[CreatePlanResult]]
 """Sync or async; returns the nested answer (§4)."""
-
-
-async def _call(func: Callable[[Any], Any], arg: Any) -> Any:
-    """A callback that may be sync or async. A sync one runs in the event loop: it must
-    not block (an async one can wait as long as the decision timeout allows)."""
-    result = func(arg)
-    if inspect.isawaitable(result):
-        result = await result
-    return result
-
-
-def _permission_outcome(
-    decision: object, options: Sequence[PermissionOption]
-) -> SelectedOutcome | CancelledOutcome:
-    """The answer to send for a decision: the option of that ``kind`` (choose by kind, answer
-    with the id, §3.11); a decision the options cannot express is a rejection."""
-    if isinstance(decision, SelectedOutcome | CancelledOutcome):
-        return decision
-    allow = [str(decision)] if decision in ("allow_once", "allow_always") else []
-    for kind in [*allow, "reject_once", "reject_always"]:
-        for option in options:
-            if option.kind == kind:
-                return SelectedOutcome(option_id=option.option_id)
-    return CancelledOutcome()  # `cancelled` is a rejection too (§3.11)
 
 
 class LiveSession:
@@ -285,23 +259,17 @@ class LiveSession:
             JsonRpcError: an unknown option or value (``-32602``).
         """
         params = {"sessionId": self.session_id, "configId": config_id, "value": value}
-        raw = await _control.request(self._agent, "session/set_config_option", params, session=self)
-        self._apply_options(msgspec.json.decode(raw, type=SetConfigOptionResult).config_options)
+        method = "session/set_config_option"
+        raw = await _control.request(self._agent, method, params, session=self)
+        result = _control.result_of(self._agent, raw, SetConfigOptionResult, method)
+        self._apply_options(result.config_options)
         return self.config_options
 
     # --- decisions ------------------------------------------------------------------------
-    async def _decide(self, func: Callable[[Any], Any], arg: Any) -> tuple[str, Any]:
-        """``("ok", answer)``; ``("cancelled", None)`` after :meth:`cancel`; ``("failed",
-        None)`` when the callback timed out or raised."""
-        with anyio.move_on_after(self._agent.decision_timeout) as scope:
-            self._decisions.add(scope)
-            try:
-                return "ok", await _call(func, arg)
-            except Exception as exc:  # the callback's bug: never a tool run, never a crash
-                self._agent.callback_errors.append(exc)
-            finally:
-                self._decisions.discard(scope)
-        return ("cancelled" if scope in self._cancelled else "failed"), None
+    async def _decide(self, func: Callable[[Any], Any], arg: Any) -> tuple[Verdict, Any]:
+        """``func(arg)`` decided under ``decision_timeout``; :meth:`cancel` ends it
+        ``CANCELLED`` (``_decisions``)."""
+        return await decide(self._agent, func, arg, self._decisions, self._cancelled)
 
     def _answered(self, params: RequestPermissionParams, outcome: object) -> None:
         """Remember a rejection: ACP ends a rejected call ``completed`` like any (§3.10)."""
