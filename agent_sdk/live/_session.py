@@ -173,18 +173,13 @@ class LiveSession:
     async def _start(self, params: PromptParams) -> TurnFeed:
         """Send a prompt once the turns before it ended; its updates come on the feed."""
         feed = TurnFeed()
-        try:
-            await self._queue.acquire()
-        except BaseException:
-            feed.abandon()
-            raise
+        await self._queue.acquire()
         try:
             self._turn = feed
             self._agent._connection.start_soon(partial(self._run_prompt, params, feed))
         except BaseException:
             self._turn = None
             self._queue.release()
-            feed.abandon()
             raise
         return feed
 
