@@ -182,8 +182,9 @@ async def test_a_consumer_that_fell_behind_gets_its_buffered_events_then_an_erro
     assert "end_turn" in str(raised.value)  # the turn itself ended well
 
 
+@pytest.mark.parametrize("how", ["closed", "dropped"])
 async def test_a_turn_left_without_reading_never_blocks_the_reader(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     monkeypatch.setattr(feed, "STALL_LIMIT", 10 * LIMIT)  # only leaving can free the reader
 
@@ -201,8 +202,13 @@ async def test_a_turn_left_without_reading_never_blocks_the_reader(
     async with LiveAgent(transport=MemoryAcpTransport(script)) as agent:
         one, two = await new_session(agent), await new_session(agent)
         with anyio.fail_after(LIMIT):
-            async for _ in one.run("flood"):
-                break  # the turn is dropped: nobody will read it
+            if how == "closed":
+                kept = one.run("flood")
+                await kept.__anext__()
+                await kept.aclose()
+            else:
+                async for _ in one.run("flood"):
+                    break  # the turn is dropped: nobody will read it
             assert (await two.send("quick")).text == "two"
 
 
