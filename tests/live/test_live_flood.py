@@ -59,6 +59,30 @@ async def test_turn_timeout_fires_during_a_flood() -> None:
     assert flooded[0] < FLOOD  # cancelled while the flood went on, not after it
 
 
+async def test_request_timeout_fires_during_a_flood() -> None:
+    async def script(a: ScriptedAgent) -> None:
+        await open_sessions(a, ONE)
+        await a.expect("session/prompt")
+        a.flood(ONE, text("x"), limit=FLOOD)
+        await a.expect("session/new")  # never answered
+        a.stop_flood()
+        await a.receive()
+
+    transport = MemoryAcpTransport(script)
+    async with LiveAgent(transport=transport, request_timeout=0.05) as agent:
+        session = await new_session(agent)
+        with anyio.fail_after(LIMIT):
+            async with anyio.create_task_group() as tg:
+                turn = session.run("flood")
+                flooding = anyio.Event()
+                tg.start_soon(drain, turn, flooding)
+                await flooding.wait()
+                with pytest.raises(AgentTimeoutError, match="session/new"):
+                    await agent.new_session(cwd="/")
+                tg.cancel_scope.cancel()
+        assert transport.agent.flooded < FLOOD  # it fired while the flood went on
+
+
 async def test_another_sessions_turn_goes_on_during_a_flood() -> None:
     flooded: list[int] = []
 
