@@ -15,6 +15,7 @@ import pytest
 from agent_sdk import AgentOptions
 from agent_sdk.errors import AgentTimeoutError, AgentUsageError
 from agent_sdk.live import LiveAgent, LiveSession
+from agent_sdk.live import _dispatch as dispatch
 from agent_sdk.live import _feed as feed
 from agent_sdk.testing.memory_acp import FLOOD_BATCH, MemoryAcpTransport, ScriptedAgent
 
@@ -244,3 +245,18 @@ async def test_turn_timeout_fires_during_a_flood_from_the_cli(options: AgentOpti
         agent.turn_timeout = None
         with anyio.fail_after(LIMIT):
             assert (await session.send("scenario:hello")).stop_reason == "end_turn"
+
+
+async def test_updates_for_unknown_sessions_are_kept_for_a_few_sessions_only() -> None:
+    async def script(a: ScriptedAgent) -> None:
+        await a.handshake()
+        for n in range(100):
+            await a.update(f"ghost-{n}", text("boo"))
+        await a.reply(await a.expect("session/new"), {"sessionId": ONE})
+        await a.receive()
+
+    async with LiveAgent(transport=MemoryAcpTransport(script)) as agent:
+        await new_session(agent)
+        kept = agent._router._early
+    assert len(kept) <= dispatch.MAX_EARLY_SESSIONS
+    assert all(len(updates) <= dispatch.MAX_EARLY_UPDATES for updates in kept.values())
