@@ -2,13 +2,13 @@
 bounded (docs/live.md "Floods and slow readers").
 
 The reader puts each update without waiting while the feed has room. When
-:data:`TURN_BUFFER` updates wait unread, it waits for the consumer (backpressure: the
-agent's output pipe fills and the agent waits too), but never longer than
-:data:`STALL_LIMIT` without the consumer taking one: a consumer that stopped reading must
-not hold up the other sessions for ever. Past that the feed is *overrun*: the later
-updates of the turn are dropped and counted, and the consumer, once it has read what
-waited, gets an :class:`~agent_sdk.errors.AgentUsageError` instead of the turn's end. A
-consumer that closed its turn, or dropped it, frees the reader at once.
+:data:`TURN_BUFFER` updates wait unread, it waits for the consumer to read them down to
+:data:`LOW_WATER` (backpressure: the agent's output pipe fills and the agent waits too),
+but never longer than :data:`STALL_LIMIT` without the consumer taking one: a consumer
+that stopped reading must not hold up the other sessions for ever. Past that the feed is
+*overrun*: the later updates of the turn are dropped and counted, and the consumer, once
+it has read what waited, gets an :class:`~agent_sdk.errors.AgentUsageError` instead of
+the turn's end. A consumer that closed its turn, or dropped it, frees the reader at once.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import anyio.lowlevel
 from ..errors import AgentUsageError
 from ._messages import PromptResult
 
-__all__ = ["STALL_LIMIT", "TURN_BUFFER", "FeedState", "TurnFeed"]
+__all__ = ["LOW_WATER", "STALL_LIMIT", "TURN_BUFFER", "FeedState", "TurnFeed"]
 
 #: How many updates of a turn may wait for its consumer.
 TURN_BUFFER = 1024
