@@ -249,6 +249,17 @@ class Redaction:
         changed = any(new is not old for new, old in zip(redacted, events, strict=True))
         return redacted if changed else events
 
+    def value(self, value: Any) -> Any:
+        """A JSON value (a protocol error's ``data``: dicts, lists, strings...) with every
+        string redacted, keys included; the value itself when it holds no secret. Never
+        raises: one nested too deep to walk is replaced whole by :data:`MASK`."""
+        if not self._json_forms:
+            return value
+        try:
+            return self._walk(value)
+        except RecursionError:
+            return MASK
+
     def error(self, error: _Error) -> _Error:
         """``error`` itself, every secret gone from its message, hint, ``args`` (its
         ``repr``), context and, for an :class:`~agent_sdk.AgentResultError`, its event."""

@@ -24,7 +24,6 @@ from types import TracebackType
 from typing import Any
 
 import anyio
-import msgspec
 
 from .._protocol.classify import process_error
 from .._protocol.redaction import Redaction, redaction_of
@@ -35,9 +34,10 @@ from ..errors import (
     ErrorContext,
 )
 from ..options import AgentOptions
-from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection
-from ._control import request
+from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
+from ._control import request, result_of
 from ._dispatch import Router
+from ._errors import live_error, redacted
 from ._jsonrpc import METHOD_NOT_FOUND, JsonRpcError, Malformed
 from ._messages import (
     Implementation,
@@ -107,12 +107,15 @@ class LiveAgent:
         self.turn_timeout = turn_timeout
         self.state = AgentState.NEW
         self.initialize_result: InitializeResult | None = None
-        self.callback_errors: list[Exception] = []
-        """Exceptions raised by the callbacks (each answered as a rejection)."""
+        self.callback_errors: list[BaseException] = []
+        """How the callbacks failed, as they raised it (an exception, or a cancellation
+        that was not ours); each request was given the safe answer. Never sent to the
+        agent."""
         self._router = Router(
             self, permission=permission, ask_question=ask_question, create_plan=create_plan
         )
         self._redaction: Redaction = redaction_of(self.options, os.environ)
+        self._log = DiagnosticLog(self._redaction)
         # Sessions being loaded, and the history replayed so far (§3.4).
         self._loading: dict[str, list[SessionUpdate]] = {}
         self._transport = transport
@@ -141,8 +144,10 @@ class LiveAgent:
 
     @property
     def diagnostics(self) -> list[Malformed]:
-        """Lines from the agent that were no JSON-RPC message (dropped, §1)."""
-        return self._router.diagnostics
+        """What the agent sent that was dropped, and why: lines that were no JSON-RPC
+        message (§1) or could not be decoded, answers to no waiting request, callbacks'
+        failures to answer; the last 100, redacted, each cut at 64 KiB."""
+        return self._log.items
 
     def stderr_tail(self) -> str:
         """The last part of the agent's stderr (secrets redacted)."""
@@ -173,8 +178,8 @@ class LiveAgent:
                 on_notification=self._router.on_notification,
                 on_request=self._router.on_request,
                 request_timeout=self.request_timeout,
+                log=self._log,  # kept after closing
             )
-            conn.diagnostics = self._router.diagnostics  # one list, kept after closing
             self._conn = await self._stack.enter_async_context(conn)
             conn.start_soon(process.serve)
             params = InitializeParams(
@@ -184,7 +189,10 @@ class LiveAgent:
                 raw = await conn.request("initialize", params)
             except AgentProtocolError as exc:
                 raise await self._exit_error(exc) from exc
-            self.initialize_result = msgspec.json.decode(raw, type=InitializeResult)
+            except JsonRpcError as exc:
+                error = live_error(exc, "initialize", session_id=None, stderr=self.stderr_tail())
+                raise redacted(error, self._redaction) from None
+            self.initialize_result = result_of(self, raw, InitializeResult, "initialize")
         except BaseException:
             # Not under a new cancel scope: the stack holds a task group opened before it.
             # Each step shields what must finish (the connection's close, the process's).
@@ -203,7 +211,7 @@ class LiveAgent:
         stderr = self.stderr_tail()
         context = ErrorContext(exit_code=self._process.returncode, stderr=stderr)
         said = stderr.strip().splitlines()[-1] if stderr.strip() else str(exc)
-        return self._redaction.error(process_error(said, context))
+        return redacted(process_error(said, context), self._redaction)
 
     async def __aexit__(
         self,
@@ -242,7 +250,7 @@ class LiveAgent:
         where = await self._cwd(cwd)
         params = NewSessionParams(cwd=where, mcp_servers=list(mcp_servers))
         raw = await request(self, "session/new", params)
-        result = msgspec.json.decode(raw, type=NewSessionResult)
+        result = result_of(self, raw, NewSessionResult, "session/new")
         session = LiveSession(self, result.session_id, where)
         session._apply(result)
         self._router.add(session)
@@ -283,7 +291,7 @@ class LiveAgent:
         finally:
             del self._loading[session_id]
         session.cwd, session.history = where, replay
-        session._apply(msgspec.json.decode(raw, type=LoadSessionResult))
+        session._apply(result_of(self, raw, LoadSessionResult, "session/load"))
         return session
 
     async def list_sessions(
@@ -304,7 +312,7 @@ class LiveAgent:
             )
         params = {} if cwd is None else {"cwd": await self._cwd(cwd)}
         raw = await request(self, "session/list", params)
-        return msgspec.json.decode(raw, type=ListSessionsResult).sessions
+        return result_of(self, raw, ListSessionsResult, "session/list").sessions
 
     async def _listed(self) -> list[SessionListing]:
         return await self.list_sessions() if self._can_list() else []

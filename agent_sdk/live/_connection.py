@@ -18,11 +18,14 @@ from typing import Any
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 import msgspec
 
+from .._protocol.redaction import NO_SECRETS, Redaction
 from ..errors import AgentProtocolError, AgentTimeoutError
 from ._jsonrpc import (
     INTERNAL_ERROR,
+    INVALID_PARAMS,
     METHOD_NOT_FOUND,
     IdAllocator,
     JsonRpcError,
@@ -38,30 +41,62 @@ from ._jsonrpc import (
     encode_result,
 )
 
-__all__ = ["DEFAULT_REQUEST_TIMEOUT", "Call", "Connection", "NotificationHandler", "RequestHandler"]
+__all__ = [
+    "DEFAULT_REQUEST_TIMEOUT",
+    "Call",
+    "Connection",
+    "DiagnosticLog",
+    "NotificationHandler",
+    "RequestHandler",
+]
 
 #: How long a request waits for its answer unless told otherwise: the agent drops
 #: malformed input without a word, so only a timeout notices (§1: "Time out every request").
 DEFAULT_REQUEST_TIMEOUT = 60.0
 #: How many malformed lines are kept for diagnosis; the oldest go first.
 MAX_DIAGNOSTICS = 100
+#: How much of each is kept (a flood of huge broken lines must not grow memory).
+MAX_KEPT_BYTES = 64 * 1024
 RECEIVE_BYTES = 256 * 1024
+#: Within one read, the reader gives the loop a turn after this many lines (a flood keeps
+#: the pipe full, so a read never waits: without it timeouts and other sessions starve).
+YIELD_EVERY = 256
 
-NotificationHandler = Callable[[Notification], None]
-"""Called in the reader task, in arrival order; must not block."""
+NotificationHandler = Callable[[Notification], Awaitable[None] | None]
+"""Called in the reader task, in arrival order; must not block. It may return a wait
+(a turn's consumer is behind, ``_feed``): the reader awaits it before the next line."""
 RequestHandler = Callable[[Request], Awaitable[Any]]
 """Answers an agent→client request: returns the result (a Struct, a dict, ``None``) or
 raises :class:`JsonRpcError` for an error answer."""
 
 
-class _Pending:
-    """One request waiting for its response."""
+class DiagnosticLog:
+    """What the agent sent that was dropped, and why: the last :data:`MAX_DIAGNOSTICS`,
+    each redacted (a banner may carry the API key) and cut at :data:`MAX_KEPT_BYTES`."""
 
-    __slots__ = ("done", "response")
+    def __init__(self, redaction: Redaction = NO_SECRETS) -> None:
+        self._redaction = redaction
+        self.items: list[Malformed] = []
+
+    def add(self, item: Malformed) -> None:
+        """Keep ``item`` (redacted before it is cut: a cut never leaves half a secret)."""
+        line = self._redaction.data(item.line)[:MAX_KEPT_BYTES]
+        reason = self._redaction.text(item.reason)
+        if line != item.line or reason != item.reason:
+            item = msgspec.structs.replace(item, line=line, reason=reason)
+        self.items.append(item)
+        del self.items[:-MAX_DIAGNOSTICS]
+
+
+class _Pending:
+    """One request waiting for its response (or for why it cannot have one)."""
+
+    __slots__ = ("done", "failure", "response")
 
     def __init__(self) -> None:
         self.done = anyio.Event()
         self.response: Response | None = None
+        self.failure: str | None = None
 
 
 class Call:
@@ -85,6 +120,12 @@ class Call:
         with anyio.move_on_after(math.inf if timeout is None else timeout):
             await self._pending.done.wait()
         response = self._pending.response
+        if response is None and self._pending.failure is not None:
+            raise AgentProtocolError(
+                f"{self.method}: the agent's answer could not be decoded "
+                f"({self._pending.failure}); it was dropped",
+                hint="the connection goes on; report the agent's answer if it persists",
+            )
         if response is None:
             reason = self._connection._closed_reason
             if reason is not None:
@@ -110,6 +151,7 @@ class Connection:
         on_notification: gets every notification.
         on_request: answers every agent→client request; without one, ``-32601`` (§3.12).
         request_timeout: the default timeout of :meth:`request`, in seconds.
+        log: where dropped lines are recorded (redacted there).
     """
 
     def __init__(
@@ -120,6 +162,7 @@ class Connection:
         on_notification: NotificationHandler | None = None,
         on_request: RequestHandler | None = None,
         request_timeout: float | None = DEFAULT_REQUEST_TIMEOUT,
+        log: DiagnosticLog | None = None,
     ) -> None:
         self._send_stream = send
         self._receive_stream = receive
@@ -133,7 +176,8 @@ class Connection:
         self._closed_reason: str | None = None
         self.closed = anyio.Event()
         """Set once the incoming stream has ended (or the connection was closed)."""
-        self.diagnostics: list[Malformed] = []
+        self._log = log if log is not None else DiagnosticLog()
+        self.diagnostics: list[Malformed] = self._log.items
         """Malformed incoming lines (and unmatched responses), the last ``MAX_DIAGNOSTICS``."""
 
     async def __aenter__(self) -> Connection:
@@ -228,30 +272,52 @@ class Connection:
                     chunk = await self._receive_stream.receive(RECEIVE_BYTES)
                 except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
                     break
-                for line in lines.feed(chunk):
-                    self._route(line)
+                for count, line in enumerate(lines.feed(chunk), 1):
+                    waiting = self._route(line)
+                    if waiting is not None:
+                        await waiting
+                    elif count % YIELD_EVERY == 0:
+                        await anyio.lowlevel.checkpoint()
+                await anyio.lowlevel.checkpoint()  # a full pipe returns at once: yield
             if lines.rest().strip():  # a truncated last line (§1: dropped by the agent too)
                 self._diagnose(Malformed(lines.rest(), "truncated at the end of the stream"))
         finally:
             self._end("the agent closed its output")
 
-    def _route(self, line: bytes) -> None:
+    def _route(self, line: bytes) -> Awaitable[None] | None:
         message = decode_line(line)
         if isinstance(message, Response):
             pending = self._pending.get(message.id) if isinstance(message.id, int) else None
             if pending is None:  # late (timed out) or not ours
                 self._diagnose(Malformed(line, "a response to no waiting request"))
-                return
+                return None
             pending.response = message
             pending.done.set()
         elif isinstance(message, Notification):
             if self._on_notification is not None:
-                self._on_notification(message)
+                return self._on_notification(message)
         elif isinstance(message, Request):
             assert self._tg is not None
             self._tg.start_soon(self._answer, message)
         else:
             self._diagnose(message)
+            if message.id is not None:
+                self._unreadable(message)
+        return None
+
+    def _unreadable(self, message: Malformed) -> None:
+        """A line we cannot read that still shows its id: an answer fails its own request
+        (not the connection); a request of the agent's is refused (§5.1 ``-32602``)."""
+        assert message.id is not None
+        if message.method is not None:
+            assert self._tg is not None
+            line = encode_error(message.id, INVALID_PARAMS, "Invalid params: unreadable request")
+            self._tg.start_soon(self._send_quietly, line)
+            return
+        pending = self._pending.get(message.id) if isinstance(message.id, int) else None
+        if pending is not None:
+            pending.failure = message.reason
+            pending.done.set()
 
     async def _answer(self, request: Request) -> None:
         try:
@@ -261,13 +327,18 @@ class Connection:
         except JsonRpcError as exc:
             line = encode_error(request.id, exc.code, exc.rpc_message, exc.data)
         except Exception as exc:  # a handler's bug must not end the connection
-            line = encode_error(request.id, INTERNAL_ERROR, f"client error: {exc!r}")
+            # Recorded here, never sent: its words are ours, not the agent's to read.
+            said = f"{request.method}: answering it failed: {type(exc).__name__}"
+            self._diagnose(Malformed(b"", said, request.id, request.method))
+            line = encode_error(request.id, INTERNAL_ERROR, "Internal error")
+        await self._send_quietly(line)
+
+    async def _send_quietly(self, line: bytes) -> None:
         with contextlib.suppress(AgentProtocolError):  # the agent is gone: nobody to answer
             await self._send(line)
 
     def _diagnose(self, item: Malformed) -> None:
-        self.diagnostics.append(item)
-        del self.diagnostics[:-MAX_DIAGNOSTICS]
+        self._log.add(item)
 
     def _end(self, reason: str) -> None:
         if self._closed_reason is None:

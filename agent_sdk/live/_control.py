@@ -5,21 +5,23 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import msgspec
 
 from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
-from ._errors import live_error
-from ._jsonrpc import JsonRpcError
+from ._errors import live_error, redacted
+from ._jsonrpc import JsonRpcError, decode
 from ._messages import PromptParams, PromptResult
 
 if TYPE_CHECKING:
     from ._agent import LiveAgent
     from ._session import LiveSession
 
-__all__ = ["CANCEL_GRACE", "ended_error", "prompt", "request"]
+__all__ = ["CANCEL_GRACE", "ended_error", "prompt", "request", "result_of"]
+
+T = TypeVar("T")
 
 #: After ``turn_timeout``, how long the turn's cancel may take before the agent is ended.
 CANCEL_GRACE = 5.0
@@ -39,18 +41,39 @@ async def request(
         raise await _failure(agent, exc, method, session_id) from None
 
 
+def result_of(agent: LiveAgent, raw: msgspec.Raw, kind: type[T], method: str) -> T:
+    """An answer's result as its type.
+
+    Raises:
+        AgentProtocolError: the result is not what the protocol says (redacted).
+    """
+    try:
+        return decode(raw, kind)
+    except msgspec.DecodeError as exc:
+        error = AgentProtocolError(
+            f"{method}: the agent's answer is not what the protocol says: {exc}",
+            hint="update the CLI, or report its answer: agent_sdk follows docs/acp.md",
+        )
+        raise redacted(error, agent._redaction) from None
+
+
 async def _failure(
     agent: LiveAgent, exc: JsonRpcError | AgentProtocolError, method: str, session_id: str | None
 ) -> AgentError:
-    """An error answer, or the connection's end (the agent went away: say what it left), as
-    the agent_sdk error to raise, redacted."""
+    """An error answer, an answer that could not be read, or the connection's end (the
+    agent went away: say what it left), as the agent_sdk error to raise, redacted."""
     if isinstance(exc, JsonRpcError):
         error: AgentError = live_error(
             exc, method, session_id=session_id, stderr=agent.stderr_tail()
         )
+    elif agent._conn is not None and not agent._conn.closed.is_set():
+        # Only this request failed (its answer was unreadable): the agent goes on.
+        error = AgentProtocolError(
+            exc.message, context=ErrorContext(session_id=session_id), hint=exc.hint
+        )
     else:
         error = await ended_error(agent, str(exc), session_id)
-    return agent._redaction.error(error)
+    return redacted(error, agent._redaction)
 
 
 async def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> AgentProtocolError:
@@ -78,12 +101,10 @@ async def prompt(agent: LiveAgent, session: LiveSession, params: PromptParams) -
         try:
             raw = await call.result(agent.turn_timeout)
         except AgentTimeoutError:
-            raise agent._redaction.error(await _time_out(agent, session, call)) from None
-        return msgspec.json.decode(raw, type=PromptResult)
+            raise redacted(await _time_out(agent, session, call), agent._redaction) from None
+        return result_of(agent, raw, PromptResult, "session/prompt")
     except (JsonRpcError, AgentProtocolError) as exc:
         raise await _failure(agent, exc, "session/prompt", session.session_id) from None
-    except msgspec.DecodeError as exc:
-        raise AgentProtocolError(f"session/prompt: an unreadable result: {exc}") from None
     finally:
         call.close()
 

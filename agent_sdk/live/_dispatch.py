@@ -11,12 +11,20 @@ only an explicit allow runs a tool; allow-always is never chosen implicitly, §3
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from ._jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JsonRpcError, Malformed, Notification
+from ._decisions import Verdict, decide, permission_outcome
+from ._jsonrpc import (
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    JsonRpcError,
+    Malformed,
+    Notification,
+    decode,
+)
 from ._jsonrpc import Request as RpcRequest
 from ._requests import (
     AskQuestionParams,
@@ -28,14 +36,7 @@ from ._requests import (
     RequestPermissionParams,
     RequestPermissionResult,
 )
-from ._session import (
-    AskQuestionCallback,
-    CreatePlanCallback,
-    LiveSession,
-    PermissionCallback,
-    _call,
-    _permission_outcome,
-)
+from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
 from ._updates import SessionNotification, SessionUpdate, decode_update
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ __all__ = ["Router", "default_ask_question"]
 T = TypeVar("T")
 
 MAX_EARLY_UPDATES = 16
+MAX_EARLY_SESSIONS = 8  # a flood for unknown session ids must not grow memory
 _NOT_AWAITED = frozenset({"cursor/update_todos", "cursor/task", "cursor/generate_image"})
 SKIPPED_REASON = "No one is here to answer: agent_sdk skipped the questions (no callback)."
 
@@ -72,7 +74,6 @@ class Router:
         self.ask_question = ask_question if ask_question is not None else default_ask_question
         self.create_plan = create_plan
         self.sessions: dict[str, LiveSession] = {}
-        self.diagnostics: list[Malformed] = []
         self._early: dict[str, list[SessionUpdate]] = {}
 
     def add(self, session: LiveSession) -> None:
@@ -82,24 +83,28 @@ class Router:
             session._deliver(update)
 
     # --- notifications ----------------------------------------------------------------
-    def on_notification(self, message: Notification) -> None:
+    def on_notification(self, message: Notification) -> Awaitable[None] | None:
+        """Route a notification; the wait for a slow turn consumer, if any (``_feed``)."""
         if message.method != "session/update" or message.params is None:
-            return  # nothing else is recorded as a notification to the client (§3.9)
+            return None  # nothing else is recorded as a notification to the client (§3.9)
         try:
-            note = msgspec.json.decode(message.params, type=SessionNotification)
+            note = decode(message.params, SessionNotification)
         except msgspec.DecodeError as exc:
-            self.diagnostics.append(Malformed(bytes(message.params), str(exc)))
-            return
+            self._agent._log.add(Malformed(bytes(message.params), str(exc), None, message.method))
+            return None
         update = decode_update(note.update)
         session = self.sessions.get(note.session_id)
         if session is not None:
-            session._deliver(update)
+            return session._deliver(update)
         else:
             # The command list can overtake our reading of the session/new result (§2 step 3):
             # kept for the session about to exist, a few at most.
             early = self._early.setdefault(note.session_id, [])
             early.append(update)
             del early[:-MAX_EARLY_UPDATES]
+            if len(self._early) > MAX_EARLY_SESSIONS:
+                del self._early[next(iter(self._early))]  # the oldest
+        return None
 
     # --- requests ---------------------------------------------------------------------
     async def on_request(self, request: RpcRequest) -> Any:
@@ -119,14 +124,15 @@ class Router:
 
     async def _permission(self, params: RequestPermissionParams) -> RequestPermissionResult:
         session = self.sessions.get(params.session_id)
-        status, decision = ("failed", None)
+        verdict, decision = Verdict.FAILED, None
         if session is not None:
-            status, decision = await session._decide(self._decide_permission, params)
-        if status == "cancelled":  # answer pending requests `cancelled` (§3.7)
+            verdict, decision = await session._decide(self._decide_permission, params)
+        if verdict is Verdict.CANCELLED:  # answer pending requests `cancelled` (§3.7)
             outcome: Any = CancelledOutcome()
         else:
             # A timeout or a failing callback rejects: only an explicit allow runs a tool.
-            outcome = _permission_outcome(decision if status == "ok" else "reject", params.options)
+            chosen = decision if verdict is Verdict.DECIDED else "reject"
+            outcome = permission_outcome(chosen, params.options)
         if session is not None:
             session._answered(params, outcome)
         return RequestPermissionResult(outcome=outcome)
@@ -136,13 +142,14 @@ class Router:
         return self.permission(params) if self.permission is not None else "reject"
 
     async def _extension(self, callback: Callable[[Any], Any], params: Any, result: Any) -> Any:
-        # The params carry no sessionId (§4): the session with a running turn owns it.
+        # The params carry no sessionId (§4): the session with a running turn owns it. One
+        # that comes when no turn runs is decided under the same limit, alone.
         running = [s for s in self.sessions.values() if s.running]
         if running:
-            status, answer = await running[0]._decide(callback, params)
+            verdict, answer = await running[0]._decide(callback, params)
         else:
-            status, answer = "ok", await _call(callback, params)
-        if status != "ok" or not isinstance(answer, result):
+            verdict, answer = await decide(self._agent, callback, params, set(), set())
+        if verdict is not Verdict.DECIDED or not isinstance(answer, result):
             # Cancelled, timed out, failed, or a wrong shape: `cancelled`, nested (§4).
             return result(outcome=CancelledOutcome())
         return answer
@@ -150,6 +157,6 @@ class Router:
 
 def _params(request: RpcRequest, kind: type[T]) -> T:
     try:
-        return msgspec.json.decode(request.params or b"{}", type=kind)
+        return decode(request.params or b"{}", kind)
     except msgspec.DecodeError as exc:
         raise JsonRpcError(INVALID_PARAMS, "Invalid params", {"message": str(exc)}) from exc

@@ -11,7 +11,8 @@ types, so an unknown or odd payload never breaks the framing layer.
 from __future__ import annotations
 
 import itertools
-from typing import Any
+import re
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -30,6 +31,7 @@ __all__ = [
     "Request",
     "RequestId",
     "Response",
+    "decode",
     "decode_line",
     "encode_error",
     "encode_notification",
@@ -108,10 +110,16 @@ class Response(msgspec.Struct, frozen=True):
 
 
 class Malformed(msgspec.Struct, frozen=True):
-    """A line that is no JSON-RPC 2.0 message, kept as a diagnostic, never fatal (§1)."""
+    """A line that is no JSON-RPC 2.0 message, kept as a diagnostic, never fatal (§1).
+
+    ``id`` and ``method``, when its top level still shows them: an answer that cannot be
+    read fails its own request, a request that cannot be read is refused.
+    """
 
     line: bytes
     reason: str
+    id: RequestId | None = None
+    method: str | None = None
 
 
 Incoming = Request | Notification | Response | Malformed
@@ -136,16 +144,29 @@ class _Envelope(msgspec.Struct):
 
 _decoder = msgspec.json.Decoder(_Envelope)
 _encoder = msgspec.json.Encoder()
+T = TypeVar("T")
+TOO_DEEP = "nested too deep to decode"
+
+
+def decode(data: bytes | msgspec.Raw, kind: type[T]) -> T:
+    """``msgspec.json.decode`` where JSON nested too deep (a ``RecursionError`` in msgspec)
+    is a :class:`msgspec.DecodeError` too: a hostile line never escapes as a crash."""
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except RecursionError:
+        raise msgspec.DecodeError(TOO_DEEP) from None
 
 
 def decode_line(line: bytes) -> Incoming:
     """One line (without or with its ``\\n``) as a typed message; unknown fields are ignored."""
     try:
         env = _decoder.decode(line)
+    except RecursionError:
+        return _malformed(line, TOO_DEEP)
     except msgspec.DecodeError as exc:
-        return Malformed(line, f"not a JSON-RPC object: {exc}")
+        return _malformed(line, f"not a JSON-RPC message: {exc}")
     if env.jsonrpc != "2.0":
-        return Malformed(line, 'no "jsonrpc": "2.0"')
+        return _malformed(line, 'no "jsonrpc": "2.0"')
     if env.method is not None:
         params = None if isinstance(env.params, msgspec.UnsetType) else env.params
         if isinstance(env.id, msgspec.UnsetType):
@@ -159,8 +180,44 @@ def decode_line(line: bytes) -> Incoming:
         error = JsonRpcError(env.error.code, env.error.message, env.error.data)
         return Response(env.id, error=error)
     if isinstance(env.result, msgspec.UnsetType):
-        return Malformed(line, "a response with neither result nor error")
+        return Malformed(line, "a response with neither result nor error", env.id)
     return Response(env.id, result=env.result)
+
+
+# Strings (escapes included) and brackets: enough to find a line's top-level keys without
+# recursion, however deep its values are nested.
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_KEY_VALUE = re.compile(rb'\s*:\s*(-?\d{1,18}(?![\d.eE])|"[^"\\]*(?:\\.[^"\\]*)*")')
+
+
+def _malformed(line: bytes, reason: str) -> Malformed:
+    """A line that did not decode, with the ``id`` and ``method`` of its top level if it
+    is an object that shows them (a linear scan: this is the error path only)."""
+    if line.lstrip()[:1] != b"{":
+        return Malformed(line, reason)
+    found: dict[bytes, RequestId] = {}
+    depth = 0
+    for match in _TOKEN.finditer(line):
+        token = match.group()
+        if token in (b"{", b"["):
+            depth += 1
+        elif token in (b"}", b"]"):
+            depth -= 1
+        elif depth == 1 and token in (b'"id"', b'"method"'):
+            value = _KEY_VALUE.match(line, match.end())
+            if value is not None:
+                found.setdefault(token, _scalar(value.group(1)))
+    method = found.get(b'"method"')
+    return Malformed(line, reason, found.get(b'"id"'), method if isinstance(method, str) else None)
+
+
+def _scalar(value: bytes) -> RequestId:
+    if value.startswith(b'"'):
+        try:
+            return msgspec.json.decode(value, type=str)
+        except msgspec.DecodeError:
+            return value.decode("utf-8", "replace")
+    return int(value)
 
 
 # The version rides as a msgspec tag: always encoded, first, even with omit_defaults (a line

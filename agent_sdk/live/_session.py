@@ -4,20 +4,17 @@
 
 from __future__ import annotations
 
-import contextlib
-import inspect
-import math
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
-import msgspec
-from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from ..errors import AgentProtocolError
 from . import _control
+from ._decisions import Verdict, decide
+from ._feed import TurnFeed
 from ._messages import (
     ConfigOption,
     ContentBlock,
@@ -35,7 +32,6 @@ from ._requests import (
     CancelledOutcome,
     CreatePlanParams,
     CreatePlanResult,
-    PermissionOption,
     RequestPermissionParams,
     SelectedOutcome,
 )
@@ -72,30 +68,6 @@ CreatePlanCallback = Callable[[CreatePlanParams], CreatePlanResult | Awaitable[C
 """Sync or async; returns the nested answer (§4)."""
 
 
-async def _call(func: Callable[[Any], Any], arg: Any) -> Any:
-    """A callback that may be sync or async. A sync one runs in the event loop: it must
-    not block (an async one can wait as long as the decision timeout allows)."""
-    result = func(arg)
-    if inspect.isawaitable(result):
-        result = await result
-    return result
-
-
-def _permission_outcome(
-    decision: object, options: Sequence[PermissionOption]
-) -> SelectedOutcome | CancelledOutcome:
-    """The answer to send for a decision: the option of that ``kind`` (choose by kind, answer
-    with the id, §3.11); a decision the options cannot express is a rejection."""
-    if isinstance(decision, SelectedOutcome | CancelledOutcome):
-        return decision
-    allow = [str(decision)] if decision in ("allow_once", "allow_always") else []
-    for kind in [*allow, "reject_once", "reject_always"]:
-        for option in options:
-            if option.kind == kind:
-                return SelectedOutcome(option_id=option.option_id)
-    return CancelledOutcome()  # `cancelled` is a rejection too (§3.11)
-
-
 class LiveSession:
     """One ACP session of a :class:`LiveAgent`, from :meth:`LiveAgent.new_session` or
     :meth:`LiveAgent.load_session`. Prompts run one at a time, queued in order (§2 step 5).
@@ -129,7 +101,7 @@ class LiveSession:
         self.config_options: list[ConfigOption] = []
         self.available_commands: list[AvailableCommand] = []
         self.history: list[SessionUpdate] = []
-        self._turn: MemoryObjectSendStream[Any] | None = None
+        self._turn: TurnFeed | None = None
         self._queue = anyio.Semaphore(1)  # not a Lock: the turn's task releases it
         self._decisions: set[anyio.CancelScope] = set()
         self._cancelled: weakref.WeakSet[anyio.CancelScope] = weakref.WeakSet()
@@ -198,27 +170,20 @@ class LiveSession:
         blocks = [ContentBlock(type="text", text=prompt)] if isinstance(prompt, str) else prompt
         return TurnUpdates(self, PromptParams(session_id=self.session_id, prompt=list(blocks)))
 
-    async def _start(self, params: PromptParams) -> MemoryObjectReceiveStream[Any]:
-        """Send a prompt once the turns before it ended; its updates come on the stream."""
-        send, receive = anyio.create_memory_object_stream[Any](math.inf)
+    async def _start(self, params: PromptParams) -> TurnFeed:
+        """Send a prompt once the turns before it ended; its updates come on the feed."""
+        feed = TurnFeed()
+        await self._queue.acquire()
         try:
-            await self._queue.acquire()
-        except BaseException:
-            send.close()
-            receive.close()
-            raise
-        try:
-            self._turn = send
-            self._agent._connection.start_soon(partial(self._run_prompt, params, send))
+            self._turn = feed
+            self._agent._connection.start_soon(partial(self._run_prompt, params, feed))
         except BaseException:
             self._turn = None
             self._queue.release()
-            send.close()
-            receive.close()
             raise
-        return receive
+        return feed
 
-    async def _run_prompt(self, params: PromptParams, send: MemoryObjectSendStream[Any]) -> None:
+    async def _run_prompt(self, params: PromptParams, feed: TurnFeed) -> None:
         item: object = None
         try:
             item = await _control.prompt(self._agent, self, params)
@@ -228,12 +193,11 @@ class LiveSession:
             # Also when cancelled (the agent closing): the iterating task must not wait on.
             self._turn = None
             self._queue.release()
-            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-                if item is not None:
-                    send.send_nowait(item)
-            send.close()
+            feed.end(item)
 
-    def _deliver(self, update: SessionUpdate) -> None:
+    def _deliver(self, update: SessionUpdate) -> Awaitable[None] | None:
+        """Keep ``update`` (the session's fields, the running turn); when the turn's feed
+        is full, the wait for its consumer (docs/live.md "Floods and slow readers")."""
         if isinstance(update, SessionInfoUpdate) and update.title is not None:
             self.title = update.title
         elif isinstance(update, CurrentModeUpdate):
@@ -241,10 +205,10 @@ class LiveSession:
         elif isinstance(update, AvailableCommandsUpdate):
             self.available_commands = list(update.available_commands)
         if self._turn is not None:
-            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
-                self._turn.send_nowait(update)
-        elif (replay := self._agent._loading.get(self.session_id)) is not None:
+            return self._turn.put(update)
+        if (replay := self._agent._loading.get(self.session_id)) is not None:
             replay.append(update)  # the replay of session/load (§3.4)
+        return None
 
     async def cancel(self) -> None:
         """Cancel the running prompt: a ``session/cancel`` **notification** (sent as a request
@@ -290,23 +254,17 @@ class LiveSession:
             JsonRpcError: an unknown option or value (``-32602``).
         """
         params = {"sessionId": self.session_id, "configId": config_id, "value": value}
-        raw = await _control.request(self._agent, "session/set_config_option", params, session=self)
-        self._apply_options(msgspec.json.decode(raw, type=SetConfigOptionResult).config_options)
+        method = "session/set_config_option"
+        raw = await _control.request(self._agent, method, params, session=self)
+        result = _control.result_of(self._agent, raw, SetConfigOptionResult, method)
+        self._apply_options(result.config_options)
         return self.config_options
 
     # --- decisions ------------------------------------------------------------------------
-    async def _decide(self, func: Callable[[Any], Any], arg: Any) -> tuple[str, Any]:
-        """``("ok", answer)``; ``("cancelled", None)`` after :meth:`cancel`; ``("failed",
-        None)`` when the callback timed out or raised."""
-        with anyio.move_on_after(self._agent.decision_timeout) as scope:
-            self._decisions.add(scope)
-            try:
-                return "ok", await _call(func, arg)
-            except Exception as exc:  # the callback's bug: never a tool run, never a crash
-                self._agent.callback_errors.append(exc)
-            finally:
-                self._decisions.discard(scope)
-        return ("cancelled" if scope in self._cancelled else "failed"), None
+    async def _decide(self, func: Callable[[Any], Any], arg: Any) -> tuple[Verdict, Any]:
+        """``func(arg)`` decided under ``decision_timeout``; :meth:`cancel` ends it
+        ``CANCELLED`` (``_decisions``)."""
+        return await decide(self._agent, func, arg, self._decisions, self._cancelled)
 
     def _answered(self, params: RequestPermissionParams, outcome: object) -> None:
         """Remember a rejection: ACP ends a rejected call ``completed`` like any (§3.10)."""
@@ -329,7 +287,7 @@ class TurnUpdates:
     def __init__(self, session: LiveSession, params: PromptParams) -> None:
         self._session = session
         self._params = params
-        self._receive: MemoryObjectReceiveStream[Any] | None = None
+        self._feed: TurnFeed | None = None
         self._done = False
 
     def __aiter__(self) -> TurnUpdates:
@@ -339,9 +297,9 @@ class TurnUpdates:
         if self._done:
             raise StopAsyncIteration
         try:
-            if self._receive is None:
-                self._receive = await self._session._start(self._params)
-            item = await self._receive.receive()
+            if self._feed is None:
+                self._feed = await self._session._start(self._params)
+            item = await self._feed.get()
         except anyio.EndOfStream:
             self.close()
             raise AgentProtocolError(
@@ -355,15 +313,20 @@ class TurnUpdates:
             raise item
         if isinstance(item, PromptResult):
             self.close()
-        return item  # type: ignore[no-any-return]
+        return item  # type: ignore[return-value]
 
     def close(self) -> None:
         """Stop reading this turn (it goes on in the agent: :meth:`LiveSession.cancel`
         stops it)."""
         self._done = True
-        if self._receive is not None:
-            self._receive.close()
+        if self._feed is not None:
+            self._feed.close()
 
     async def aclose(self) -> None:
         """As :meth:`close`."""
         self.close()
+
+    def __del__(self) -> None:
+        # Dropped unread (a `break` out of `async for`): the reader must not wait for it.
+        if self._feed is not None:
+            self._feed.close()

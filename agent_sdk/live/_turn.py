@@ -158,3 +158,9 @@ class LiveTurn:
     async def cancel(self) -> None:
         """Cancel this turn (see :meth:`LiveSession.cancel`)."""
         await self.session.cancel()
+
+    async def aclose(self) -> None:
+        """Stop reading this turn: the reader no longer keeps its events for you (it goes
+        on in the agent: :meth:`cancel` stops it)."""
+        if self._updates is not None:
+            await self._updates.aclose()

@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from ._jsonrpc import decode
 from ._messages import ContentBlock, _Wire
 
 __all__ = [
@@ -177,13 +178,13 @@ def decode_update(raw: bytes | msgspec.Raw) -> SessionUpdate:
     """An update as its typed struct, or :class:`UnknownUpdate` (never raises for JSON)."""
     data = bytes(raw)
     try:
-        kind = msgspec.json.decode(data, type=_Kind).sessionUpdate
+        kind = decode(data, _Kind).sessionUpdate
     except msgspec.DecodeError:
         return UnknownUpdate("", _loose(data))
     cls = _UPDATE_TYPES.get(kind)
     if cls is not None:
         try:
-            return msgspec.json.decode(data, type=cls)  # type: ignore[return-value]
+            return decode(data, cls)  # type: ignore[return-value]
         except msgspec.DecodeError:
             pass  # a recorded kind with an unrecorded shape: pass it through
     return UnknownUpdate(kind, _loose(data))
@@ -191,6 +192,6 @@ def decode_update(raw: bytes | msgspec.Raw) -> SessionUpdate:
 
 def _loose(data: bytes) -> Any:
     try:
-        return msgspec.json.decode(data)
+        return decode(data, Any)
     except msgspec.DecodeError:
         return data.decode("utf-8", "replace")

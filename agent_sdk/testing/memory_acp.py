@@ -20,6 +20,10 @@ sends and writes what the agent would (docs/acp.md)::
 When the script returns, the agent has exited (status 0; a script that raises exits 1,
 its exception as stderr). Closing the client's side ends :meth:`ScriptedAgent.receive`
 with ``anyio.EndOfStream``, as stdin's EOF ends the CLI (§1).
+
+The client reads the agent's output as it reads a pipe: bytes already written come back at
+once, without giving other tasks a turn. :meth:`ScriptedAgent.flood` plays an agent that
+writes faster than the client reads (a pipe that is never empty), for flood tests.
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 __all__ = ["AgentScript", "MemoryAcpTransport", "ScriptedAgent"]
+
+#: How many flood lines one read of the client returns.
+FLOOD_BATCH = 100
 
 AgentScript = Callable[["ScriptedAgent"], Awaitable[None]]
 """What the agent does: reads the client's messages and answers (docs/acp.md)."""
@@ -53,13 +60,55 @@ class ByteSend(anyio.abc.ByteSendStream):
         await self._stream.aclose()
 
 
-class ByteReceive(anyio.abc.ByteReceiveStream):
-    """A memory object stream as a byte stream (the client's side of a pipe)."""
+class Flood:
+    """Lines written as fast as the client reads them, up to a limit (see
+    :meth:`ScriptedAgent.flood`)."""
 
-    def __init__(self, stream: MemoryObjectReceiveStream[bytes]) -> None:
+    def __init__(self) -> None:
+        self._line = b""
+        self._left = 0
+        self.sent = 0
+        """How many flood lines the client has read so far."""
+        self.over: anyio.Event | None = None
+
+    def start(self, line: bytes, limit: int) -> None:
+        self._line, self._left = line, limit
+        self.over = anyio.Event()
+
+    def stop(self) -> int:
+        self._left = 0
+        if self.over is not None:
+            self.over.set()
+        return self.sent
+
+    def take(self) -> bytes:
+        """The next lines, or ``b""`` once the flood is over."""
+        count = min(FLOOD_BATCH, self._left)
+        self._left -= count
+        self.sent += count
+        if not self._left and self.over is not None:
+            self.over.set()
+        return self._line * count
+
+
+class ByteReceive(anyio.abc.ByteReceiveStream):
+    """A memory object stream as a byte stream (the client's side of a pipe): what is
+    written already comes back at once, as from a pipe (no checkpoint); a ``flood``
+    fills it whenever it is empty."""
+
+    def __init__(
+        self, stream: MemoryObjectReceiveStream[bytes], flood: Flood | None = None
+    ) -> None:
         self._stream = stream
+        self._flood = flood
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
+        try:
+            return self._stream.receive_nowait()
+        except anyio.WouldBlock:
+            pass
+        if self._flood is not None and (lines := self._flood.take()):
+            return lines
         return await self._stream.receive()
 
     async def aclose(self) -> None:
@@ -74,10 +123,14 @@ class ScriptedAgent:
     """
 
     def __init__(
-        self, inbox: MemoryObjectReceiveStream[bytes], outbox: MemoryObjectSendStream[bytes]
+        self,
+        inbox: MemoryObjectReceiveStream[bytes],
+        outbox: MemoryObjectSendStream[bytes],
+        flood: Flood | None = None,
     ) -> None:
         self._inbox = inbox
         self._outbox = outbox
+        self._flood = flood if flood is not None else Flood()
         self._buffer = b""
         self._held: list[dict[str, Any]] = []
         self._ids = itertools.count(0)  # the agent's ids start at 0 (§1)
@@ -136,6 +189,31 @@ class ScriptedAgent:
             {"method": "session/update", "params": {"sessionId": session_id, "update": update}}
         )
 
+    def flood(self, session_id: str, update: dict[str, Any], limit: int = 1_000_000) -> None:
+        """Start a flood: ``update`` for ``session_id``, again and again, written as fast as
+        the client reads (its output is never empty), at most ``limit`` times. What the
+        script writes meanwhile comes first. :meth:`stop_flood` ends it."""
+        params = {"sessionId": session_id, "update": update}
+        line = json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": params})
+        self._flood.start(line.encode() + b"\n", limit)
+        self._outbox.send_nowait(self._flood.take())  # wakes a client waiting to read
+
+    @property
+    def flooded(self) -> int:
+        """How many flood lines were written so far (the client has read all but the
+        last few: a flood writes only when the client reads)."""
+        return self._flood.sent
+
+    async def flood_read(self) -> int:
+        """Wait until the client has read the whole flood; how many lines it had."""
+        if self._flood.over is not None:
+            await self._flood.over.wait()
+        return self._flood.sent
+
+    def stop_flood(self) -> int:
+        """End the flood; how many of its lines the client has read."""
+        return self._flood.stop()
+
     async def request(self, method: str, params: Any) -> int:
         """Send a request of the agent's (ids from 0, §1); its id, to find the answer."""
         request_id = next(self._ids)
@@ -167,12 +245,13 @@ class MemoryAcpTransport:
     def __init__(self, script: AgentScript) -> None:
         to_agent, inbox = anyio.create_memory_object_stream[bytes](math.inf)
         outbox, from_agent = anyio.create_memory_object_stream[bytes](math.inf)
+        flood = Flood()
         self._stdin = ByteSend(to_agent)
-        self._stdout = ByteReceive(from_agent)
+        self._stdout = ByteReceive(from_agent, flood)
         self._outbox = outbox
         self._inbox = inbox
         self._script = script
-        self.agent = ScriptedAgent(inbox, outbox)
+        self.agent = ScriptedAgent(inbox, outbox, flood)
         self._returncode: int | None = None
         self._stderr = ""
         self._ended = anyio.Event()

@@ -94,6 +94,12 @@ def _check_text(step: Step) -> str | None:
     return None if isinstance(step.get("text"), str) else "needs a string 'text'"
 
 
+def _check_flood(step: Step) -> str | None:
+    if not isinstance(step.get("update"), dict):
+        return "'flood' needs an 'update' object"
+    return _number(step, "seconds")
+
+
 def _check_stop(step: Step) -> str | None:
     return None if isinstance(step.get("stopReason"), str) else "needs a string 'stopReason'"
 
@@ -108,6 +114,7 @@ _DIRECTIVES = {
     "stall": lambda step: _number(step, "seconds"),
     "permission": _check_permission,
     "request": _check_request,
+    "flood": _check_flood,
     "stop": _check_stop,
     "error": _check_error,
     "stderr": _check_text,

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
-from .._wire import write_stderr, write_stdout
+from .._wire import encode_line, write_stderr, write_stdout
 from ._rpc import RpcError, Transport
 from ._scenarios import Step
 from ._state import Session
@@ -25,6 +26,11 @@ PERMISSION_OPTIONS: list[dict[str, str]] = [
 ]
 #: Only these run the tool; any other answer is a rejection (§3.11).
 ALLOW_IDS = frozenset({"allow-once", "allow-always"})
+
+#: How many lines of a flood go in one write (a client reads a full pipe).
+_FLOOD_BATCH = 1000
+#: How long a flood lasts unless its step says (or a cancel ends the turn).
+_FLOOD_SECONDS = 10.0
 
 #: How often a wait for the client looks whether the turn was cancelled meanwhile.
 _POLL = 0.02
@@ -152,12 +158,26 @@ class Turn:
                 raise _TurnEndedError
             elif name == "stderr":
                 write_stderr(str(step["text"]) + "\n")
+            elif name == "flood":
+                self._flood(step)
             elif name == "raw":
                 with self.rpc.lock:
                     write_stdout(str(step["text"]) + "\n")
             elif name == "exit":
                 # A process that dies mid-turn loses the turn (docs/acp.md §5.2 item 9).
                 os._exit(int(step.get("code", 0)))
+
+    def _flood(self, step: Step) -> None:
+        """``update`` again and again, a batch of lines per write, as fast as the pipe takes
+        them, until a cancel ends the turn or ``seconds`` pass (not recorded in history)."""
+        params = {"sessionId": self.session.session_id, "update": step["update"]}
+        block = encode_line({"jsonrpc": "2.0", "method": "session/update", "params": params})
+        block *= _FLOOD_BATCH
+        deadline = time.monotonic() + float(step.get("seconds", _FLOOD_SECONDS))
+        while time.monotonic() < deadline:
+            with self.rpc.lock:  # released between writes: a cancel gets its turn
+                self._check()
+                write_stdout(block)
 
     def _permission(self, step: Step) -> list[Step]:
         """``session/request_permission`` and the branch its answer picks (§3.11)."""
