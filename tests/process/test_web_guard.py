@@ -204,11 +204,15 @@ async def test_a_client_that_never_reads_loses_its_run_and_its_process(
     agents: set[int] = set()
     sent: list[bytes] = []
 
+    requested = False
+
     async def receive() -> dict[str, Any]:
-        if not sent:
+        nonlocal requested
+        if not requested:
+            requested = True
             body = httpx.Request("POST", "http://x/", json=STALL).read()
             return {"type": "http.request", "body": body, "more_body": False}
-        await anyio.sleep_forever()
+        await anyio.sleep_forever()  # the client stays connected
         raise AssertionError("unreachable")
 
     async def send(message: dict[str, Any]) -> None:
