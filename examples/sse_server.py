@@ -57,10 +57,10 @@ only once that is done. A live run is cancelled instead (``session/cancel``): th
 and the session stay, for the next prompt.
 
 On SIGINT or SIGTERM the server stops taking requests, gives the runs on
-:data:`SHUTDOWN_WAIT` seconds, then cancels them (which ends their process groups) and
-exits as uvicorn does, by the signal (status 130 or 143). A second signal ends the waiting
-at once; the runs are cancelled all the same. If the server is killed outright (SIGKILL),
-each agent it started ends with it (the SDK's parent-death signal, docs/).
+:data:`SHUTDOWN_WAIT` seconds, then cancels them (which ends their process groups, or their
+turns and then the live agent) and exits 130 or 143; a second signal cancels them at once
+(``_web_process.py``). If the server is killed outright (SIGKILL), each agent it started
+ends with it (the SDK's parent-death signal, docs/lifecycle.md).
 """
 
 from __future__ import annotations
@@ -454,8 +454,6 @@ app = Starlette(
 
 
 def main() -> int:
-    import uvicorn
-
     parser = argparse.ArgumentParser(description="The example web page (examples/README.md).")
     parser.add_argument("port", nargs="?", type=int, default=8000)
     parser.add_argument("--live", action="store_true", help="one live agent (cursor-agent acp)")
@@ -479,13 +477,9 @@ def main() -> int:
         print(f"open http://127.0.0.1:{args.port}/", file=sys.stderr)
     # By name, imported afresh: the app is made at import, in the mode just chosen.
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    uvicorn.run(
-        "sse_server:app",
-        host="127.0.0.1",
-        port=args.port,
-        timeout_graceful_shutdown=SHUTDOWN_WAIT,
-    )
-    return 0
+    from _web_process import serve
+
+    return serve("sse_server:app", host="127.0.0.1", port=args.port, shutdown_wait=SHUTDOWN_WAIT)
 
 
 if __name__ == "__main__":

@@ -40,21 +40,15 @@ SERVER_START = 30.0  # seconds
 class Server:
     """``uvicorn examples.sse_server:app`` on a port the OS picks, its stderr drained."""
 
-    def __init__(self) -> None:
+    # Port 0: the OS picks a free one, and uvicorn logs which.
+    UVICORN = ("-m", "uvicorn", "examples.sse_server:app", "--host", "127.0.0.1", "--port", "0")
+
+    def __init__(self, *command: str) -> None:
+        """``python -m uvicorn ...``, or ``python *command``."""
         env = {**os.environ, "AGENT_SDK_EXAMPLES_FAKE": "1"}
         env.pop("FAKE_AGENT_SCENARIO", None)  # the prompts pick the scenarios
         self.proc = subprocess.Popen(
-            # Port 0: the OS picks a free one, and uvicorn logs which.
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "examples.sse_server:app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-            ],
+            [sys.executable, *(command or self.UVICORN)],
             cwd=REPO,
             env=env,
             stdin=subprocess.DEVNULL,
