@@ -416,6 +416,13 @@ async def stop_endpoint(request: Request) -> Response:
     return JSONResponse({"stopped": True, **({"message": message} if message else {})})
 
 
+async def stop_runs() -> None:
+    """Stop every run (the server is stopping), as ``POST /stop`` does."""
+    async with anyio.create_task_group() as tg:
+        for active in list(RUNS.values()):
+            tg.start_soon(active.stop)
+
+
 def page() -> str:
     """The page, saying which agent this server drives (with the fake, how to pick a run)."""
     if using_fake():
@@ -475,11 +482,16 @@ def main() -> int:
         os.environ[MAX_RUNS_ENV] = str(args.max_runs)
     if args.port:
         print(f"open http://127.0.0.1:{args.port}/", file=sys.stderr)
-    # By name, imported afresh: the app is made at import, in the mode just chosen.
+    # Imported afresh by name (this is __main__): the app is made at import, in the mode
+    # just chosen.
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import sse_server
     from _web_process import serve
 
-    return serve("sse_server:app", host="127.0.0.1", port=args.port, shutdown_wait=SHUTDOWN_WAIT)
+    wait = SHUTDOWN_WAIT
+    return serve(
+        sse_server.app, sse_server.stop_runs, host="127.0.0.1", port=args.port, shutdown_wait=wait
+    )
 
 
 if __name__ == "__main__":

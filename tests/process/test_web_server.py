@@ -121,6 +121,7 @@ def test_a_second_signal_during_a_run_still_ends_every_agent(
         status = server.proc.wait(timeout=WAIT)
     # uvicorn exits by the signal it got, as a shell reports it: 130 (SIGINT), 143 (SIGTERM)
     assert status in (-sig, 128 + sig), "".join(server.log)
+    assert "Traceback" not in "".join(server.log), "".join(server.log)
     for pgid in groups:
         assert settles(lambda pgid=pgid: not group_members(pgid), within=WAIT), pgid
 
