@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import signal
 import socket
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from types import FrameType
 from typing import Any
 
@@ -35,7 +35,7 @@ class _Server(uvicorn.Server):
 
     signalled: int | None = None
     _loop: asyncio.AbstractEventLoop | None = None
-    stop_runs: Callable[[], Awaitable[None]] | None = None
+    stop_runs: Callable[[], Coroutine[Any, Any, None]] | None = None
     _stopping: asyncio.Task[None] | None = None  # held, so that it is not collected
 
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
@@ -69,11 +69,11 @@ class _Server(uvicorn.Server):
 
 def serve(
     app: Any,
-    stop_runs: Callable[[], Awaitable[None]],
+    stop_runs: Callable[[], Coroutine[Any, Any, None]],
     *,
     host: str,
     port: int,
-    shutdown_wait: float,
+    shutdown_wait: int,
 ) -> int:
     """Serve the ASGI app until a signal; the exit status. ``stop_runs()`` is awaited on
     the first signal."""

@@ -56,9 +56,10 @@ cancellation leaves ``async with run(...)``, which ends the group. ``POST /stop`
 only once that is done. A live run is cancelled instead (``session/cancel``): the agent
 and the session stay, for the next prompt.
 
-On SIGINT or SIGTERM the server stops taking requests, gives the runs on
-:data:`SHUTDOWN_WAIT` seconds, then cancels them (which ends their process groups, or their
-turns and then the live agent) and exits 130 or 143; a second signal cancels them at once
+On SIGINT or SIGTERM (``python examples/sse_server.py``) the server stops every run at once,
+as ``POST /stop`` does (print mode: their process groups end; live mode: their turns are
+cancelled, then the lifespan ends the agent), and exits 130 or 143. A run that takes over
+:data:`SHUTDOWN_WAIT` seconds to end, or any run at a second signal, is cancelled
 (``_web_process.py``). If the server is killed outright (SIGKILL), each agent it started
 ends with it (the SDK's parent-death signal, docs/lifecycle.md).
 """
@@ -117,7 +118,7 @@ MAX_RUNS = int(os.environ.get(MAX_RUNS_ENV) or 4)
 #: Seconds a client may leave an event untaken before it is taken as gone (a client that
 #: stopped reading would otherwise hold its run, and its agent, for ever).
 SEND_TIMEOUT = 30.0
-SHUTDOWN_WAIT = 5.0  # seconds runs may go on once the server is asked to stop
+SHUTDOWN_WAIT = 5  # seconds stopped runs may take to end at shutdown; then they are cancelled
 MAX_BODY = 1 << 20  # bytes of a POST /run body
 
 # Argument values are for a glance: a file's whole text or a long command stays in the
