@@ -24,6 +24,7 @@ import httpx
 import pytest
 from proctable import children, is_running
 
+from agent_sdk.cli.labels import result_detail, tool_label
 from agent_sdk.tools import ReadArgs, ReadSuccess
 
 REPO = Path(__file__).resolve().parents[2]
@@ -310,7 +311,7 @@ async def test_sse_text_events_carry_the_reply_once(sse_server: ModuleType) -> N
 async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:cart Add a test for cart totals")
     started, completed = (data for kind, data in events if kind == "tool")
-    label = sse_server.tool_label("readToolCall", ReadArgs(path="src/cart.py"))
+    label = tool_label("readToolCall", ReadArgs(path="src/cart.py"))
     assert started == {
         "id": "call_7Qx2\nfc_01ab",
         "kind": "readToolCall",
@@ -326,7 +327,7 @@ async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: Mo
         "status": "succeeded",
         "outcome": "success",
         "duration_ms": 169,
-        "detail": sse_server.result_detail(ReadSuccess(totalLines=54)),
+        "detail": result_detail(ReadSuccess(totalLines=54)),
     }
 
 
@@ -347,15 +348,16 @@ async def test_sse_a_command_that_exited_non_zero_is_a_failed_call(sse_server: M
 async def test_sse_tool_args_are_short_and_only_those_set(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:tools")
     completed = [data for kind, data in events if kind == "tool" and data["status"] != "running"]
+    limits = importlib.import_module("_page_stream")  # what sse_server sends its page
     assert len(completed) > 5
     for call in completed:
         assert call["label"] != call["kind"]  # a word for every kind of this scenario
-        assert 0 < len(call["args"]) <= sse_server.MAX_ARGS
+        assert 0 < len(call["args"]) <= limits.MAX_ARGS
         for name, value in call["args"]:
             assert name != "toolCallId"
             assert value not in ("", "null", "false")
             assert "\n" not in value
-            assert len(value) <= sse_server.MAX_VALUE
+            assert len(value) <= limits.MAX_VALUE
     write = next(c for c in completed if c["kind"] == "writeToolCall")
     file_text = dict(write["args"])["fileText"]
     assert file_text.startswith("from decimal import")

@@ -126,6 +126,30 @@ def test_a_second_signal_during_a_run_still_ends_every_agent(
         assert settles(lambda pgid=pgid: not group_members(pgid), within=WAIT), pgid
 
 
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_second_signal_while_the_runs_stop_still_ends_every_agent(sig: signal.Signals) -> None:
+    # `ignore_sigterm`: the agent ignores SIGTERM, so stopping it takes the SDK's grace
+    # period and a SIGKILL; the second signal comes in meanwhile.
+    with (
+        script_server("print") as server,
+        httpx.Client(base_url=server.url, timeout=WAIT) as client,
+        events(client, "scenario:ignore_sigterm") as stream,
+    ):
+        until(stream, "tool")
+        groups = agents_running(server)
+        os.kill(server.proc.pid, sig)
+        assert settles(lambda: "Shutting down" in "".join(server.log), within=WAIT)
+        os.kill(server.proc.pid, sig)
+        with contextlib.suppress(httpx.HTTPError):
+            for _ in stream:
+                pass
+        status = server.proc.wait(timeout=WAIT)
+    assert status in (-sig, 128 + sig), "".join(server.log)
+    assert "Traceback" not in "".join(server.log), "".join(server.log)
+    for pgid in groups:
+        assert settles(lambda pgid=pgid: not group_members(pgid), within=WAIT), pgid
+
+
 @pytest.mark.parametrize("mode", ["print", "live"])
 def test_the_agents_end_with_a_killed_server(mode: str) -> None:
     with (
