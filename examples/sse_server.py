@@ -26,8 +26,9 @@ page can send without the server's leave (a CORS preflight it never grants)::
 
 At most :data:`MAX_RUNS` runs go on at once (``--max-runs N``, or
 ``AGENT_SDK_EXAMPLES_MAX_RUNS``); one more is answered ``429``. A client that takes no
-event for :data:`SEND_TIMEOUT` seconds (it stopped reading) is taken as gone: its run ends,
-and the server holds at most one event for it meanwhile.
+event for :data:`SEND_TIMEOUT` seconds (it stopped reading) is taken as gone: its run ends.
+Meanwhile its run waits, and nothing piles up for it beyond the event being sent (and
+the socket's buffers).
 
 ``POST /run`` ``{"prompt", "session"?}`` answers ``text/event-stream``, events made for
 the page (the SDK does the work of pairing tool calls and labelling them; the page only

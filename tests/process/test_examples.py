@@ -388,7 +388,7 @@ async def test_sse_error_event_carries_the_hint(sse_server: ModuleType) -> None:
 
 
 @pytest.mark.anyio
-async def test_sse_index_page_loads_the_script_that_opens_an_event_source(
+async def test_sse_index_page_loads_the_script_that_starts_runs_with_a_post(
     sse_server: ModuleType,
 ) -> None:
     response = await request(sse_server, "/")
