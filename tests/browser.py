@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Response
 
 try:
     from playwright.sync_api import sync_playwright
@@ -153,18 +153,17 @@ def attack(browser: Browser, target: str, run_id: str) -> list[tuple[str, str, i
     """Open the attack page of another origin against ``target`` and wait until the
     server has answered each of its requests: (method, path, status) of each."""
     answered: list[tuple[str, str, int]] = []
+
+    def note(response: Response) -> None:
+        if response.url.startswith(target):  # not the attack page itself
+            path = response.url.removeprefix(target)
+            answered.append((response.request.method, path, response.status))
+
     with other_origin() as site:
         context = browser.new_context()
         try:
             page = context.new_page()
-            page.on(
-                "response",
-                lambda r: (
-                    answered.append((r.request.method, r.url.removeprefix(target), r.status))
-                    if r.url.startswith(target)
-                    else None
-                ),
-            )
+            page.on("response", note)
             page.goto(f"{site}/?target={target}&run={run_id}")
             deadline = time.monotonic() + WAIT_MS / 1000
             while len([a for a in answered if a[0] != "OPTIONS"]) < ATTACKS:
