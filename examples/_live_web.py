@@ -12,6 +12,8 @@ The live agent asks before it runs a command off its allowlist
   as a rejection, the Stop button, the page going away, or no answer within
   :data:`DECISION_WAIT` seconds.
 
+Only the server's own page (or the user's own tools) can answer or stop: another site's
+request is refused before it reaches this module (``_web_guard.py``, for every route).
 ``allow_always`` is never chosen for the person: the CLI at once writes a rule into the
 user's **global** ``~/.cursor/cli-config.json`` (§3.11), so the page sets its button apart
 and says so. Stop cancels the turn (``session/cancel``, §3.7): the session stays, and the

@@ -1,8 +1,9 @@
 """A small web page that runs the agent and shows the run live (Starlette, server-sent events).
 
     pip install -e '.[web]'                   # starlette + uvicorn
-    uvicorn examples.sse_server:app           # or: python examples/sse_server.py [--live] [PORT]
+    python examples/sse_server.py [--live] [--allow-host NAME] [--max-runs N] [PORT]
     open http://127.0.0.1:8000/
+    # or: uvicorn examples.sse_server:app --timeout-graceful-shutdown 5
 
 ``GET /`` is the page (``examples/web/``: plain HTML, CSS and JS, nothing to build): a
 prompt box, the reply as it streams, each tool call with its label, arguments, status and
@@ -14,12 +15,28 @@ live agent (``cursor-agent acp``, docs/acp.md) for its whole life, each page get
 of it, and the agent *asks* before it runs a tool off the allowlist: the page shows an
 approval card (``_live_web.py``).
 
-``GET /run?prompt=...`` answers ``text/event-stream``, events made for the page (the SDK
-does the work of pairing tool calls and labelling them; the page only draws):
+Only the server's own page and the user's own tools are answered: a request whose
+``Host``, ``Origin`` or ``Sec-Fetch-Site`` says another site sent it gets ``403`` and
+starts, stops or answers nothing (``_web_guard.py`` says why and how). Nothing changes
+state on a ``GET``: a run starts on ``POST /run`` with a JSON body, which no other site's
+page can send without the server's leave (a CORS preflight it never grants)::
+
+    curl -N -H 'Content-Type: application/json' -d '{"prompt": "scenario:cart"}' \
+        http://127.0.0.1:8000/run
+
+At most :data:`MAX_RUNS` runs go on at once (``--max-runs N``, or
+``AGENT_SDK_EXAMPLES_MAX_RUNS``); one more is answered ``429``. A client that takes no
+event for :data:`SEND_TIMEOUT` seconds (it stopped reading) is taken as gone: its run ends.
+Meanwhile its run waits, and nothing piles up for it beyond the event being sent (and
+the socket's buffers).
+
+``POST /run`` ``{"prompt", "session"?}`` answers ``text/event-stream``, events made for
+the page (the SDK does the work of pairing tool calls and labelling them; the page only
+draws):
 
 * ``start``  ``{"run": id}``: first, always; ``POST /stop?run=id`` stops this run.
 * ``init``   ``{"session_id", "model", "cwd"}``: the CLI started the session (live mode
-  adds ``"live": true``; the page sends ``&session=ID`` with its next prompts).
+  adds ``"live": true``; the page sends ``"session": ID`` with its next prompts).
 * ``text``   ``{"text"}``: reply text to append (each piece exactly once).
 * ``tool``   one tool call, sent when it starts and again when it completes:
   ``{"id", "kind", "label", "args": [[name, value], ...], "status", "outcome",
@@ -35,27 +52,35 @@ does the work of pairing tool calls and labelling them; the page only draws):
 
 A print-mode run ends its agent's whole process group however it ends: ``POST /stop``
 cancels the run, and so does the client going away (the tab closed, the page's
-``EventSource`` closed); either way the cancellation leaves ``async with run(...)``, which
-ends the group. ``POST /stop`` answers only once that is done. A live run is cancelled
-instead (``session/cancel``): the agent and the session stay, for the next prompt.
+request aborted, or no event taken for :data:`SEND_TIMEOUT`); either way the
+cancellation leaves ``async with run(...)``, which ends the group. ``POST /stop`` answers
+only once that is done. A live run is cancelled instead (``session/cancel``): the agent
+and the session stay, for the next prompt.
+
+On SIGINT or SIGTERM (``python examples/sse_server.py``) the server stops every run at once,
+as ``POST /stop`` does (print mode: their process groups end; live mode: their turns are
+cancelled, then the lifespan ends the agent), and exits 130 or 143. A run that takes over
+:data:`SHUTDOWN_WAIT` seconds to end, or any run at a second signal, is cancelled
+(``_web_process.py``). If the server is killed outright (SIGKILL), each agent it started
+ends with it (the SDK's parent-death signal, docs/lifecycle.md).
 """
 
 from __future__ import annotations
 
-import contextlib
+import argparse
 import os
 import sys
 import uuid
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import anyio
 import anyio.lowlevel
 import msgspec
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Message, Receive, Scope, Send
@@ -63,120 +88,42 @@ from starlette.types import Message, Receive, Scope, Send
 from agent_sdk import (
     AgentError,
     AgentOptions,
-    AssistantEvent,
     SystemInit,
-    ToolCall,
-    ToolCallCompleted,
-    ToolCallStarted,
     run,
 )
-from agent_sdk.cli.labels import command_failure, failure_detail, result_detail, tool_label
 
 if __package__:  # uvicorn examples.sse_server:app
     from ._agent import default_options, using_fake
     from ._live_web import LiveWeb
+    from ._page_stream import PageStream, sse
+    from ._web_guard import SameOriginOnly
 else:  # python examples/sse_server.py
     from _agent import default_options, using_fake
     from _live_web import LiveWeb
+    from _page_stream import PageStream, sse
+    from _web_guard import SameOriginOnly
 
 # Partial output: the reply arrives in small deltas, as it is written.
 OPTIONS: AgentOptions = default_options(stream_partial_output=True)
 WEB = Path(__file__).resolve().parent / "web"
 STOP_WAIT = 30.0  # seconds POST /stop waits for the run to end (SIGTERM, grace, SIGKILL)
 LIVE_ENV = "AGENT_SDK_EXAMPLES_LIVE"  # "1": live mode (what --live sets)
-
-# Argument values are for a glance: a file's whole text or a long command stays in the
-# agent's transcript, the page gets its first line.
-MAX_ARGS = 6
-MAX_VALUE = 80
-
-
-def sse(event: str, data: Any) -> bytes:
-    """One server-sent event. Compact JSON never holds a raw newline, so one data line."""
-    return b"event: " + event.encode() + b"\ndata: " + msgspec.json.encode(data) + b"\n\n"
-
-
-def short(value: Any) -> str:
-    """A value as one short line: strings as they are, anything else as compact JSON."""
-    text = value if isinstance(value, str) else msgspec.json.encode(value).decode()
-    lines = text.strip().splitlines() or [""]
-    if len(lines) > 1 or len(lines[0]) > MAX_VALUE:
-        return lines[0][: MAX_VALUE - 1] + "…"
-    return lines[0]
+ALLOW_HOSTS_ENV = "AGENT_SDK_EXAMPLES_ALLOW_HOSTS"  # names besides localhost, comma-separated
+MAX_RUNS_ENV = "AGENT_SDK_EXAMPLES_MAX_RUNS"
+#: Runs at once: each is an agent process working on the user's machine.
+MAX_RUNS = int(os.environ.get(MAX_RUNS_ENV) or 4)
+#: Seconds a client may leave an event untaken before it is taken as gone (a client that
+#: stopped reading would otherwise hold its run, and its agent, for ever).
+SEND_TIMEOUT = 30.0
+SHUTDOWN_WAIT = 5  # seconds stopped runs may take to end at shutdown; then they are cancelled
+MAX_BODY = 1 << 20  # bytes of a POST /run body
 
 
-def args_for_page(call: ToolCall) -> list[list[str]]:
-    """The arguments worth showing, as ``[name, short value]`` pairs: unset and false
-    ones, and the call id (it repeats the event's), left out."""
-    args = msgspec.to_builtins(call.args) if call.args is not None else {}
-    if not isinstance(args, dict):
-        return [["args", short(args)]]
-    shown = [
-        [str(name), short(value)]
-        for name, value in args.items()
-        if not (value is False or value in (None, "", [], {})) and name != "toolCallId"
-    ]
-    return shown[:MAX_ARGS]
+class RunRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of ``POST /run``."""
 
-
-def tool_for_page(call: ToolCall) -> dict[str, Any]:
-    """What the page draws for one tool call, as it is known now."""
-    status, outcome = call.status or "running", call.outcome
-    if status == "succeeded":
-        detail = result_detail(call.result)
-        exited = command_failure(call.result)  # a command that ran but did not work
-        if exited:
-            status, outcome, detail = "failed", exited, ""
-    elif call.status is not None:
-        detail = failure_detail(call.result)
-    else:
-        detail = ""
-    return {
-        "id": call.call_id,
-        "kind": call.kind,
-        "label": tool_label(call.kind, call.args),
-        "args": args_for_page(call),
-        "status": status,
-        "outcome": outcome,
-        "duration_ms": call.duration_ms,
-        "detail": detail,
-    }
-
-
-class PageStream:
-    """What one run sends its page, as server-sent events: agent_sdk events drawn as reply
-    text and tool-call rows (a live turn's events are agent_sdk events too, so both modes
-    draw alike), and failures as ``error``."""
-
-    def __init__(self, send: Callable[[bytes], Awaitable[None]]) -> None:
-        self._send = send
-        # A streamed run keeps no events (flat memory): calls are paired as they pass,
-        # and only the running ones are held.
-        self.running: dict[str, ToolCallStarted] = {}
-        self.calls = 0
-
-    async def send(self, event: str, data: Any) -> None:
-        """One event to the page (nothing once the page is gone)."""
-        await self._send(sse(event, data))
-
-    async def draw(self, event: object) -> None:
-        """Send what the page shows of ``event``; other events are not drawn."""
-        if isinstance(event, AssistantEvent):
-            if event.new_text:  # the CLI repeats text in flushes: new text only
-                await self.send("text", {"text": event.new_text})
-        elif isinstance(event, ToolCallStarted):
-            self.calls += 1
-            self.running[event.call_id] = event
-            await self.send("tool", tool_for_page(ToolCall(event.call_id, event)))
-        elif isinstance(event, ToolCallCompleted):
-            started = self.running.pop(event.call_id, None)
-            await self.send("tool", tool_for_page(ToolCall(event.call_id, started, event)))
-
-    async def error(self, exc: AgentError) -> None:
-        """What went wrong (what came before was sent already) and, for the failures the
-        SDK recognises, how to fix it."""
-        error = {"error": type(exc).__name__, "message": exc.message, "hint": exc.hint}
-        await self.send("error", {**error, "exit_code": exc.exit_code})
+    prompt: str
+    session: str | None = None
 
 
 class ActiveRun(Protocol):
@@ -243,7 +190,8 @@ class PrintRun:
         await page.send("done", done)
 
 
-# Runs in progress by id. One event loop serves every request, so a plain dict will do.
+# Runs in progress by id, from the request that starts one (so the cap counts it at once)
+# to its end. One event loop serves every request, so a plain dict will do.
 RUNS: dict[str, ActiveRun] = {}
 
 
@@ -264,10 +212,10 @@ class RunStream(Response):
         self.background = None
         self.init_headers({"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         self.active = active
+        RUNS[active.id] = active  # until __call__ ends
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         active = self.active
-        RUNS[active.id] = active
         disconnected = False
         # A live run's permission questions are sent from the agent's task, not this one.
         lock = anyio.Lock()
@@ -277,10 +225,7 @@ class RunStream(Response):
             async with lock:
                 if disconnected:
                     return
-                try:
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                except OSError:  # how servers of ASGI spec 2.4 may say the client is gone
-                    disconnected = True
+                disconnected = not await within_send_timeout(send, chunk, more=True)
             if disconnected:
                 await active.abandon()
                 await anyio.lowlevel.checkpoint()  # the cancellation, at once (in the run)
@@ -308,19 +253,53 @@ class RunStream(Response):
                 if active.scope.cancelled_caught and active.stop_requested:
                     message = active.stopped_message
                     await body(sse("stopped", {"message": message} if message else {}))
-                with contextlib.suppress(OSError):  # gone meanwhile: nothing left to say
-                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                await within_send_timeout(send, b"", more=False)
         finally:
-            del RUNS[active.id]
+            RUNS.pop(active.id, None)
             active.ended.set()
 
 
+async def within_send_timeout(send: Send, chunk: bytes, *, more: bool) -> bool:
+    """Send one piece of the body; False when the client is gone, or took nothing for
+    :data:`SEND_TIMEOUT` seconds (the server's send waits while the client reads nothing:
+    so at most this one piece is held for it)."""
+    with anyio.move_on_after(SEND_TIMEOUT):
+        try:
+            await send({"type": "http.response.body", "body": chunk, "more_body": more})
+        except OSError:  # how servers of ASGI spec 2.4 may say the client is gone
+            return False
+        return True
+    return False
+
+
+def refused(status: int, error: str) -> Response:
+    return JSONResponse({"error": error}, status_code=status)
+
+
 async def run_endpoint(request: Request) -> Response:
-    prompt = request.query_params.get("prompt", "").strip()
+    """``POST /run`` ``{"prompt", "session"?}``: start a run and stream it (above)."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return refused(415, 'send a JSON body: {"prompt": "..."} as application/json')
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return refused(413, f"the body is over {MAX_BODY} bytes")
+    try:
+        asked = msgspec.json.decode(body, type=RunRequest)
+    except msgspec.DecodeError as exc:  # ValidationError is one
+        return refused(400, f'send {{"prompt": "..."}}: {exc}')
+    prompt = asked.prompt.strip()
     if not prompt:
-        return PlainTextResponse("missing ?prompt=", status_code=400)
+        return refused(400, "the prompt is empty")
+    if len(RUNS) >= MAX_RUNS:
+        return refused(
+            429,
+            f"{len(RUNS)} runs are going on, the most this server runs at once: stop one,"
+            " or start the server with --max-runs N",
+        )
     if LIVE is not None:  # the page's session, if it has one already
-        return RunStream(LIVE.new_run(prompt, request.query_params.get("session")))
+        return RunStream(LIVE.new_run(prompt, asked.session))
     return RunStream(PrintRun(prompt))
 
 
@@ -342,6 +321,19 @@ async def stop_endpoint(request: Request) -> Response:
     return JSONResponse({"stopped": True, **({"message": message} if message else {})})
 
 
+async def stop_runs() -> None:
+    """Stop every run (the server is stopping), as ``POST /stop`` does."""
+    async with anyio.create_task_group() as tg:
+        for active in list(RUNS.values()):
+            tg.start_soon(active.stop)
+
+
+def cancel_runs() -> None:
+    """Cancel every run (a second signal: no more waiting), as a page going away does."""
+    for active in list(RUNS.values()):
+        active.scope.cancel()
+
+
 def page() -> str:
     """The page, saying which agent this server drives (with the fake, how to pick a run)."""
     if using_fake():
@@ -360,34 +352,55 @@ async def index(request: Request) -> Response:
     return HTMLResponse(page())
 
 
+#: Names the server answers to besides localhost (``--allow-host``), e.g. behind a proxy.
+ALLOW_HOSTS = [name for name in os.environ.get(ALLOW_HOSTS_ENV, "").split(",") if name.strip()]
 #: Live mode's agent and sessions, or None in print mode.
 LIVE: LiveWeb | None = LiveWeb(OPTIONS) if os.environ.get(LIVE_ENV) == "1" else None
 
 app = Starlette(
     routes=[
         Route("/", index),
-        Route("/run", run_endpoint),
+        Route("/run", run_endpoint, methods=["POST"]),
         Route("/stop", stop_endpoint, methods=["POST"]),
         *([Route("/permission", LIVE.answer_endpoint, methods=["POST"])] if LIVE else []),
         Mount("/web", StaticFiles(directory=WEB), name="web"),
     ],
     lifespan=LIVE.lifespan if LIVE else None,
+    # First of all, for every request (the page and its files too), in both modes.
+    middleware=[Middleware(SameOriginOnly, allow_hosts=ALLOW_HOSTS)],
 )
 
 
 def main() -> int:
-    import uvicorn
-
-    args = sys.argv[1:]
-    if "--live" in args:
-        args.remove("--live")
+    parser = argparse.ArgumentParser(description="The example web page (examples/README.md).")
+    parser.add_argument("port", nargs="?", type=int, default=8000)
+    parser.add_argument("--live", action="store_true", help="one live agent (cursor-agent acp)")
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="answer to this name too (NAME or NAME:PORT), besides localhost and 127.0.0.1",
+    )
+    parser.add_argument("--max-runs", type=int, metavar="N", help=f"runs at once ({MAX_RUNS})")
+    args = parser.parse_args()
+    # The app is made at import: these reach it through the environment.
+    if args.live:
         os.environ[LIVE_ENV] = "1"
-    port = int(args[0]) if args else 8000
-    print(f"open http://127.0.0.1:{port}/", file=sys.stderr)
-    # By name, imported afresh: the app is made at import, in the mode just chosen.
+    if args.allow_host:
+        os.environ[ALLOW_HOSTS_ENV] = ",".join(args.allow_host)
+    if args.max_runs is not None:
+        os.environ[MAX_RUNS_ENV] = str(args.max_runs)
+    if args.port:
+        print(f"open http://127.0.0.1:{args.port}/", file=sys.stderr)
+    # Imported afresh by name (this is __main__): the app is made at import, in the mode
+    # just chosen.
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    uvicorn.run("sse_server:app", host="127.0.0.1", port=port)
-    return 0
+    import sse_server
+    from _web_process import serve
+
+    served = sse_server.app, sse_server.stop_runs, sse_server.cancel_runs
+    return serve(*served, host="127.0.0.1", port=args.port, shutdown_wait=SHUTDOWN_WAIT)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
-// The page of examples/sse_server.py: opens GET /run as an EventSource and draws what
-// arrives. Agent text only ever goes into the page as textContent, never as HTML.
+// The page of examples/sse_server.py: starts a run with POST /run (a JSON body: the server
+// starts nothing on a GET, see sse_server.py), reads the server-sent events of its answer
+// and draws what arrives. Agent text only ever goes into the page as textContent, never
+// as HTML.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -12,7 +14,7 @@ const BADGES = {
 
 const STOPPED = "Stopped: the agent and its process group have ended."; // print mode's stop
 
-let source = null; // the EventSource of the run on screen
+let request = null; // the AbortController of the run on screen's POST /run
 let runId = null; // its id on the server, from the `start` event
 let textBlock = null; // where reply text goes: a new block after each tool call
 let tools = new Map(); // tool call id -> its row
@@ -154,11 +156,11 @@ function showError(title, message, hint) {
   box.hidden = false;
 }
 
-// The run is over (done, failed or stopped): close the EventSource, or it would
-// reconnect and run the prompt again.
+// The run is over (done, failed or stopped): drop its connection (the server ends a run
+// whose client went away, so this also stops a run the server had not started yet).
 function finish(state, text) {
-  if (source) source.close();
-  source = null;
+  if (request) request.abort();
+  request = null;
   runId = null;
   for (const card of cards.values()) { // questions the run ended without an answer
     if (card.dataset.state === "pending") settlePermission({ request: Number(card.dataset.request), decision: "reject" });
@@ -188,38 +190,80 @@ function start(prompt) {
   $("stop").disabled = false;
 
   // Live mode: the page's next prompts go to its session (the agent remembers the chat).
-  const session = liveSession ? "&session=" + encodeURIComponent(liveSession) : "";
-  source = new EventSource("/run?prompt=" + encodeURIComponent(prompt) + session);
-  const on = (name, handler) =>
-    source.addEventListener(name, (m) => handler(JSON.parse(m.data)));
-  on("start", (d) => { runId = d.run; });
-  on("init", (d) => {
-    if (d.live) liveSession = d.session_id;
-    $("meta").textContent = ["model " + d.model, (d.live ? "live session " : "session ") + d.session_id]
-      .filter((s) => !s.endsWith(" null")).join(" · ");
-  });
-  on("text", (d) => appendText(d.text));
-  on("tool", drawTool);
-  on("permission", drawPermission);
-  on("permission_done", settlePermission);
-  on("done", (d) => {
-    const usage = d.usage
-      ? ` · ${d.usage.inputTokens} in / ${d.usage.outputTokens} out tokens` : "";
-    const calls = d.tool_calls === 1 ? "1 tool call" : d.tool_calls + " tool calls";
-    const took = d.duration_ms == null ? "" : " in " + seconds(d.duration_ms);
-    finish("done", `Done${took} · ${calls}${usage}.`);
-  });
-  on("stopped", (d) => finish("stopped", d.message || STOPPED));
-  source.addEventListener("error", (m) => {
-    if (m.data !== undefined) { // our `event: error`: the run failed
-      const d = JSON.parse(m.data);
+  const body = liveSession ? { prompt, session: liveSession } : { prompt };
+  const handlers = {
+    start: (d) => { runId = d.run; },
+    init: (d) => {
+      if (d.live) liveSession = d.session_id;
+      $("meta").textContent = ["model " + d.model, (d.live ? "live session " : "session ") + d.session_id]
+        .filter((s) => !s.endsWith(" null")).join(" · ");
+    },
+    text: (d) => appendText(d.text),
+    tool: drawTool,
+    permission: drawPermission,
+    permission_done: settlePermission,
+    done: (d) => {
+      const usage = d.usage
+        ? ` · ${d.usage.inputTokens} in / ${d.usage.outputTokens} out tokens` : "";
+      const calls = d.tool_calls === 1 ? "1 tool call" : d.tool_calls + " tool calls";
+      const took = d.duration_ms == null ? "" : " in " + seconds(d.duration_ms);
+      finish("done", `Done${took} · ${calls}${usage}.`);
+    },
+    stopped: (d) => finish("stopped", d.message || STOPPED),
+    error: (d) => { // our `event: error`: the run failed
       showError(d.error, d.message, d.hint);
       finish("error", "The run failed" + (d.exit_code == null ? "." : ` (exit code ${d.exit_code}).`));
-    } else if (source) { // no data: the connection itself failed
-      showError("Connection lost", "The connection to the server was lost; the run is over.");
-      finish("error", "Disconnected.");
-    }
+    },
+  };
+  const mine = new AbortController();
+  request = mine;
+  stream(body, mine, handlers).catch((err) => {
+    if (request !== mine) return; // this run was finished already: the abort was ours
+    showError("Connection lost", "The connection to the server was lost; the run is over: " +
+      String(err.message || err));
+    finish("error", "Disconnected.");
   });
+}
+
+// POST /run, then each server-sent event of the answer to its handler, until the run's
+// last event (which finishes the run) or the end of the stream.
+async function stream(body, controller, handlers) {
+  const response = await fetch("/run", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  if (!response.ok) { // refused: too many runs, a bad request
+    const text = await response.text();
+    let message = text;
+    try { message = JSON.parse(text).error || text; } catch (_) { /* plain text */ }
+    if (request === controller) {
+      showError(`The server refused the run (${response.status})`, message);
+      finish("error", "Refused.");
+    }
+    return;
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  while (request === controller) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the stream ended before the run did");
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0 && request === controller) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = "message";
+      let data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) name = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      const handler = handlers[name];
+      if (handler) handler(JSON.parse(data));
+    }
+  }
 }
 
 async function stop() {
@@ -251,7 +295,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("prompt-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const prompt = $("prompt").value.trim();
-    if (prompt && !source) start(prompt);
+    if (prompt && !request) start(prompt);
   });
   $("stop").addEventListener("click", stop);
 });

@@ -24,6 +24,7 @@ import httpx
 import pytest
 from proctable import children, is_running
 
+from agent_sdk.cli.labels import result_detail, tool_label
 from agent_sdk.tools import ReadArgs, ReadSuccess
 
 REPO = Path(__file__).resolve().parents[2]
@@ -233,6 +234,9 @@ def sse_server() -> Iterator[ModuleType]:
             sys.modules.pop(module, None)
 
 
+STALL_BODY = b'{"prompt": "scenario:stall"}'  # a first segment, then an hour of silence
+
+
 def parse_sse(body: str) -> list[tuple[str, Any]]:
     """(event, decoded data) of every server-sent event in a body."""
     events = []
@@ -246,23 +250,24 @@ def parse_sse(body: str) -> list[tuple[str, Any]]:
 
 
 async def request(
-    module: ModuleType, path: str, method: str = "GET", **params: str
+    module: ModuleType, path: str, method: str = "GET", json: Any = None, **params: str
 ) -> httpx.Response:
+    # The server answers only its own address (examples/_web_guard.py).
     transport = httpx.ASGITransport(app=module.app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://example") as client:
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
         with anyio.fail_after(HANG_GUARD):
-            return await client.request(method, path, params=params)
+            return await client.request(method, path, params=params, json=json)
 
 
 async def get_sse(module: ModuleType, prompt: str) -> list[tuple[str, Any]]:
-    response = await request(module, "/run", prompt=prompt)
+    response = await request(module, "/run", method="POST", json={"prompt": prompt})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
     assert "content-length" not in response.headers
     return parse_sse(response.text)
 
 
-def asgi_scope(path: str, query: bytes = b"", method: str = "GET") -> dict[str, Any]:
+def asgi_scope(path: str, query: bytes = b"", method: str = "POST") -> dict[str, Any]:
     return {
         "type": "http",
         "asgi": {"version": "3.0", "spec_version": "2.3"},  # as uvicorn says
@@ -273,7 +278,7 @@ def asgi_scope(path: str, query: bytes = b"", method: str = "GET") -> dict[str, 
         "raw_path": path.encode(),
         "root_path": "",
         "query_string": query,
-        "headers": [],
+        "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")],
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", 8000),
     }
@@ -306,7 +311,7 @@ async def test_sse_text_events_carry_the_reply_once(sse_server: ModuleType) -> N
 async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:cart Add a test for cart totals")
     started, completed = (data for kind, data in events if kind == "tool")
-    label = sse_server.tool_label("readToolCall", ReadArgs(path="src/cart.py"))
+    label = tool_label("readToolCall", ReadArgs(path="src/cart.py"))
     assert started == {
         "id": "call_7Qx2\nfc_01ab",
         "kind": "readToolCall",
@@ -322,7 +327,7 @@ async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: Mo
         "status": "succeeded",
         "outcome": "success",
         "duration_ms": 169,
-        "detail": sse_server.result_detail(ReadSuccess(totalLines=54)),
+        "detail": result_detail(ReadSuccess(totalLines=54)),
     }
 
 
@@ -343,15 +348,16 @@ async def test_sse_a_command_that_exited_non_zero_is_a_failed_call(sse_server: M
 async def test_sse_tool_args_are_short_and_only_those_set(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:tools")
     completed = [data for kind, data in events if kind == "tool" and data["status"] != "running"]
+    limits = importlib.import_module("_page_stream")  # what sse_server sends its page
     assert len(completed) > 5
     for call in completed:
         assert call["label"] != call["kind"]  # a word for every kind of this scenario
-        assert 0 < len(call["args"]) <= sse_server.MAX_ARGS
+        assert 0 < len(call["args"]) <= limits.MAX_ARGS
         for name, value in call["args"]:
             assert name != "toolCallId"
             assert value not in ("", "null", "false")
             assert "\n" not in value
-            assert len(value) <= sse_server.MAX_VALUE
+            assert len(value) <= limits.MAX_VALUE
     write = next(c for c in completed if c["kind"] == "writeToolCall")
     file_text = dict(write["args"])["fileText"]
     assert file_text.startswith("from decimal import")
@@ -382,7 +388,7 @@ async def test_sse_error_event_carries_the_hint(sse_server: ModuleType) -> None:
 
 
 @pytest.mark.anyio
-async def test_sse_index_page_loads_the_script_that_opens_an_event_source(
+async def test_sse_index_page_loads_the_script_that_starts_runs_with_a_post(
     sse_server: ModuleType,
 ) -> None:
     response = await request(sse_server, "/")
@@ -394,12 +400,14 @@ async def test_sse_index_page_loads_the_script_that_opens_an_event_source(
     for asset in re.findall(r'(?:src|href)="(/web/[^"]+)"', response.text):
         assert (await request(sse_server, asset)).status_code == 200, asset
     script = await request(sse_server, "/web/page.js")
-    assert 'new EventSource("/run?prompt="' in script.text
+    assert 'fetch("/run", {\n    method: "POST"' in script.text
 
 
 @pytest.mark.anyio
 async def test_sse_run_without_prompt_is_a_bad_request(sse_server: ModuleType) -> None:
-    assert (await request(sse_server, "/run")).status_code == 400
+    assert (await request(sse_server, "/run", method="POST", json={})).status_code == 400
+    empty = await request(sse_server, "/run", method="POST", json={"prompt": " "})
+    assert empty.status_code == 400
 
 
 @pytest.mark.anyio
@@ -421,7 +429,7 @@ async def test_sse_stop_ends_the_run_and_its_process_group(sse_server: ModuleTyp
         nonlocal requested
         if not requested:
             requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
+            return {"type": "http.request", "body": STALL_BODY, "more_body": False}
         await anyio.sleep_forever()  # the client stays: only the stop ends this run
         raise AssertionError("unreachable")
 
@@ -433,8 +441,7 @@ async def test_sse_stop_ends_the_run_and_its_process_group(sse_server: ModuleTyp
 
     with anyio.fail_after(HANG_GUARD):
         async with anyio.create_task_group() as tg:
-            query = b"prompt=scenario%3Astall"
-            tg.start_soon(sse_server.app, asgi_scope("/run", query), receive, send)
+            tg.start_soon(sse_server.app, asgi_scope("/run"), receive, send)
             await text_sent.wait()
             agent_pids = set(children()) - before
             run_id = parse_sse(bodies[0].decode())[0][1]["run"]
@@ -465,7 +472,7 @@ async def test_sse_client_disconnect_ends_the_run(sse_server: ModuleType) -> Non
         nonlocal requested
         if not requested:
             requested = True
-            return {"type": "http.request", "body": b"", "more_body": False}
+            return {"type": "http.request", "body": STALL_BODY, "more_body": False}
         await text_sent.wait()
         return {"type": "http.disconnect"}  # the browser tab is closed
 
@@ -477,7 +484,7 @@ async def test_sse_client_disconnect_ends_the_run(sse_server: ModuleType) -> Non
                 text_sent.set()
 
     with anyio.fail_after(HANG_GUARD):
-        await sse_server.app(asgi_scope("/run", b"prompt=scenario%3Astall"), receive, send)
+        await sse_server.app(asgi_scope("/run"), receive, send)
 
     assert agent_pids, "the agent was not running while the response streamed"
     assert not any(is_running(pid) for pid in agent_pids)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import REPO, SCREENSHOTS, WAIT_MS, chromium, skip_without_browser
+from browser import REPO, SCREENSHOTS, WAIT_MS, attack, chromium, skip_without_browser
 from proctable import settles
 
 import fake_agent
@@ -40,21 +40,15 @@ SERVER_START = 30.0  # seconds
 class Server:
     """``uvicorn examples.sse_server:app`` on a port the OS picks, its stderr drained."""
 
-    def __init__(self) -> None:
+    # Port 0: the OS picks a free one, and uvicorn logs which.
+    UVICORN = ("-m", "uvicorn", "examples.sse_server:app", "--host", "127.0.0.1", "--port", "0")
+
+    def __init__(self, *command: str) -> None:
+        """``python -m uvicorn ...``, or ``python *command``."""
         env = {**os.environ, "AGENT_SDK_EXAMPLES_FAKE": "1"}
         env.pop("FAKE_AGENT_SCENARIO", None)  # the prompts pick the scenarios
         self.proc = subprocess.Popen(
-            # Port 0: the OS picks a free one, and uvicorn logs which.
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "examples.sse_server:app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-            ],
+            [sys.executable, *(command or self.UVICORN)],
             cwd=REPO,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -384,3 +378,23 @@ def test_closing_the_page_ends_the_run_and_its_process_group(page: Page, server:
     page.close()  # the browser drops the connection; the server cancels the run
     for pgid in groups:
         assert settles(lambda pgid=pgid: group_is_gone(pgid), within=WAIT_MS / 1000)
+
+
+# --- another site ---------------------------------------------------------------------
+def test_a_page_of_another_origin_can_neither_start_nor_stop_a_run(
+    page: Page, server: Server, browser: Browser
+) -> None:
+    # Another port of 127.0.0.1 (another origin, the same site): img, form, fetch.
+    submit(page, "scenario:stall")
+    expect(page.locator(".transcript .text")).to_contain_text("it takes a while")
+    groups = wait_for_agent(server)
+    run_id = page.evaluate("() => runId")
+
+    answered = attack(browser, server.url, run_id)
+    assert {status for _, _, status in answered} == {403}, answered
+    assert agent_groups(server) == groups  # no run started; the page's goes on
+    expect(page.locator("#status")).to_have_attribute("data-state", "running")
+
+    page.click("#stop")  # the page itself still works
+    wait_for_end(page, "stopped")
+    assert agent_groups(server) == set()

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from browser import SCREENSHOTS, WAIT_MS, skip_without_browser
+from browser import SCREENSHOTS, WAIT_MS, attack, skip_without_browser
 from proctable import group_members, settles
 from test_web_page import (  # noqa: F401  (browser, page: fixtures, found here by name)
     Server,
@@ -177,6 +177,27 @@ def test_closing_the_page_rejects_its_pending_question(page: Page, server: Serve
     page.close()  # the browser drops the stream; the server rejects, then cancels the turn
     said = "permission 1 rejected: the page went away"
     assert settles(lambda: said in "".join(server.log), within=WAIT_MS / 1000), server.log
+
+
+# --- another site ---------------------------------------------------------------------
+def test_a_page_of_another_origin_can_neither_approve_nor_stop(
+    page: Page, server: Server, browser: Browser
+) -> None:
+    # It tries "allow always" (a rule in the user's global CLI config) and Stop on the
+    # question the page shows, and a run of its own: img, form, fetch, from another port.
+    submit(page, APPROVE)
+    card = card_asking(page)
+    run_id = page.evaluate("() => runId")
+
+    answered = attack(browser, server.url, run_id)
+    assert {status for _, _, status in answered} == {403}, answered
+    expect(card).to_have_attribute("data-state", "pending")  # still the person's to answer
+    expect(page.locator("#status")).to_have_attribute("data-state", "running")
+
+    card.locator("button.reject").click()  # the page itself still works
+    wait_for_end(page, "done")
+    expect(card).to_have_attribute("data-decision", "reject")
+    assert rows(page)[0]["status"] == "blocked"
 
 
 # --- processes ------------------------------------------------------------------------

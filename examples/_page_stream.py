@@ -1,0 +1,107 @@
+"""What one run of ``sse_server.py`` sends its page: server-sent events made for drawing
+(reply text, tool-call rows with label, arguments, status and duration, failures)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+
+from agent_sdk import AgentError, AssistantEvent, ToolCall, ToolCallCompleted, ToolCallStarted
+from agent_sdk.cli.labels import command_failure, failure_detail, result_detail, tool_label
+
+__all__ = ["MAX_ARGS", "MAX_VALUE", "PageStream", "sse", "tool_for_page"]
+
+# Argument values are for a glance: a file's whole text or a long command stays in the
+# agent's transcript, the page gets its first line.
+MAX_ARGS = 6
+MAX_VALUE = 80
+
+
+def sse(event: str, data: Any) -> bytes:
+    """One server-sent event. Compact JSON never holds a raw newline, so one data line."""
+    return b"event: " + event.encode() + b"\ndata: " + msgspec.json.encode(data) + b"\n\n"
+
+
+def short(value: Any) -> str:
+    """A value as one short line: strings as they are, anything else as compact JSON."""
+    text = value if isinstance(value, str) else msgspec.json.encode(value).decode()
+    lines = text.strip().splitlines() or [""]
+    if len(lines) > 1 or len(lines[0]) > MAX_VALUE:
+        return lines[0][: MAX_VALUE - 1] + "…"
+    return lines[0]
+
+
+def args_for_page(call: ToolCall) -> list[list[str]]:
+    """The arguments worth showing, as ``[name, short value]`` pairs: unset and false
+    ones, and the call id (it repeats the event's), left out."""
+    args = msgspec.to_builtins(call.args) if call.args is not None else {}
+    if not isinstance(args, dict):
+        return [["args", short(args)]]
+    shown = [
+        [str(name), short(value)]
+        for name, value in args.items()
+        if not (value is False or value in (None, "", [], {})) and name != "toolCallId"
+    ]
+    return shown[:MAX_ARGS]
+
+
+def tool_for_page(call: ToolCall) -> dict[str, Any]:
+    """What the page draws for one tool call, as it is known now."""
+    status, outcome = call.status or "running", call.outcome
+    if status == "succeeded":
+        detail = result_detail(call.result)
+        exited = command_failure(call.result)  # a command that ran but did not work
+        if exited:
+            status, outcome, detail = "failed", exited, ""
+    elif call.status is not None:
+        detail = failure_detail(call.result)
+    else:
+        detail = ""
+    return {
+        "id": call.call_id,
+        "kind": call.kind,
+        "label": tool_label(call.kind, call.args),
+        "args": args_for_page(call),
+        "status": status,
+        "outcome": outcome,
+        "duration_ms": call.duration_ms,
+        "detail": detail,
+    }
+
+
+class PageStream:
+    """What one run sends its page, as server-sent events: agent_sdk events drawn as reply
+    text and tool-call rows (a live turn's events are agent_sdk events too, so both modes
+    draw alike), and failures as ``error``."""
+
+    def __init__(self, send: Callable[[bytes], Awaitable[None]]) -> None:
+        self._send = send
+        # A streamed run keeps no events (flat memory): calls are paired as they pass,
+        # and only the running ones are held.
+        self.running: dict[str, ToolCallStarted] = {}
+        self.calls = 0
+
+    async def send(self, event: str, data: Any) -> None:
+        """One event to the page (nothing once the page is gone)."""
+        await self._send(sse(event, data))
+
+    async def draw(self, event: object) -> None:
+        """Send what the page shows of ``event``; other events are not drawn."""
+        if isinstance(event, AssistantEvent):
+            if event.new_text:  # the CLI repeats text in flushes: new text only
+                await self.send("text", {"text": event.new_text})
+        elif isinstance(event, ToolCallStarted):
+            self.calls += 1
+            self.running[event.call_id] = event
+            await self.send("tool", tool_for_page(ToolCall(event.call_id, event)))
+        elif isinstance(event, ToolCallCompleted):
+            started = self.running.pop(event.call_id, None)
+            await self.send("tool", tool_for_page(ToolCall(event.call_id, started, event)))
+
+    async def error(self, exc: AgentError) -> None:
+        """What went wrong (what came before was sent already) and, for the failures the
+        SDK recognises, how to fix it."""
+        error = {"error": type(exc).__name__, "message": exc.message, "hint": exc.hint}
+        await self.send("error", {**error, "exit_code": exc.exit_code})
