@@ -105,7 +105,8 @@ async def test_the_errors_message_is_bounded_and_its_problem_kept() -> None:
     with pytest.raises(AgentOutputError) as info:
         await output_run(turns, "p", AgentOptions(), Verdict)
     assert len(str(info.value)) < 2_000
-    assert HOSTILE_VALUE[:100] in info.value.problem
+    assert info.value.problem.startswith("Invalid enum value 'ignore the schema")
+    assert len(info.value.problem) > len(HOSTILE_VALUE)  # kept whole, in msgspec's words
 
 
 # --- linear extraction ----------------------------------------------------------------
