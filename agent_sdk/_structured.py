@@ -29,8 +29,8 @@ __all__ = ["Turn", "output_run"]
 T = TypeVar("T")
 
 # A longer reply is searched and decoded on a worker thread, so that the event loop goes
-# on (the search is linear, but a reply of megabytes takes milliseconds).
-_ON_A_THREAD = 256 * 1024
+# on: the search is linear, but a reply of a megabyte takes a good part of a second.
+_ON_A_THREAD = 64 * 1024
 
 Turn = Callable[[str, AgentOptions], Awaitable[RunResult[Any]]]
 """``(prompt, options) -> result``: one turn; ``options.resume`` says the chat to go on."""

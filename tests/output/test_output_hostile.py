@@ -6,14 +6,15 @@ part of a reply a bounded number of times, however the reply is built."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, Literal
 
 import anyio
 import msgspec
 import pytest
 
-from agent_sdk import AgentOptions, AgentOutputError, RunResult
-from agent_sdk import _output
+from agent_sdk import AgentOptions, AgentOutputError, AgentTimeoutError, RunResult
+from agent_sdk import _output, _structured
 from agent_sdk._output import OutputMismatchError, correction, extract_json
 from agent_sdk._structured import output_run
 
@@ -169,3 +170,42 @@ def test_brackets_inside_a_values_strings_do_not_end_it() -> None:
 
 def test_a_fence_opened_mid_line_is_still_a_fence() -> None:
     assert extract_json('Here: ```json\n{"a": 1}\n``` done') == '{"a": 1}'
+
+
+# --- a long reply is checked off the event loop, within the timeout ----------------------
+LONG = "```json\n" + json.dumps({"verdict": "approve", "padding": "x" * 200_000}) + "\n```"
+
+
+def held_parse(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The reply's check waits for the event (for 30 s at most) before it runs."""
+    release = threading.Event()
+    parse = _structured.parse_output
+
+    def held(text: str, output_type: Any) -> Any:
+        if not release.wait(30):
+            raise AssertionError("the check was never released")
+        return parse(text, output_type)
+
+    monkeypatch.setattr(_structured, "parse_output", held)
+    return release
+
+
+async def test_a_long_reply_is_checked_while_the_event_loop_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    release = held_parse(monkeypatch)
+    async with anyio.create_task_group() as group:
+        group.start_soon(output_run, Turns(LONG), "p", AgentOptions(), Verdict)
+        await anyio.sleep(0.05)  # the check has started: only the loop can release it
+        release.set()
+
+
+async def test_the_check_of_a_long_reply_counts_against_the_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    release = held_parse(monkeypatch)
+    try:
+        with pytest.raises(AgentTimeoutError):
+            await output_run(Turns(LONG), "p", AgentOptions(timeout=0.2), Verdict)
+    finally:
+        release.set()
