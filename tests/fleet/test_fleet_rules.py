@@ -339,8 +339,8 @@ async def test_an_exception_of_on_progress_ends_the_fleet_as_itself() -> None:
     [
         ({"limit": math.nan}, "Fleet(limit=nan): limit must be a whole number >= 1"),
         ({"limit": 2.5}, "Fleet(limit=2.5): limit must be a whole number >= 1"),
-        ({"limit": "3"}, "Fleet(limit='3'): limit must be a whole number >= 1, not a str"),
-        ({"limit": True}, "Fleet(limit=True): limit must be a whole number >= 1, not a bool"),
+        ({"limit": "3"}, "Fleet(limit='3'): limit must be a whole number >= 1 (an int), not a str"),
+        ({"limit": True}, "Fleet(limit=True): limit must be a whole number >= 1 (an int), not a bool"),
         ({"limit": 0}, "Fleet(limit=0): limit must be a whole number >= 1"),
         ({"stagger": math.inf}, "Fleet(stagger=inf): stagger must be a number of seconds >= 0"),
         ({"stagger": "0.1"}, "Fleet(stagger='0.1'): stagger must be a number of seconds >= 0"),
