@@ -136,9 +136,7 @@ def parse_output(text: str, output_type: Any) -> Any:
     except msgspec.DecodeError as error:
         raise OutputMismatchError(f"the JSON does not parse: {error}", found) from None
     except RecursionError:
-        raise OutputMismatchError(
-            "the JSON value is nested too deep to decode", found
-        ) from None
+        raise OutputMismatchError("the JSON value is nested too deep to decode", found) from None
 
 
 def _parses(text: str) -> bool:

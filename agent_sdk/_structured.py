@@ -90,8 +90,7 @@ def _left(deadline: float) -> float:
 def _out_of_time() -> AgentTimeoutError:
     return AgentTimeoutError(
         "the run's timeout ran out between its reply and the correction of its JSON",
-        hint="give AgentOptions(timeout=...) room for the corrections, or lower "
-        "output_attempts",
+        hint="give AgentOptions(timeout=...) room for the corrections, or lower output_attempts",
     )
 
 

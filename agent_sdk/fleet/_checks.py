@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TypeGuard
 
 from .._option_checks import _a
 from ..errors import AgentConfigError
@@ -17,7 +18,7 @@ __all__ = ["check_count", "check_fraction", "check_seconds"]
 
 def check_count(owner: str, name: str, value: object, *, example: int) -> None:
     """``value`` is a whole number >= 1 (an int, not a bool)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 1:
         return
     raise _refused(owner, name, value, "a whole number >= 1 (an int)", f"{example}", int)
 
@@ -37,7 +38,8 @@ def check_fraction(owner: str, name: str, value: object, *, example: float) -> N
     raise _refused(owner, name, value, "a number from 0 to 1", f"{example}", float)
 
 
-def _real(value: object) -> bool:
+def _real(value: object) -> TypeGuard[float]:
+    # An int, a float, numpy's numbers, a Fraction; not a bool (True is no count).
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 

@@ -311,7 +311,8 @@ async def test_an_unexpected_exception_in_a_task_is_its_failure_and_others_come(
     assert isinstance(failed.error, AgentError)
     assert failed.error.__cause__ is bug
     assert "RuntimeError: an unexpected bug" in str(failed.error)
-    assert by_id["task-1"].ok and by_id["task-3"].ok
+    assert by_id["task-1"].ok
+    assert by_id["task-3"].ok
 
 
 async def test_the_callers_exception_in_the_fleet_block_comes_out_as_itself() -> None:
@@ -340,7 +341,10 @@ async def test_an_exception_of_on_progress_ends_the_fleet_as_itself() -> None:
         ({"limit": math.nan}, "Fleet(limit=nan): limit must be a whole number >= 1"),
         ({"limit": 2.5}, "Fleet(limit=2.5): limit must be a whole number >= 1"),
         ({"limit": "3"}, "Fleet(limit='3'): limit must be a whole number >= 1 (an int), not a str"),
-        ({"limit": True}, "Fleet(limit=True): limit must be a whole number >= 1 (an int), not a bool"),
+        (
+            {"limit": True},
+            "Fleet(limit=True): limit must be a whole number >= 1 (an int), not a bool",
+        ),
         ({"limit": 0}, "Fleet(limit=0): limit must be a whole number >= 1"),
         ({"stagger": math.inf}, "Fleet(stagger=inf): stagger must be a number of seconds >= 0"),
         ({"stagger": "0.1"}, "Fleet(stagger='0.1'): stagger must be a number of seconds >= 0"),

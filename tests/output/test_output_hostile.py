@@ -13,8 +13,14 @@ import anyio
 import msgspec
 import pytest
 
-from agent_sdk import AgentOptions, AgentOutputError, AgentTimeoutError, RunResult
-from agent_sdk import _output, _structured
+from agent_sdk import (
+    AgentOptions,
+    AgentOutputError,
+    AgentTimeoutError,
+    RunResult,
+    _output,
+    _structured,
+)
 from agent_sdk._output import OutputMismatchError, correction, extract_json
 from agent_sdk._structured import output_run
 
@@ -35,9 +41,7 @@ class Turns:
     async def __call__(self, prompt: str, options: AgentOptions) -> RunResult[Any]:
         self.sent.append(prompt)
         reply = self.replies[len(self.sent) - 1]
-        return RunResult(
-            result=reply, text=reply, session_id=f"chat-{len(self.sent)}", output=None
-        )
+        return RunResult(result=reply, text=reply, session_id=f"chat-{len(self.sent)}", output=None)
 
 
 # --- deep nesting -------------------------------------------------------------------
