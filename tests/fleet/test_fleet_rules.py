@@ -324,6 +324,24 @@ async def test_the_callers_exception_in_the_fleet_block_comes_out_as_itself() ->
     assert all(t.signals for t in scripts.transports.values())  # the runs were ended
 
 
+async def test_cancelling_the_task_around_the_fleet_ends_every_run_quietly() -> None:
+    scripts = Scripts(lambda task, attempt: [Pause(math.inf)])
+    started = 0
+    with anyio.CancelScope() as scope:
+
+        def follow(progress: Progress) -> None:
+            nonlocal started
+            started += isinstance(progress, TaskStarted)
+            if started == 3:
+                scope.cancel()
+
+        fleet = Fleet(["p"] * 3, stagger=0, on_progress=follow, backend=LocalBackend(scripts))
+        await run_all(fleet)
+    assert scope.cancelled_caught
+    assert len(scripts.transports) == 3
+    assert all(t.signals for t in scripts.transports.values())
+
+
 async def test_an_exception_of_on_progress_ends_the_fleet_as_itself() -> None:
     def follow(progress: Progress) -> None:
         if isinstance(progress, TaskFinished):
