@@ -141,7 +141,7 @@ class Fleet:
         check_count("Fleet", "limit", limit, example=4)
         check_seconds("Fleet", "stagger", stagger, example=0.075)
         self.tasks = _named(tasks, options, worktrees="worktree" in isolation)
-        self.limit = limit
+        self.limit = int(limit)  # numpy.int64 too: anyio takes only an int
         self.stagger = stagger
         self.settings = TaskSettings(
             isolation=isolation,
