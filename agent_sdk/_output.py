@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_QUOTED",
     "OutputMismatchError",
     "correction",
@@ -25,6 +26,10 @@ __all__ = [
     "quoted",
     "schema_text",
 ]
+
+MAX_DEPTH = 500
+"""Levels of nesting a JSON value may have: a deeper one is "nested too deep", whatever
+the interpreter's recursion limit (a library may raise it: mypy's API sets 16,384)."""
 
 MAX_QUOTED = 300
 """Characters of a problem quoted back to the agent, or in an error's message, at most:
@@ -113,7 +118,7 @@ def extract_json(text: str) -> str | None:
     for _, body in reversed(fenced):
         if _parses(body):
             return body
-    for start, end in reversed(_bracketed(text)):
+    for start, end in reversed(_scan(text)[0]):
         if _parses(text[start:end]):
             return text[start:end]
     return None
@@ -129,18 +134,26 @@ def parse_output(text: str, output_type: Any) -> Any:
     found = extract_json(text)
     if found is None:
         raise OutputMismatchError("the reply holds no JSON value", None)
+    too_deep = OutputMismatchError(
+        f"the JSON value is nested too deep to decode (more than {MAX_DEPTH} levels)", found
+    )
+    if _scan(found)[1] > MAX_DEPTH:
+        raise too_deep
     try:
         return msgspec.json.decode(found, type=output_type)
     except msgspec.ValidationError as error:
         raise OutputMismatchError(str(error), found) from None
     except msgspec.DecodeError as error:
         raise OutputMismatchError(f"the JSON does not parse: {error}", found) from None
-    except RecursionError:
-        raise OutputMismatchError("the JSON value is nested too deep to decode", found) from None
+    except RecursionError:  # deep enough for the stack this runs on, not for MAX_DEPTH
+        raise too_deep from None
 
 
 def _parses(text: str) -> bool:
-    """Whether ``text`` is one JSON value msgspec can decode."""
+    """Whether ``text`` is one JSON value msgspec can decode, :data:`MAX_DEPTH` deep at
+    most."""
+    if _scan(text)[1] > MAX_DEPTH:
+        return False
     try:
         msgspec.json.decode(text)
     except (msgspec.DecodeError, RecursionError):
@@ -168,13 +181,15 @@ def _fenced_blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
-def _bracketed(text: str) -> list[tuple[int, int]]:
+def _scan(text: str) -> tuple[list[tuple[int, int]], int]:
     """The spans of ``text`` from an opening ``{`` or ``[`` to its closing bracket that
-    are inside no other such span, in order. One pass: strings (between brackets) are
-    skipped, so a bracket inside one does not count; a closer of the wrong kind
-    abandons the brackets open before it, as prose does (``[1, 2}``)."""
+    are inside no other such span, in order, and the deepest nesting of brackets. One
+    pass: strings (between brackets) are skipped, so a bracket inside one does not
+    count; a closer of the wrong kind abandons the brackets open before it, as prose
+    does (``[1, 2}``)."""
     spans: list[tuple[int, int]] = []
     opened: list[int] = []
+    deepest = 0
     in_string = False
     skip_to = 0  # the character after a backslash in a string is not looked at
     for match in _SIGNIFICANT.finditer(text):
@@ -188,6 +203,7 @@ def _bracketed(text: str) -> list[tuple[int, int]]:
                 in_string = False
         elif char in _CLOSER:
             opened.append(at)
+            deepest = max(deepest, len(opened))
         elif char == '"':
             in_string = bool(opened)
         elif char != "\\" and opened:
@@ -198,4 +214,4 @@ def _bracketed(text: str) -> list[tuple[int, int]]:
             while spans and spans[-1][0] > start:
                 spans.pop()  # inside this one
             spans.append((start, at + 1))
-    return spans
+    return spans, deepest

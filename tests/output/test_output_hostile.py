@@ -6,7 +6,9 @@ part of a reply a bounded number of times, however the reply is built."""
 from __future__ import annotations
 
 import json
+import sys
 import threading
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import anyio
@@ -68,6 +70,29 @@ def test_a_json_value_nested_too_deep_says_so() -> None:
     with pytest.raises(OutputMismatchError, match="nested too deep") as info:
         _output.parse_output(f"```json\n{NESTED}\n```", Any)
     assert info.value.json == NESTED
+
+
+@pytest.fixture
+def high_recursion_limit() -> Iterator[None]:
+    """The interpreter's recursion limit raised, as mypy's API does (2**14)."""
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(2**14)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(saved)
+
+
+@pytest.mark.usefixtures("high_recursion_limit")
+def test_too_deep_does_not_depend_on_the_recursion_limit() -> None:
+    with pytest.raises(OutputMismatchError, match="nested too deep"):
+        _output.parse_output(f"```json\n{NESTED}\n```", Any)
+    assert extract_json(f"The value: {NESTED}") is None
+
+
+def test_a_value_as_deep_as_allowed_decodes() -> None:
+    depth = _output.MAX_DEPTH
+    assert _output.parse_output("[" * depth + "]" * depth, list[Any]) is not None
 
 
 # --- the correction ---------------------------------------------------------------------
