@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import functools
 import operator
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import anyio
 import msgspec
 
-from ._output import OutputMismatchError, correction, instruction, parse_output
+from ._output import OutputMismatchError, correction, instruction, parse_output, quoted
+from ._protocol.redaction import Redaction, redaction_of
 from .errors import AgentConfigError, AgentOutputError, AgentTimeoutError, ErrorContext
 from .options import AgentOptions
 from .result import RunResult
@@ -24,6 +27,10 @@ from .result import RunResult
 __all__ = ["Turn", "output_run"]
 
 T = TypeVar("T")
+
+# A longer reply is searched and decoded on a worker thread, so that the event loop goes
+# on: the search is linear, but a reply of a megabyte takes a good part of a second.
+_ON_A_THREAD = 64 * 1024
 
 Turn = Callable[[str, AgentOptions], Awaitable[RunResult[Any]]]
 """``(prompt, options) -> result``: one turn; ``options.resume`` says the chat to go on."""
@@ -36,7 +43,8 @@ async def output_run(
 
     The first turn's prompt is ``prompt`` with the instruction; each correction resumes
     the chat of the turn before it. The turns share ``options.timeout``: each gets what
-    is left of it.
+    is left of it, and so does the check of each reply. What goes back to the agent and
+    the error are cleared of the run's secrets (agent_sdk/_protocol/redaction.py).
 
     Raises:
         AgentConfigError: msgspec cannot make a JSON Schema of ``output_type``.
@@ -52,18 +60,19 @@ async def output_run(
             "TypedDict, list[...], dict[str, ...], int, str, ...",
         ) from None
     deadline = time.monotonic() + options.timeout if options.timeout is not None else None
+    redaction = redaction_of(options, os.environ)
     results: list[RunResult[Any]] = []
     while True:
         if deadline is not None:
-            options = msgspec.structs.replace(options, timeout=_left(deadline, options))
+            options = msgspec.structs.replace(options, timeout=_left(deadline))
         result = await turn(asked, options)
         results.append(result)
         try:
-            value = parse_output(result.result, output_type)
+            value = await _parsed(result.result, output_type, deadline)
         except OutputMismatchError as mismatch:
             if len(results) >= options.output_attempts:
-                raise _output_error(result, mismatch, len(results)) from None
-            asked = correction(mismatch.problem)
+                raise _output_error(result, mismatch, len(results), redaction) from None
+            asked = correction(redaction.text(mismatch.problem))
             options = msgspec.structs.replace(
                 options, resume=result.session_id, continue_session=False
             )
@@ -71,33 +80,50 @@ async def output_run(
         return _added_up(results, value)
 
 
-def _left(deadline: float, options: AgentOptions) -> float:
+def _left(deadline: float) -> float:
     left = deadline - time.monotonic()
     if left <= 0:
-        raise AgentTimeoutError(
-            "the run's timeout ran out between its reply and the correction of its JSON",
-            hint="give AgentOptions(timeout=...) room for the corrections, or lower "
-            "output_attempts",
-        )
+        raise _out_of_time()
     return left
 
 
+def _out_of_time() -> AgentTimeoutError:
+    return AgentTimeoutError(
+        "the run's timeout ran out between its reply and the correction of its JSON",
+        hint="give AgentOptions(timeout=...) room for the corrections, or lower output_attempts",
+    )
+
+
+async def _parsed(text: str, output_type: Any, deadline: float | None) -> Any:
+    """:func:`parse_output`, on a worker thread for a long reply, within the deadline."""
+    if len(text) < _ON_A_THREAD:
+        return parse_output(text, output_type)
+    with anyio.move_on_after(_left(deadline) if deadline is not None else None) as scope:
+        return await anyio.to_thread.run_sync(
+            parse_output, text, output_type, abandon_on_cancel=True
+        )
+    assert scope.cancelled_caught
+    raise _out_of_time()
+
+
 def _output_error(
-    result: RunResult[Any], mismatch: OutputMismatchError, attempts: int
+    result: RunResult[Any], mismatch: OutputMismatchError, attempts: int, redaction: Redaction
 ) -> AgentOutputError:
-    return AgentOutputError(
+    problem = redaction.text(mismatch.problem)
+    error = AgentOutputError(
         f"no reply ended with a JSON value of the output type after {attempts} "
-        f"{'reply' if attempts == 1 else 'replies'}: {mismatch.problem}",
-        reply=result.result,
-        json=mismatch.json,
-        problem=mismatch.problem,
+        f"{'reply' if attempts == 1 else 'replies'}: {quoted(problem)}",
+        reply=redaction.text(result.result),
+        json=redaction.text(mismatch.json) if mismatch.json is not None else None,
+        problem=problem,
         attempts=attempts,
         context=ErrorContext(
             session_id=result.session_id, exit_code=result.exit_code, stderr=result.stderr
         ),
-        hint="see .reply and .json; allow more corrections with "
+        hint="see .problem, .reply and .json; allow more corrections with "
         "AgentOptions(output_attempts=...), or describe the output in the prompt",
     )
+    return redaction.error(error)  # its context too
 
 
 def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:

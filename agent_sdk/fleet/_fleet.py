@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import math
+import os
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
@@ -19,8 +20,10 @@ import msgspec
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
+from .._protocol.redaction import redaction_of
 from ..errors import AgentConfigError, AgentError, AgentUsageError
 from ..options import AgentOptions
+from ._checks import check_count, check_seconds
 from ._retry import NO_RETRY, RetryPolicy
 from ._runner import TaskSettings, TransportFactory, run_task
 from ._summary import FleetSummary, summarize
@@ -101,10 +104,12 @@ class Fleet:
 
     Raises:
         AgentConfigError: an argument is wrong (a duplicate task id, ``"worktree"`` for
-            a task without ``repo``, a ``limit`` below 1).
+            a task without ``repo``, a ``limit`` that is not a whole number >= 1, a
+            ``stagger`` that is not a finite number >= 0).
 
     Leaving the ``async with`` block before every outcome was delivered cancels the tasks
-    still running, and their CLIs' process groups end with them.
+    still running, and their CLIs' process groups end with them. An exception raised in
+    the block, or by ``on_progress``, comes out of it as itself.
 
     Example::
 
@@ -134,10 +139,10 @@ class Fleet:
         if not isolation <= _ISOLATIONS:
             unknown = ", ".join(sorted(map(repr, isolation - _ISOLATIONS)))
             raise AgentConfigError(f"unknown isolation {unknown}: use 'config' and/or 'worktree'")
-        if limit < 1 or not math.isfinite(stagger) or stagger < 0:
-            raise AgentConfigError("Fleet(limit=...) must be at least 1, stagger >= 0")
+        check_count("Fleet", "limit", limit, example=4)
+        check_seconds("Fleet", "stagger", stagger, example=0.075)
         self.tasks = _named(tasks, options, worktrees="worktree" in isolation)
-        self.limit = limit
+        self.limit = int(limit)  # numpy.int64 too: anyio takes only an int
         self.stagger = stagger
         self.settings = TaskSettings(
             isolation=isolation,
@@ -158,6 +163,7 @@ class Fleet:
         self._group: TaskGroup | None = None
         self._send: MemoryObjectSendStream[TaskOutcome] | None = None
         self._receive: MemoryObjectReceiveStream[TaskOutcome] | None = None
+        self._callback_error: Exception | None = None  # what on_progress raised
 
     # --- lifetime -------------------------------------------------------------------
     async def __aenter__(self) -> Fleet:
@@ -186,12 +192,20 @@ class Fleet:
         if self._state is not _State.DONE:
             self._group.cancel_scope.cancel()  # left early: the rest is not wanted
         try:
-            return await self._group.__aexit__(exc_type, exc, tb)
+            # Not given the block's exception: a task group would wrap it in an exception
+            # group, and the caller's own error must come out as itself. No task raises:
+            # each ends in an outcome (_run_one).
+            await self._group.__aexit__(None, None, None)
         finally:
             self._receive.close()
             self._state = _State.CLOSED
             if self._ended_at is None:
                 self._ended_at = time.monotonic()
+        cancelled = exc is not None and isinstance(exc, anyio.get_cancelled_exc_class())
+        if self._callback_error is not None and (exc is None or cancelled):
+            # The cancellation, if any, was the fleet's own, to end it (_report).
+            raise self._callback_error from None
+        return None
 
     def __aiter__(self) -> Fleet:
         return self
@@ -236,6 +250,8 @@ class Fleet:
                 )
             except AgentError as error:  # its isolation could not be made: no run started
                 outcome = TaskFailed(task=task, error=error, attempts=0)
+            except Exception as error:  # a bug: this task fails, the others go on
+                outcome = TaskFailed(task=task, error=_unexpected(task, error), attempts=0)
         self.outcomes.append(outcome)
         self._report(TaskFinished(outcome))
         await self._send.send(outcome)
@@ -252,8 +268,29 @@ class Fleet:
             self._last_start = anyio.current_time()
 
     def _report(self, progress: Progress) -> None:
-        if self.on_progress is not None:
+        if self.on_progress is None or self._callback_error is not None:
+            return
+        try:
             self.on_progress(progress)
+        except Exception as error:
+            # The caller's own error, not the task's: it ends the fleet, and comes out
+            # of `async with` as itself (__aexit__).
+            self._callback_error = error
+            assert self._group is not None
+            self._group.cancel_scope.cancel()
+
+
+def _unexpected(task: Task, error: Exception) -> AgentError:
+    """The failure of a task that raised what no run raises (a bug, here or in a
+    backend): an :class:`AgentError` caused by it, cleared of the task's secrets."""
+    redaction = redaction_of(task.options or AgentOptions(), os.environ)
+    failure = AgentError(
+        f"task {task.id!r} failed: {type(error).__name__}: {error}",
+        hint="a bug in agent_sdk or in the fleet's backend: please report it with the "
+        "traceback of outcome.error.__cause__",
+    )
+    failure.__cause__ = error
+    return redaction.error(failure)
 
 
 def _named(

@@ -24,6 +24,7 @@ from ..errors import (
     AgentUsageLimitError,
     AgentWorkspaceError,
 )
+from ._checks import check_count, check_fraction, check_seconds
 
 __all__ = ["NEVER_RETRIED", "RetryPolicy"]
 
@@ -72,12 +73,12 @@ class RetryPolicy(msgspec.Struct, frozen=True, kw_only=True):
     resume_prompt: str = _RESUME_PROMPT
 
     def __post_init__(self) -> None:
-        if self.attempts < 1:
-            raise AgentConfigError("RetryPolicy(attempts=...) must be at least 1 (1: no retry)")
-        if self.backoff < 0 or self.max_backoff < 0 or not 0 <= self.jitter <= 1:
-            raise AgentConfigError(
-                "RetryPolicy: backoff and max_backoff must be >= 0, and jitter in [0, 1]"
-            )
+        # msgspec checks no types when a Struct is made: nan attempts would retry for
+        # ever, an inf backoff wait nothing (docs/fleet.md, "Retries").
+        check_count("RetryPolicy", "attempts", self.attempts, example=3)
+        check_seconds("RetryPolicy", "backoff", self.backoff, example=1.0)
+        check_seconds("RetryPolicy", "max_backoff", self.max_backoff, example=30.0)
+        check_fraction("RetryPolicy", "jitter", self.jitter, example=0.25)
 
     def retries(self, error: AgentError, attempt: int) -> bool:
         """Whether a task whose run number ``attempt`` failed with ``error`` runs again."""

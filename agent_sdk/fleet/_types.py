@@ -115,7 +115,9 @@ class TaskSucceeded(_Ended, frozen=True, kw_only=True):
 
 class TaskFailed(_Ended, frozen=True, kw_only=True):
     """A task that failed for good: the :class:`~agent_sdk.AgentError` of its last run
-    (every retry was spent, or the failure was not one to retry)."""
+    (every retry was spent, or the failure was not one to retry). A task that raised
+    anything else (a bug) fails too, with ``attempts=0`` and an ``AgentError`` whose
+    ``__cause__`` is what it raised: the fleet's other tasks go on (docs/fleet.md)."""
 
     error: AgentError
 

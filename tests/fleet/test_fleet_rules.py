@@ -15,6 +15,7 @@ from agent_sdk import (
     AgentConfigError,
     AgentConfigRaceError,
     AgentError,
+    AgentOutputError,
     AgentUsageError,
     AgentUsageLimitError,
 )
@@ -261,3 +262,140 @@ async def test_a_fleet_runs_once() -> None:
     with pytest.raises(AgentUsageError, match="a Fleet runs once"):
         async with fleet:
             pass
+
+
+# --- a failing task fails alone; the caller's own errors come out as themselves --------
+DEEP = "[" * 5000 + "]" * 5000
+
+
+def replying(text: str) -> list[Any]:
+    result = {"type": "result", "subtype": "success", "is_error": False, "result": text}
+    return [wire("s", {"type": "system", "subtype": "init"}, result), Exit(0)]
+
+
+async def test_a_reply_nested_too_deep_fails_its_task_and_every_other_outcome_comes() -> None:
+    tasks = [
+        Task(prompt="a"),
+        Task(prompt="deep", output_type=list[Any]),
+        Task(prompt="b"),
+    ]
+    scripts = Scripts(lambda task, attempt: replying(DEEP if task.output_type else "done"))
+    outcomes = {o.task.id: o for o in await run_all(Fleet(tasks, backend=LocalBackend(scripts)))}
+    assert sorted(outcomes) == ["task-1", "task-2", "task-3"]
+    failed = outcomes["task-2"]
+    assert isinstance(failed, TaskFailed)
+    assert isinstance(failed.error, AgentOutputError)
+    assert all(outcomes[t].ok for t in ("task-1", "task-3"))
+
+
+class Breaking(LocalBackend):
+    """Raises ``exception`` for the task whose prompt is ``"break"``."""
+
+    def __init__(self, exception: Exception) -> None:
+        super().__init__(Scripts(lambda task, attempt: success()))
+        self.exception = exception
+
+    async def run_task(self, task: Task, *args: Any, **kwargs: Any) -> Any:
+        if task.prompt == "break":
+            raise self.exception
+        return await super().run_task(task, *args, **kwargs)
+
+
+async def test_an_unexpected_exception_in_a_task_is_its_failure_and_others_come() -> None:
+    bug = RuntimeError("an unexpected bug")
+    outcomes = await run_all(Fleet(["a", "break", "b"], backend=Breaking(bug)))
+    by_id = {outcome.task.id: outcome for outcome in outcomes}
+    assert sorted(by_id) == ["task-1", "task-2", "task-3"]
+    failed = by_id["task-2"]
+    assert isinstance(failed, TaskFailed)
+    assert isinstance(failed.error, AgentError)
+    assert failed.error.__cause__ is bug
+    assert "RuntimeError: an unexpected bug" in str(failed.error)
+    assert by_id["task-1"].ok
+    assert by_id["task-3"].ok
+
+
+async def test_the_callers_exception_in_the_fleet_block_comes_out_as_itself() -> None:
+    scripts = Scripts(lambda task, attempt: [Pause(math.inf)])
+    with pytest.raises(KeyError, match="mine"):
+        async with Fleet(["p"] * 3, stagger=0, backend=LocalBackend(scripts)):
+            await anyio.sleep(0.01)
+            raise KeyError("mine")
+    assert all(t.signals for t in scripts.transports.values())  # the runs were ended
+
+
+async def test_cancelling_the_task_around_the_fleet_ends_every_run_quietly() -> None:
+    scripts = Scripts(lambda task, attempt: [Pause(math.inf)])
+    started = 0
+    with anyio.CancelScope() as scope:
+
+        def follow(progress: Progress) -> None:
+            nonlocal started
+            started += isinstance(progress, TaskStarted)
+            if started == 3:
+                scope.cancel()
+
+        fleet = Fleet(["p"] * 3, stagger=0, on_progress=follow, backend=LocalBackend(scripts))
+        await run_all(fleet)
+    assert scope.cancelled_caught
+    assert len(scripts.transports) == 3
+    assert all(t.signals for t in scripts.transports.values())
+
+
+async def test_an_exception_of_on_progress_ends_the_fleet_as_itself() -> None:
+    def follow(progress: Progress) -> None:
+        if isinstance(progress, TaskFinished):
+            raise LookupError("from the callback")
+
+    scripts = Scripts(lambda task, attempt: success())
+    with pytest.raises(LookupError, match="from the callback"):
+        await run_all(Fleet(["p"] * 2, on_progress=follow, backend=LocalBackend(scripts)))
+
+
+# --- numbers are checked when the fleet is made --------------------------------------
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"limit": math.nan}, "Fleet(limit=nan): limit must be a whole number >= 1"),
+        ({"limit": 2.5}, "Fleet(limit=2.5): limit must be a whole number >= 1"),
+        ({"limit": "3"}, "Fleet(limit='3'): limit must be a whole number >= 1 (an int), not a str"),
+        (
+            {"limit": True},
+            "Fleet(limit=True): limit must be a whole number >= 1 (an int), not a bool",
+        ),
+        ({"limit": 0}, "Fleet(limit=0): limit must be a whole number >= 1"),
+        ({"stagger": math.inf}, "Fleet(stagger=inf): stagger must be a number of seconds >= 0"),
+        ({"stagger": "0.1"}, "Fleet(stagger='0.1'): stagger must be a number of seconds >= 0"),
+    ],
+    ids=repr,
+)
+def test_a_fleets_numbers_are_checked_when_it_is_made(arguments: dict[str, Any], says: str) -> None:
+    with pytest.raises(AgentConfigError) as info:
+        Fleet(["p"], **arguments)
+    assert str(info.value).startswith(says)
+    assert info.value.hint
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ({"attempts": math.nan}, "RetryPolicy(attempts=nan): attempts must be a whole number"),
+        ({"attempts": 2.5}, "RetryPolicy(attempts=2.5): attempts must be a whole number"),
+        ({"attempts": "3"}, "RetryPolicy(attempts='3'): attempts must be a whole number"),
+        ({"attempts": 0}, "RetryPolicy(attempts=0): attempts must be a whole number >= 1"),
+        ({"backoff": math.nan}, "RetryPolicy(backoff=nan): backoff must be a number of"),
+        ({"backoff": math.inf}, "RetryPolicy(backoff=inf): backoff must be a number of"),
+        ({"backoff": "1"}, "RetryPolicy(backoff='1'): backoff must be a number of"),
+        ({"max_backoff": math.nan}, "RetryPolicy(max_backoff=nan): max_backoff must be"),
+        ({"jitter": math.nan}, "RetryPolicy(jitter=nan): jitter must be a number from 0 to 1"),
+        ({"jitter": 2}, "RetryPolicy(jitter=2): jitter must be a number from 0 to 1"),
+    ],
+    ids=repr,
+)
+def test_a_retry_policys_numbers_are_checked_when_it_is_made(
+    arguments: dict[str, Any], says: str
+) -> None:
+    with pytest.raises(AgentConfigError) as info:
+        RetryPolicy(**arguments)
+    assert str(info.value).startswith(says)
+    assert info.value.hint
