@@ -113,8 +113,8 @@ def _output_error(
     error = AgentOutputError(
         f"no reply ended with a JSON value of the output type after {attempts} "
         f"{'reply' if attempts == 1 else 'replies'}: {quoted(problem)}",
-        reply=redaction.text(result.result),
-        json=redaction.text(mismatch.json) if mismatch.json is not None else None,
+        reply=result.result,
+        json=mismatch.json,
         problem=problem,
         attempts=attempts,
         context=ErrorContext(
@@ -123,7 +123,7 @@ def _output_error(
         hint="see .problem, .reply and .json; allow more corrections with "
         "AgentOptions(output_attempts=...), or describe the output in the prompt",
     )
-    return redaction.error(error)  # its context too
+    return redaction.error(error)  # every attribute: reply, json, context...
 
 
 def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:

@@ -255,6 +255,8 @@ class Redaction:
         raises: one nested too deep to walk is replaced whole by :data:`MASK`."""
         if not self._json_forms:
             return value
+        if isinstance(value, bytes):
+            return self._replaced_json(value)
         try:
             return self._walk(value)
         except RecursionError:
@@ -262,13 +264,19 @@ class Redaction:
 
     def error(self, error: _Error) -> _Error:
         """``error`` itself, every secret gone from its message, hint, ``args`` (its
-        ``repr``), context and, for an :class:`~agent_sdk.AgentResultError`, its event."""
+        ``repr``), context, for an :class:`~agent_sdk.AgentResultError` its event, and
+        every other attribute it carries (an ``AgentOutputError``'s reply, a
+        ``JsonRpcError``'s ``data``...): a subclass with attributes of its own is covered
+        without a change here, and so is its pickle, made from the same attributes."""
         if not self:
             return error
         error.message = self.text(error.message)
         if error.hint is not None:
             error.hint = self.text(error.hint)
-        error.args = tuple(self.text(a) if isinstance(a, str) else a for a in error.args)
+        error.args = tuple(self.value(a) for a in error.args)
+        for name, value in vars(error).items():
+            if name not in _ERROR_FIELDS:
+                setattr(error, name, self.value(value))
         context = error.context
         error.context = msgspec.structs.replace(
             context,
@@ -281,6 +289,9 @@ class Redaction:
             error.event = self.event(error.event)
         return error
 
+
+# Redacted by their own rules in Redaction.error; every other attribute by Redaction.value.
+_ERROR_FIELDS = frozenset({"message", "hint", "context", "event"})
 
 NO_SECRETS = Redaction(())
 

@@ -37,7 +37,7 @@ from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
 from ._control import request, result_of
 from ._dispatch import Router
-from ._errors import live_error, redacted
+from ._errors import live_error
 from ._jsonrpc import METHOD_NOT_FOUND, JsonRpcError, Malformed
 from ._messages import (
     Implementation,
@@ -191,7 +191,7 @@ class LiveAgent:
                 raise await self._exit_error(exc) from exc
             except JsonRpcError as exc:
                 error = live_error(exc, "initialize", session_id=None, stderr=self.stderr_tail())
-                raise redacted(error, self._redaction) from None
+                raise self._redaction.error(error) from None
             self.initialize_result = result_of(self, raw, InitializeResult, "initialize")
         except BaseException:
             # Not under a new cancel scope: the stack holds a task group opened before it.
@@ -211,7 +211,7 @@ class LiveAgent:
         stderr = self.stderr_tail()
         context = ErrorContext(exit_code=self._process.returncode, stderr=stderr)
         said = stderr.strip().splitlines()[-1] if stderr.strip() else str(exc)
-        return redacted(process_error(said, context), self._redaction)
+        return self._redaction.error(process_error(said, context))
 
     async def __aexit__(
         self,

@@ -11,7 +11,7 @@ import anyio
 import msgspec
 
 from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
-from ._errors import live_error, redacted
+from ._errors import live_error
 from ._jsonrpc import JsonRpcError, decode
 from ._messages import PromptParams, PromptResult
 
@@ -54,7 +54,7 @@ def result_of(agent: LiveAgent, raw: msgspec.Raw, kind: type[T], method: str) ->
             f"{method}: the agent's answer is not what the protocol says: {exc}",
             hint="update the CLI, or report its answer: agent_sdk follows docs/acp.md",
         )
-        raise redacted(error, agent._redaction) from None
+        raise agent._redaction.error(error) from None
 
 
 async def _failure(
@@ -73,7 +73,7 @@ async def _failure(
         )
     else:
         error = await ended_error(agent, str(exc), session_id)
-    return redacted(error, agent._redaction)
+    return agent._redaction.error(error)
 
 
 async def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> AgentProtocolError:
@@ -101,7 +101,7 @@ async def prompt(agent: LiveAgent, session: LiveSession, params: PromptParams) -
         try:
             raw = await call.result(agent.turn_timeout)
         except AgentTimeoutError:
-            raise redacted(await _time_out(agent, session, call), agent._redaction) from None
+            raise agent._redaction.error(await _time_out(agent, session, call)) from None
         return result_of(agent, raw, PromptResult, "session/prompt")
     except (JsonRpcError, AgentProtocolError) as exc:
         raise await _failure(agent, exc, "session/prompt", session.session_id) from None

@@ -9,15 +9,10 @@ Every error is redacted: an API key never reaches a message.
 
 from __future__ import annotations
 
-from typing import TypeVar
-
-from .._protocol.redaction import Redaction
-from ..errors import AgentAuthError, AgentError, AgentModelError, ErrorContext
+from ..errors import AgentAuthError, AgentModelError, ErrorContext
 from ._jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JsonRpcError, detail_of
 
-__all__ = ["LiveAuthError", "LiveModelError", "live_error", "redacted"]
-
-E = TypeVar("E", bound=AgentError)
+__all__ = ["LiveAuthError", "LiveModelError", "live_error"]
 
 NOT_LOGGED_IN = -32000
 
@@ -70,14 +65,3 @@ def live_error(
     context = ErrorContext(session_id=session_id, stderr=stderr)
     hint = _hint(exc.code, method, text)
     return cls(exc.code, exc.rpc_message, exc.data, context=context, hint=hint, method=method)
-
-
-def redacted(error: E, redaction: Redaction) -> E:
-    """``error`` cleared of the run's secrets where it leaves the SDK: what every
-    :class:`~agent_sdk.AgentError` shows, and a :class:`JsonRpcError`'s ``rpc_message`` and
-    ``data`` too (the agent's own words, which may quote the key; its pickle keeps them)."""
-    error = redaction.error(error)
-    if isinstance(error, JsonRpcError) and redaction:
-        error.rpc_message = redaction.text(error.rpc_message)
-        error.data = redaction.value(error.data)
-    return error

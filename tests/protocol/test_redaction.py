@@ -5,12 +5,14 @@ how text, bytes, events and errors are cleared of it, and that the outcome of a 
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any
 
 import msgspec
 import pytest
 
 from agent_sdk import (
+    AgentError,
     AgentOptions,
     AgentProcessError,
     AgentResultError,
@@ -195,6 +197,37 @@ def test_a_result_errors_event_is_a_redacted_copy() -> None:
     error = Redaction([KEY]).error(AgentResultError("failed", event=event))
     assert error.event.result == f"key {MASK} refused"
     assert error.event.is_error
+
+
+class _ErrorOfANewSurface(AgentError):
+    """An error class the redaction was never told about, with attributes of its own."""
+
+    def __init__(self, message: str, *, quoted: str, data: Any, raw: bytes) -> None:
+        super().__init__(message)
+        self.quoted = quoted
+        self.data = data
+        self.raw = raw
+
+
+def test_an_errors_own_attributes_are_redacted_whatever_its_class() -> None:
+    error = _ErrorOfANewSurface(
+        "failed",
+        quoted=f"the reply said {KEY}",
+        data={"detail": [f"Bearer {KEY}"], KEY: 1},
+        raw=f'{{"key": "{KEY}"}}'.encode(),
+    )
+    error.add_note(f"while sending {KEY}")
+    Redaction([KEY]).error(error)
+    assert KEY not in repr(vars(error))
+    assert KEY.encode() not in pickle.dumps(error)
+    assert error.quoted == f"the reply said {MASK}"
+
+
+def test_an_errors_args_that_are_not_text_are_redacted_too() -> None:
+    error = AgentError("failed")
+    error.args = ("failed", {"said": KEY})
+    Redaction([KEY]).error(error)
+    assert KEY not in repr(error.args)
 
 
 # --- the outcome of a run uses it ---------------------------------------------------
