@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from secrets_plant import KEY, SECRET_VARIABLES, MakeOptions
+from secrets_plant import KEY, SECRET_VARIABLES, MakeOptions, Spy
 
 from agent_sdk import AgentOptions
 
@@ -86,3 +86,9 @@ def key_in_reply(tmp_path: Path) -> Path:
             {"type": "result", "subtype": "success", "is_error": False, "result": reply},
         ],
     )
+
+
+@pytest.fixture
+def spy(tmp_path: Path, fake_binary: str) -> Spy:
+    """A CLI that records every process started through it (:class:`Spy`)."""
+    return Spy(tmp_path, fake_binary)

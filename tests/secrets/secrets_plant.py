@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import pickle
+import stat
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
@@ -25,6 +27,43 @@ class Verdict(msgspec.Struct):
 
 MakeOptions = Callable[..., AgentOptions]
 """``planted(scenario, **options)`` (tests/secrets/conftest.py)."""
+
+
+class Spy:
+    """A CLI that writes its argv and environment to ``dir`` (NUL-separated), then runs
+    the fake, then copies its ``$CURSOR_CONFIG_DIR`` (if any) to ``dir/config.PID``:
+    every process started through ``binary`` is on record."""
+
+    def __init__(self, tmp_path: Path, fake_binary: str) -> None:
+        self.dir = tmp_path / "spied"
+        self.dir.mkdir()
+        self.binary = tmp_path / "cursor-agent"
+        self.binary.write_text(
+            "#!/bin/sh\n"
+            f"printf '%s\\0' \"$@\" > '{self.dir}/argv.'$$\n"
+            f"env -0 > '{self.dir}/env.'$$\n"
+            f"'{fake_binary}' \"$@\"\n"
+            "code=$?\n"
+            f'[ -n "$CURSOR_CONFIG_DIR" ] && cp -R "$CURSOR_CONFIG_DIR" \'{self.dir}/config.\'$$\n'
+            "exit $code\n"
+        )
+        self.binary.chmod(self.binary.stat().st_mode | stat.S_IXUSR)
+
+    def processes(self) -> list[tuple[list[str], dict[str, str]]]:
+        found = []
+        for argv in sorted(self.dir.glob("argv.*")):
+            env = (self.dir / argv.name.replace("argv", "env")).read_text()
+            variables = dict(v.partition("=")[::2] for v in env.split("\0") if v)
+            found.append((argv.read_text().split("\0")[:-1], variables))
+        return found
+
+    def config_files(self) -> dict[str, bytes]:
+        """The files of every config dir copied, by path under ``dir``."""
+        return {
+            str(path.relative_to(self.dir)): path.read_bytes()
+            for path in sorted(self.dir.glob("config.*/**/*"))
+            if path.is_file()
+        }
 
 
 def where_shown(value: object, key: str = KEY) -> list[str]:

@@ -4,11 +4,12 @@ back pickled)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from secrets_plant import MakeOptions, where_shown
+from secrets_plant import KEY, MakeOptions, Spy, where_shown
 
 from agent_sdk.fleet import Backend, Fleet, FleetSummary, Task, TaskFailed
 
@@ -18,11 +19,15 @@ Leaky = Callable[..., Path]
 
 
 async def failed_fleet(
-    planted: MakeOptions, leaky: Leaky, backend: Backend | None = None
+    planted: MakeOptions,
+    leaky: Leaky,
+    backend: Backend | None = None,
+    isolation: tuple[str, ...] = (),
+    **more: object,
 ) -> FleetSummary:
-    options = planted(leaky({"fake": "exit", "code": 1}))
+    options = planted(leaky({"fake": "exit", "code": 1}), **more)
     tasks = [Task(prompt="go", id=f"t{n}", options=options) for n in range(2)]
-    async with Fleet(tasks, limit=2, backend=backend) as fleet:
+    async with Fleet(tasks, limit=2, backend=backend, isolation=list(isolation)) as fleet:
         summary = await fleet.wait()
     assert [type(outcome) for outcome in summary.outcomes] == [TaskFailed, TaskFailed]
     return summary
@@ -49,3 +54,22 @@ async def test_ray_outcomes_show_the_key_nowhere(
 
     summary = await failed_fleet(planted, leaky, RayBackend(num_cpus=0.25))
     assert where_shown(summary) == []
+
+
+async def test_isolated_config_dirs_hold_the_key_only_in_the_login_the_cli_needs(
+    planted: MakeOptions,
+    leaky: Leaky,
+    spy: Spy,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seed = tmp_path / "config"
+    seed.mkdir()
+    (seed / "auth.json").write_text(json.dumps({"accessToken": KEY}))  # the user's login
+    (seed / "cli-config.json").write_text("{}")
+    monkeypatch.setenv("CURSOR_CONFIG_DIR", str(seed))
+    await failed_fleet(planted, leaky, isolation=("config",), binary=str(spy.binary))
+    files = spy.config_files()  # each task's dir as its CLI left it
+    assert len([name for name in files if name.endswith("/auth.json")]) == 2  # the premise
+    holding = [name for name, data in files.items() if KEY.encode() in data]
+    assert [name for name in holding if not name.endswith("/auth.json")] == []

@@ -7,12 +7,11 @@ corrections, the live agent, a fleet."""
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from secrets_plant import KEY, MakeOptions, Verdict
+from secrets_plant import KEY, MakeOptions, Spy, Verdict
 
 from agent_sdk import AgentError, AgentOptions, AgentOutputError, run_async, status
 from agent_sdk.fleet import Fleet, Task
@@ -29,36 +28,6 @@ HOLDERS = {
     "header": [],
 }
 HEADER_ARG = f"--header=Authorization: Bearer {KEY}"
-
-
-class Spy:
-    """A CLI that writes its argv and environment to ``dir`` (NUL-separated), then runs
-    the fake: every process started through ``binary`` is on record."""
-
-    def __init__(self, tmp_path: Path, fake_binary: str) -> None:
-        self.dir = tmp_path / "spied"
-        self.dir.mkdir()
-        self.binary = tmp_path / "cursor-agent"
-        self.binary.write_text(
-            "#!/bin/sh\n"
-            f"printf '%s\\0' \"$@\" > '{self.dir}/argv.'$$\n"
-            f"env -0 > '{self.dir}/env.'$$\n"
-            f"exec '{fake_binary}' \"$@\"\n"
-        )
-        self.binary.chmod(self.binary.stat().st_mode | stat.S_IXUSR)
-
-    def processes(self) -> list[tuple[list[str], dict[str, str]]]:
-        found = []
-        for argv in sorted(self.dir.glob("argv.*")):
-            env = (self.dir / argv.name.replace("argv", "env")).read_text()
-            variables = dict(v.partition("=")[::2] for v in env.split("\0") if v)
-            found.append((argv.read_text().split("\0")[:-1], variables))
-        return found
-
-
-@pytest.fixture
-def spy(tmp_path: Path, fake_binary: str) -> Spy:
-    return Spy(tmp_path, fake_binary)
 
 
 def assert_key_only_where_the_cli_reads_it(spy: Spy, plant: str) -> None:
@@ -84,7 +53,8 @@ async def live(options: AgentOptions) -> None:
 
 async def fleet(options: AgentOptions) -> None:
     tasks = [Task(prompt="go", id=f"t{n}", options=options) for n in range(2)]
-    async with Fleet(tasks, limit=2, isolation=["config"]) as running:
+    seed = Path(options.cwd or ".") / "no-config"  # none: nothing of the user's is copied
+    async with Fleet(tasks, limit=2, isolation=["config"], config_seed=seed) as running:
         outcomes = [outcome async for outcome in running]
     assert len(outcomes) == 2
 
