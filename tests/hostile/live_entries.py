@@ -182,9 +182,10 @@ async def _nothing() -> None:
     return None
 
 
-async def odd_ids(lines: list[str]) -> None:
-    """During a turn the agent sends ``lines`` (``{prompt}`` is the pending prompt's id):
-    the turn ends as the agent said, or fails with an ``AgentError``."""
+async def odd_ids(lines: list[str], stop_reason: str = "end_turn") -> None:
+    """During a turn the agent sends ``lines`` (``{prompt}`` is the pending prompt's id),
+    then answers the prompt ``end_turn``: the turn ends with ``stop_reason``, or fails
+    with an ``AgentError``."""
 
     async def script(a: ScriptedAgent) -> None:
         await open_session(a)
@@ -193,4 +194,9 @@ async def odd_ids(lines: list[str]) -> None:
             await a.send_line(text.replace("{prompt}", json.dumps(prompt["id"])).encode())
         await a.reply(prompt, END_TURN)
 
-    await played(script, one_turn)
+    async def use(live: LiveAgent) -> None:
+        session = await live.new_session(cwd="/")
+        result = await session.send("go")
+        assert result.stop_reason == stop_reason
+
+    await played(script, use)

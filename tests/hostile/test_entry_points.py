@@ -173,3 +173,12 @@ async def test_odd_json_rpc_ids_end_the_turn_or_fail_it_typed(case: str) -> None
     except BaseException as exc:
         error = exc
     check_outcome(Entry(live_entries.odd_ids, (), (AgentError,)), error)  # type: ignore[arg-type]
+
+
+@pytest.mark.anyio
+async def test_a_second_answer_to_a_request_does_not_replace_the_first() -> None:
+    # Both answers in one read: the reader routes the second before the caller wakes.
+    answer = '{"jsonrpc":"2.0","id":{prompt},"result":{"stopReason":"%s"}}'
+    both = "\n".join(answer % reason for reason in ("max_tokens", "end_turn"))
+    with anyio.fail_after(GUARD):
+        await live_entries.odd_ids([both], stop_reason="max_tokens")
