@@ -76,7 +76,8 @@ def test_agent_sdk_batch_prints_and_reports_the_key_nowhere(
         "batch", str(tasks), "--fake", str(scenario), *flags, "--json", "--html", str(report), **env
     )
     assert done.returncode == 1, done.stderr  # the tasks failed, and it said so
-    assert json.loads(done.stdout)["failed"] == 2  # the premise: both ran and failed
+    assert json.loads(done.stdout)["failed"] == 2  # the premise: both ran and failed,
+    assert MASK in done.stdout  # saying what the CLI printed, the key masked
     assert KEY not in done.stdout + done.stderr
     assert KEY not in report.read_text()
 
