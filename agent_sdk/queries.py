@@ -115,7 +115,7 @@ async def status(*, options: AgentOptions | None = None) -> Status:
     out = await _output(["status", "--format", "json"], options)
     try:
         return msgspec.json.decode(out.strip().splitlines()[-1], type=Status)
-    except (msgspec.DecodeError, IndexError) as exc:
+    except (msgspec.DecodeError, IndexError, RecursionError) as exc:  # nested too deep
         raise AgentProtocolError(
             f"`cursor-agent status --format json` printed no status object: {out.strip()!r}",
             context=ErrorContext(stdout_lines=out.splitlines()),

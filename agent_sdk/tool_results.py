@@ -228,7 +228,17 @@ class GetMcpToolsSuccess(_Payload, frozen=True):
 
     def parsed_content(self) -> Any:
         """``content`` decoded (raises ``msgspec.DecodeError`` if it is not JSON)."""
-        return msgspec.json.decode(self.content)
+        return _decode_json(self.content)
+
+
+def _decode_json(text: str) -> Any:
+    """A JSON string a payload carries, decoded; ``msgspec.DecodeError`` if it is not
+    JSON, also when it nests too deep to decode (never a ``RecursionError``:
+    docs/protocol.md §5)."""
+    try:
+        return msgspec.json.decode(text)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested deeper than agent_sdk decodes") from None
 
 
 # --- outcomes other than success ----------------------------------------------------

@@ -43,6 +43,7 @@ from .tool_results import (
     UpdateTodosSuccess,
     WritePermissionDenied,
     WriteSuccess,
+    _decode_json,
     _Payload,
 )
 
@@ -252,7 +253,7 @@ class FunctionArgs(_Payload, frozen=True):
 
     def parsed_arguments(self) -> Any:
         """The ``arguments`` JSON string decoded (raises ``msgspec.DecodeError`` if invalid)."""
-        return msgspec.json.decode(self.arguments)
+        return _decode_json(self.arguments)
 
 
 ToolArgs = (

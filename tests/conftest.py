@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,3 +35,24 @@ def fake_options(fake_binary: str) -> Callable[..., AgentOptions]:
         return AgentOptions(binary=fake_binary, env=env, **kwargs)
 
     return make
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[None]:
+    """A local Ray instance for a test module (it takes seconds to start; shut down after
+    the module, so its processes do not load the rest of the suite): 2 CPUs, no
+    dashboard, no usage stats. Its workers run this venv's Python, which has agent_sdk
+    installed (editable): they import it and find the fake agent as the tests do."""
+    saved = os.environ.get("RAY_USAGE_STATS_ENABLED")
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    import ray  # the test extra installs it; only the Ray tests ask for this
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+        if saved is None:
+            os.environ.pop("RAY_USAGE_STATS_ENABLED", None)
+        else:
+            os.environ["RAY_USAGE_STATS_ENABLED"] = saved

@@ -44,7 +44,7 @@ from ..tools import (
     WritePermissionDenied,
     WriteSuccess,
 )
-from .lenient import decode_with_decimals
+from .lenient import decode_with_decimals, repair_line
 
 __all__ = ["ParsedToolCall", "parse_tool_call"]
 
@@ -120,6 +120,17 @@ def _decode_or_dict(raw: msgspec.Raw, tp: Any) -> Any:
         return _decoder(tp).decode(raw)
     except (msgspec.ValidationError, RecursionError):
         return _plain(raw)
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        # A Raw is not checked when its line is decoded: invalid UTF-8 (or a lone
+        # surrogate escape) inside it shows only now, and is repaired as a line is.
+        repaired = _repaired(raw)
+        return None if repaired is None else _decode_or_dict(repaired, tp)
+
+
+def _repaired(raw: msgspec.Raw) -> msgspec.Raw | None:
+    data = bytes(raw)
+    repaired = repair_line(data)
+    return None if repaired == data else msgspec.Raw(repaired)
 
 
 def _plain(raw: msgspec.Raw) -> Any:
@@ -135,6 +146,9 @@ def _plain(raw: msgspec.Raw) -> Any:
             return None
     except RecursionError:
         return None
+    except (msgspec.DecodeError, UnicodeDecodeError):  # see _decode_or_dict
+        repaired = _repaired(raw)
+        return None if repaired is None else _plain(repaired)
 
 
 def _millis(raw: msgspec.Raw | None) -> int | None:

@@ -291,6 +291,9 @@ class Connection:
             if pending is None:  # late (timed out) or not ours
                 self._diagnose(Malformed(line, "a response to no waiting request"))
                 return None
+            if pending.done.is_set():  # the first answer is the answer (docs/live.md)
+                self._diagnose(Malformed(line, "a second response to one request"))
+                return None
             pending.response = message
             pending.done.set()
         elif isinstance(message, Notification):

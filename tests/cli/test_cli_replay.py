@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import ESC, RECORDED, SESSION, cli, cli_env
+from hostile.corpus import BOM, HUGE_DIGITS, deep_array
 
 from agent_sdk.cli.live import JsonSink, reader_gone
 from agent_sdk.cli.render import Renderer
@@ -84,11 +85,10 @@ def _with_field(line: str, name: str, value: bytes) -> bytes:
 
 
 SAY = '{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]},"session_id":"s"}'
-DEEP = b"[" * 50_000 + b"]" * 50_000
 HOSTILE = [
-    b"\xef\xbb\xbf" + INIT.encode() + b"\n",  # a byte order mark
+    BOM + INIT.encode() + b"\n",  # a byte order mark
     b'{"type":{"a":1},"session_id":"s"}\n',  # a type that is not a string
-    _with_field(SAY, "x_deep", DEEP),  # nested deeper than msgspec decodes
+    _with_field(SAY, "x_deep", deep_array()),  # nested deeper than msgspec decodes
     _with_field(SAY, "timestamp_ms", b"1e999"),  # a number out of range
     b"\xff\xfe garbage\n",  # not JSON, not UTF-8
     *_lines(SAY, RESULT),
@@ -129,7 +129,7 @@ def test_a_hostile_recording_replays_as_json_with_each_bad_line_an_unknown_event
 
 def test_a_tool_call_whose_args_do_not_fit_their_type_is_still_shown() -> None:
     # The renderer opens the payload; an out-of-range number leaves its args a dict.
-    odd = READ.replace('"path":"a.py"', '"path":"a.py","offset":' + "9" * 5000)
+    odd = READ.replace('"path":"a.py"', '"path":"a.py","offset":' + HUGE_DIGITS)
     ok, _, err = _replayed(_lines(INIT, odd, READ, RESULT))
     assert ok
     assert err.splitlines()[:3] == ["● Fake in /repo", "  ▸ read a.py", "  ▸ read a.py"]

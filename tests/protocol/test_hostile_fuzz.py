@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from hostile.corpus import BIG_NUMBERS, BOM, deep_array
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,6 @@ from agent_sdk._protocol.stream import MAX_STDOUT_LINE_CHARS, MAX_STDOUT_LINES, 
 from agent_sdk.events import Event, ResultEvent, UnknownEvent
 
 DATA = Path(__file__).parents[1] / "data"
-BOM = b"\xef\xbb\xbf"
 KNOWN = ["system", "user", "assistant", "thinking", "tool_call", "connection", "retry", "result"]
 
 
@@ -57,10 +57,8 @@ json_value = st.recursive(
 # Deep enough for any recursion limit, built by repetition: cheap at any depth. (Depths
 # near the limit are left out: whether they decode depends on the caller's stack.)
 depth = st.integers(min_value=1_500, max_value=20_000)
-deep_value = st.builds(lambda n, open_: b"[" * n + b"]" * n * open_, depth, st.booleans())
-big_number = st.sampled_from(
-    [b"1e999", b"-1e999", b"1E400", b"9" * 4301, b"-" + b"1" * 5000, b"2" * 4299]
-)
+deep_value = st.builds(lambda n, closed: deep_array(n, closed=closed), depth, st.booleans())
+big_number = st.sampled_from(BIG_NUMBERS)
 field = st.sampled_from(["x_new", "timestamp_ms", "session_id", "result", "message", "tool_call"])
 
 

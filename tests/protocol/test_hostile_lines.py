@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from hostile.corpus import BOM, HUGE_DIGITS, deep_array
 
 from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk._protocol.stream import MAX_STDOUT_LINE_CHARS, Stream
@@ -21,9 +22,6 @@ from agent_sdk.events import (
     UnknownEvent,
     UserEvent,
 )
-
-BOM = b"\xef\xbb\xbf"
-DEEP = 100_000  # far beyond any recursion limit; costs 200 KB
 
 
 def wire(**event: Any) -> bytes:
@@ -52,8 +50,8 @@ def kinds(events: list[Event]) -> list[str]:
     return [type(event).__name__ for event in events]
 
 
-def deep(inner: bytes = b"[" * DEEP + b"]" * DEEP) -> bytes:
-    """An assistant event whose unknown field nests ``DEEP`` levels."""
+def deep(inner: bytes = deep_array()) -> bytes:
+    """An assistant event whose unknown field nests as deep as ``inner``."""
     return SAY[:-2] + b',"x_extra":' + inner + b"}\n"
 
 
@@ -83,14 +81,14 @@ def test_deep_nesting_in_a_field_becomes_unknown_event_after_the_earlier_events(
 
 
 def test_deep_nesting_keeps_the_subtype_read_from_the_start_of_the_line() -> None:
-    line = b'{"type":"tool_call","subtype":"started","tool_call":' + b"[" * DEEP + b"]" * DEEP
+    line = b'{"type":"tool_call","subtype":"started","tool_call":' + deep_array()
     event = LineDecoder(partial=False).decode(line + b"}")
     assert isinstance(event, UnknownEvent)
     assert (event.type, event.subtype) == ("tool_call", "started")
 
 
 def test_deep_nesting_before_the_type_gives_an_unknown_event_of_no_type() -> None:
-    line = b'{"x":' + b"[" * DEEP + b"]" * DEEP + b',"type":"assistant"}'
+    line = b'{"x":' + deep_array() + b',"type":"assistant"}'
     event = LineDecoder(partial=False).decode(line)
     assert isinstance(event, UnknownEvent)
     assert (event.type, event.subtype, event.raw) == ("", None, {})
@@ -99,7 +97,7 @@ def test_deep_nesting_before_the_type_gives_an_unknown_event_of_no_type() -> Non
 
 def test_deep_nesting_that_is_not_an_object_is_kept_as_a_stdout_line() -> None:
     stream = Stream(keep_events=True)
-    events = feed(stream, INIT + b"[" * DEEP + b"]" * DEEP + b"\n" + SAY)
+    events = feed(stream, INIT + deep_array() + b"\n" + SAY)
     assert kinds(events) == ["SystemInit", "AssistantEvent"]
     (line,) = stream.stdout_lines
     assert line == "[" * MAX_STDOUT_LINE_CHARS
@@ -119,7 +117,7 @@ def test_the_events_after_a_deep_line_keep_the_reply_text() -> None:
 # --- numbers msgspec cannot hold ---------------------------------------------------
 @pytest.mark.parametrize(
     ("number", "kept"),
-    [(b"9" * 5000, Decimal("9" * 5000)), (b"1e999", Decimal("1e999"))],
+    [(HUGE_DIGITS.encode(), Decimal(HUGE_DIGITS)), (b"1e999", Decimal("1e999"))],
     ids=["5000 digits", "1e999"],
 )
 def test_an_event_with_a_number_out_of_range_becomes_unknown_event_with_reason(

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from hostile.corpus import HUGE_DIGITS as HUGE
+
 from agent_sdk._protocol.stream import Stream
 from agent_sdk.events import ToolCallCompleted
-
-HUGE = "9" * 5000  # more digits than int() converts from text
 
 
 def completed(tool_call: str) -> ToolCallCompleted:

@@ -1,0 +1,270 @@
+"""The registry of the SDK's JSON entry points: each takes hostile bytes (tests/hostile/
+corpus.py) where it takes input, and names the decode sites of ``agent_sdk`` it covers.
+
+A new entry point joins by adding one :data:`ENTRIES` item; tests/hostile/
+test_entry_points.py fails while a decode site of the package is claimed by none.
+
+Each entry's callable raises nothing but its ``allowed`` errors (the typed error its docs
+promise), and checks itself that what came around the hostile input still came through.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import tempfile
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import anyio
+import msgspec
+from hostile import live_entries
+
+import fake_agent
+from agent_sdk import AgentError, AgentOptions, queries
+from agent_sdk._output import OutputMismatchError, parse_output
+from agent_sdk._protocol.redaction import Redaction
+from agent_sdk._protocol.stream import Stream
+from agent_sdk.cli.batch import TasksError, read_tasks
+from agent_sdk.cli.live import JsonSink
+from agent_sdk.cli.render import Renderer
+from agent_sdk.cli.replay import replay
+from agent_sdk.events import AssistantEvent, ToolCallCompleted, ToolCallStarted, to_json
+from agent_sdk.testing import record
+from agent_sdk.tool_results import GetMcpToolsSuccess
+from agent_sdk.tools import FunctionArgs
+
+SAY = (
+    b'{"type":"assistant","message":{"role":"assistant",'
+    b'"content":[{"type":"text","text":"Done."}]}}'
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One JSON entry point: ``run(value)`` feeds it ``value`` (sync or async), it may
+    raise only ``allowed``, and it covers the decode ``sites`` (``module:qualname``)."""
+
+    run: Callable[[bytes], None] | Callable[[bytes], Awaitable[None]]
+    sites: tuple[str, ...]
+    allowed: tuple[type[BaseException], ...] = ()
+
+
+def text_of(value: bytes) -> str:
+    """The hostile bytes as the str an API takes (as a pipe's reader decodes them)."""
+    return value.decode("utf-8", "replace")
+
+
+def with_field(line: bytes, name: str, value: bytes) -> bytes:
+    """``line``'s object with one more member, written as given (no JSON library could)."""
+    return line.rstrip()[:-1] + b',"' + name.encode() + b'":' + value + b"}"
+
+
+# --- print mode ---------------------------------------------------------------------
+def print_mode_stream(value: bytes) -> None:
+    """The value as a line and as a field, between good events: both good ones arrive."""
+    for partial in (False, True, None):
+        stream = Stream(keep_events=True, partial=partial)
+        data = SAY + b"\n" + value + b"\n" + with_field(SAY, "x_new", value) + b"\n" + SAY
+        events = [*stream.feed(data + b"\n"), *stream.end()]
+        said = [e for e in events if isinstance(e, AssistantEvent) and e.text == "Done."]
+        assert events[0] == said[0]
+        assert events[-1] == said[-1]
+        assert len(said) >= 2
+
+
+def tool_payload(value: bytes) -> None:
+    """A tool call whose payload, args, result and timings are the value: every lazy
+    property reads, the event redacts and encodes."""
+    shapes = [
+        b'{"readToolCall":{"args":V,"result":{"success":V}},"startedAtMs":V}',
+        b'{"readToolCall":{"args":{"path":V},"result":V},"toolCallId":V}',
+        b'{"functionToolCall":V}',
+        b"V",
+    ]
+    redaction = Redaction(["sk-live-7c1e5a3f9b2d4e6a8c0f"])
+    for shape in shapes:
+        payload = shape.replace(b"V", value)
+        for subtype in (b"started", b"completed"):
+            line = b'{"type":"tool_call","subtype":"' + subtype + b'","call_id":"c1","tool_call":'
+            events = Stream(keep_events=True).feed(line + payload + b"}\n" + SAY + b"\n")
+            assert isinstance(events[-1], AssistantEvent)
+            for event in events:
+                if isinstance(event, (ToolCallStarted, ToolCallCompleted)):
+                    read_every_property(event)
+                    to_json(redaction.event(event))
+
+
+def read_every_property(event: ToolCallStarted | ToolCallCompleted) -> None:
+    names = ["kind", "args", "tool_call_id", "started_at_ms", "extras", "description"]
+    if isinstance(event, ToolCallCompleted):
+        names += ["outcome", "status", "result", "result_extras", "completed_at_ms"]
+        names += ["duration_ms"]
+    for name in names:
+        getattr(event, name)
+
+
+def function_arguments(value: bytes) -> None:
+    FunctionArgs(name="f", arguments=text_of(value)).parsed_arguments()
+
+
+def mcp_tools_content(value: bytes) -> None:
+    GetMcpToolsSuccess(content=text_of(value)).parsed_content()
+
+
+# --- structured output ---------------------------------------------------------------
+class Verdict(msgspec.Struct):
+    verdict: str
+    findings: list[Any] = []
+
+
+def structured_reply(value: bytes) -> None:
+    """The value fenced, bare after prose, and bare alone, against a struct and ``Any``."""
+    text = text_of(value)
+    for reply in (f"Here:\n```json\n{text}\n```", f"The plan: {text}", text):
+        for output_type in (Verdict, Any):
+            with contextlib.suppress(OutputMismatchError):
+                parse_output(reply, output_type)
+
+
+# --- the command line ----------------------------------------------------------------
+def batch_tasks(value: bytes) -> None:
+    """The value as a tasks line, and as a task's prompt, id and option."""
+    lines = [
+        value,
+        b'{"prompt":' + value + b"}",
+        b'{"prompt":"go","id":' + value + b"}",
+        b'{"prompt":"go","options":{"model":' + value + b"}}",
+    ]
+    for line in lines:
+        with contextlib.suppress(TasksError):
+            read_tasks(text_of(line), {})
+
+
+def replayed(value: bytes) -> None:
+    """A recording holding the value as a line and as a field, replayed both ways."""
+    data = SAY + b"\n" + value + b"\n" + with_field(SAY, "x_new", value) + b"\n" + SAY + b"\n"
+    for color in (False, True):
+        out, err = io.StringIO(), io.StringIO()
+        replay(io.BytesIO(data), Renderer(out, err, color=color), err)
+        assert out.getvalue().count("Done.") >= 2
+    out = io.StringIO()
+    replay(io.BytesIO(data), JsonSink(out), io.StringIO())
+    assert out.getvalue().count("Done.") >= 2
+
+
+async def recorded(value: bytes) -> None:
+    """A run that prints the value as a line is recorded, and the recording replays."""
+    steps = [
+        {"type": "system", "subtype": "init", "session_id": "s-1", "model": "Auto"},
+        {"fake": "raw", "base64": base64.b64encode(value + b"\n").decode(), "newline": False},
+        json.loads(SAY),
+        {"type": "result", "subtype": "success", "is_error": False, "result": "Done."},
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario = Path(tmp, "hostile.ndjson")
+        await anyio.Path(scenario).write_text("".join(json.dumps(step) + "\n" for step in steps))
+        env = {"FAKE_AGENT_SCENARIO": str(scenario), "CURSOR_API_KEY": ""}
+        options = AgentOptions(binary=fake_agent.executable(), env=env, timeout=120)
+        path = await record("go", Path(tmp, "recorded.ndjson"), options=options)
+        replayed_to = io.StringIO()
+        replay(io.BytesIO(path.read_bytes()), JsonSink(replayed_to), io.StringIO())
+        assert replayed_to.getvalue().count("Done.") >= 2
+
+
+# --- queries -------------------------------------------------------------------------
+async def queried_status(value: bytes) -> None:
+    """``status()`` when the CLI prints the value: as its output, or inside the object."""
+    for out in (value, b'{"isAuthenticated":true,"email":' + value + b"}"):
+
+        async def printed(args: list[str], options: AgentOptions | None, out: bytes = out) -> str:
+            return text_of(out)
+
+        with mock.patch.object(queries, "_output", printed):
+            await queries.status()
+
+
+P = "agent_sdk._protocol"
+L = "agent_sdk.live"
+ENTRIES: dict[str, Entry] = {
+    "print-mode stream": Entry(
+        print_mode_stream,
+        (
+            f"{P}.stream:Stream.__init__",
+            f"{P}.stream:Stream._detect_partial_output",
+            f"{P}.wire:_decoder",
+            f"{P}.wire:_partial_decoder",
+            f"{P}.lenient:_any_decoder",
+            f"{P}.lenient:decode_with_decimals",
+            f"{P}.lenient:_string",
+        ),
+    ),
+    "tool-call payload": Entry(
+        tool_payload,
+        (f"{P}.tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),
+    ),
+    "function tool arguments": Entry(
+        function_arguments,
+        ("agent_sdk.tool_results:_decode_json",),
+        (msgspec.DecodeError,),  # documented: "raises msgspec.DecodeError if invalid"
+    ),
+    "getMcpTools content": Entry(
+        mcp_tools_content,
+        ("agent_sdk.tool_results:_decode_json",),
+        (msgspec.DecodeError,),  # documented: "raises msgspec.DecodeError if not JSON"
+    ),
+    "structured-output reply": Entry(
+        structured_reply,
+        (
+            "agent_sdk._output:<module>",
+            "agent_sdk._output:parse_output",
+            "agent_sdk._output:_parses",
+        ),
+    ),
+    "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli.batch:read_tasks",)),
+    "replay": Entry(replayed, ()),  # decodes through the print-mode stream
+    "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
+    "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
+    # the live agent (ACP): see live_entries.py
+    "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>",)),
+    "acp notification params": Entry(
+        live_entries.notification_params, (f"{L}._dispatch:Router.on_notification",)
+    ),
+    "acp session update": Entry(
+        live_entries.session_update, (f"{L}._updates:decode_update", f"{L}._updates:_loose")
+    ),
+    "acp request params": Entry(live_entries.request_params, (f"{L}._dispatch:_params",)),
+    "acp initialize result": Entry(
+        live_entries.initialize_result, (f"{L}._agent:LiveAgent.__aenter__",), (AgentError,)
+    ),
+    "acp session/new result": Entry(
+        live_entries.new_session_result, (f"{L}._agent:LiveAgent.new_session",), (AgentError,)
+    ),
+    "acp session/load result": Entry(
+        live_entries.load_session_result, (f"{L}._agent:LiveAgent.load_session",), (AgentError,)
+    ),
+    "acp session/list result": Entry(
+        live_entries.list_sessions_result, (f"{L}._agent:LiveAgent.list_sessions",), (AgentError,)
+    ),
+    "acp session/prompt result": Entry(
+        live_entries.prompt_result, (f"{L}._control:prompt",), (AgentError,)
+    ),
+    "acp set_config_option result": Entry(
+        live_entries.config_option_result,
+        (f"{L}._session:LiveSession.set_config_option",),
+        (AgentError,),
+    ),
+}
+"""Every JSON entry point of the SDK, by name (the test ids)."""
+
+EXEMPT: dict[str, str] = {
+    "agent_sdk.testing.memory_acp:ScriptedAgent.receive": (
+        "the in-memory agent of the testing kit decodes only what LiveAgent itself wrote"
+    ),
+}
+"""Decode sites that take no input from outside the SDK, and why."""

@@ -1,0 +1,100 @@
+"""The key and the ``agent-sdk`` command: what ``agent-sdk`` (a run) and ``agent-sdk
+batch`` print on stdout and stderr, and the reports batch writes, hold it nowhere. The
+command's key comes from the environment, an ``--env`` or ``--header`` flag (or, for
+batch, a task's options)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from secrets_plant import KEY, MASK, SECRET_VARIABLES
+
+from agent_sdk._protocol.redaction import Redaction
+from agent_sdk.cli.live import RedactedText
+
+Leaky = Callable[..., Path]
+
+COMMAND_PLANTS: dict[str, tuple[list[str], dict[str, str]]] = {
+    "environ": ([], {"CURSOR_API_KEY": KEY}),
+    "environ token": ([], {"CURSOR_AUTH_TOKEN": KEY}),
+    "--env": (["--env", f"CURSOR_API_KEY={KEY}"], {}),
+    "--header": (["--header", f"Authorization: Bearer {KEY}"], {}),
+}
+
+
+def agent_sdk(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python -m agent_sdk ARGS`` run to completion, output captured."""
+    drop = ("NO_COLOR", "FAKE_AGENT_SCENARIO", "CURSOR_AGENT_BIN", *SECRET_VARIABLES)
+    environ = {k: v for k, v in os.environ.items() if k not in drop}
+    return subprocess.run(
+        [sys.executable, "-m", "agent_sdk", *args],
+        capture_output=True,
+        text=True,
+        input="",
+        timeout=120,
+        env={**environ, **env},
+    )
+
+
+@pytest.mark.parametrize("mode", [[], ["--json"], ["--no-partial"]], ids=["human", "json", "whole"])
+@pytest.mark.parametrize("plant", list(COMMAND_PLANTS))
+def test_the_agent_sdk_command_prints_the_key_nowhere(
+    leaky: Leaky, plant: str, mode: list[str]
+) -> None:
+    flags, env = COMMAND_PLANTS[plant]
+    scenario = leaky({"fake": "exit", "code": 1})
+    done = agent_sdk("--fake", str(scenario), *flags, *mode, "go", **env)
+    assert done.returncode == 1, done.stderr  # the run failed, and said so
+    assert KEY not in done.stdout + done.stderr
+
+
+BATCH_PLANTS = {**COMMAND_PLANTS, "tasks file": ([], {})}
+
+
+@pytest.mark.parametrize("plant", list(BATCH_PLANTS))
+def test_agent_sdk_batch_prints_and_reports_the_key_nowhere(
+    leaky: Leaky, plant: str, tmp_path: Path
+) -> None:
+    flags, env = BATCH_PLANTS[plant]
+    options = {"api_key": KEY} if plant == "tasks file" else {}
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(
+        "".join(
+            json.dumps({"prompt": "go", "id": f"t{n}", "options": options}) + "\n" for n in (1, 2)
+        )
+    )
+    scenario = leaky({"fake": "exit", "code": 1})
+    report = tmp_path / "report.html"
+    done = agent_sdk(
+        "batch", str(tasks), "--fake", str(scenario), *flags, "--json", "--html", str(report), **env
+    )
+    assert done.returncode == 1, done.stderr  # the tasks failed, and it said so
+    assert json.loads(done.stdout)["failed"] == 2  # the premise: both ran and failed,
+    assert MASK in done.stdout  # saying what the CLI printed, the key masked
+    assert KEY not in done.stdout + done.stderr
+    assert KEY not in report.read_text()
+
+
+# --- the reply on screen, as the command writes it ------------------------------------
+def test_a_key_split_across_writes_of_the_reply_is_printed_masked() -> None:
+    screen = io.StringIO()
+    reply = RedactedText(screen, Redaction([KEY]))
+    for piece in ("the key is ", KEY[:5], KEY[5:12], KEY[12:], " - done"):
+        reply.write(piece)
+    reply.release()
+    assert screen.getvalue() == f"the key is {MASK} - done"
+
+
+def test_the_reply_held_back_is_printed_when_released() -> None:
+    screen = io.StringIO()
+    reply = RedactedText(screen, Redaction([KEY]))
+    reply.write("ok")
+    reply.release()
+    assert screen.getvalue() == "ok"

@@ -1,0 +1,50 @@
+"""The key and the live agent (docs/acp.md): an agent that says the key in a line that is
+no JSON-RPC, in a notification that does not decode and in an error answer (message and
+data) shows it in none of the live agent's errors (nor their pickle) or diagnostics."""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+from secrets_plant import KEY, MakeOptions, where_shown
+
+from agent_sdk import AgentError
+from agent_sdk.live import LiveAgent
+from agent_sdk.testing.memory_acp import MemoryAcpTransport, ScriptedAgent
+
+pytestmark = pytest.mark.anyio
+
+SID = "4c1f9e2a-7b3d-4e8a-9f10-2d6b8c0a5e71"
+LIMIT = 30.0  # a hang guard
+
+
+async def leaking_agent(a: ScriptedAgent) -> None:
+    await a.handshake()
+    await a.reply(await a.expect("session/new"), {"sessionId": SID})
+    prompt = await a.expect("session/prompt")
+    await a.send_line(f"Using API key {KEY} from the environment".encode())
+    bad = {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": KEY}}
+    await a.send_line(json.dumps(bad).encode())
+    await a.fail(prompt, -32603, f"Internal error: key {KEY} refused", {"key": KEY})
+    await a.receive()
+
+
+async def failed_turn(options: MakeOptions) -> tuple[AgentError, LiveAgent]:
+    async with LiveAgent(options(), transport=MemoryAcpTransport(leaking_agent)) as agent:
+        session = await agent.new_session(cwd="/")
+        with anyio.fail_after(LIMIT), pytest.raises(AgentError) as info:
+            await session.send("go")
+    return info.value, agent
+
+
+async def test_a_live_agents_error_shows_the_key_nowhere(planted: MakeOptions) -> None:
+    error, _ = await failed_turn(planted)
+    assert where_shown(error) == []
+
+
+async def test_a_live_agents_diagnostics_show_the_key_nowhere(planted: MakeOptions) -> None:
+    _, agent = await failed_turn(planted)
+    assert agent.diagnostics  # the premise: the lines that did not decode were kept
+    assert where_shown(agent.diagnostics) == []
