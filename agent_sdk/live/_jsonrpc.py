@@ -150,11 +150,14 @@ TOO_DEEP = "nested too deep to decode"
 
 def decode(data: bytes | msgspec.Raw, kind: type[T]) -> T:
     """``msgspec.json.decode`` where JSON nested too deep (a ``RecursionError`` in msgspec)
-    is a :class:`msgspec.DecodeError` too: a hostile line never escapes as a crash."""
+    or a string that is not UTF-8 (msgspec's ``UnicodeDecodeError``) is a
+    :class:`msgspec.DecodeError` too: a hostile line never escapes as a crash."""
     try:
         return msgspec.json.decode(data, type=kind)
     except RecursionError:
         raise msgspec.DecodeError(TOO_DEEP) from None
+    except UnicodeDecodeError as exc:
+        raise msgspec.DecodeError(f"a string that is not UTF-8: {exc.reason}") from None
 
 
 def decode_line(line: bytes) -> Incoming:
@@ -163,7 +166,7 @@ def decode_line(line: bytes) -> Incoming:
         env = _decoder.decode(line)
     except RecursionError:
         return _malformed(line, TOO_DEEP)
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         return _malformed(line, f"not a JSON-RPC message: {exc}")
     if env.jsonrpc != "2.0":
         return _malformed(line, 'no "jsonrpc": "2.0"')

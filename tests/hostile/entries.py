@@ -14,6 +14,7 @@ import base64
 import contextlib
 import io
 import json
+import subprocess
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from agent_sdk.cli.live import JsonSink
 from agent_sdk.cli.render import Renderer
 from agent_sdk.cli.replay import replay
 from agent_sdk.events import AssistantEvent, ToolCallCompleted, ToolCallStarted, to_json
+from agent_sdk.fleet._owner import MARKER, PREFIXES, Owner, me, stale_dirs
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
 from agent_sdk.tools import FunctionArgs
@@ -177,6 +179,27 @@ async def recorded(value: bytes) -> None:
         assert replayed_to.getvalue().count("Done.") >= 2
 
 
+# --- the fleet's owner markers ----------------------------------------------------
+def owner_marker(value: bytes) -> None:
+    """A marker holding the value, in the temp dir any local user writes to, beside the
+    marker of a dead owner: the sweep skips the one and still finds the other."""
+    with tempfile.TemporaryDirectory() as tmp:
+        hostile = Path(tmp, f"{PREFIXES[0]}hostile")
+        hostile.mkdir()
+        Path(hostile, MARKER).write_bytes(value)
+        dead = Path(tmp, f"{PREFIXES[0]}dead")
+        dead.mkdir()
+        Path(dead, MARKER).write_bytes(msgspec.json.encode(dead_owner()))
+        assert [found for found, _ in stale_dirs(Path(tmp))] == [dead]
+
+
+def dead_owner() -> Owner:
+    """This host's owner record of a process that has ended."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return msgspec.structs.replace(me(None), pid=child.pid, started=None)
+
+
 # --- queries -------------------------------------------------------------------------
 async def queried_status(value: bytes) -> None:
     """``status()`` when the CLI prints the value: as its output, or inside the object."""
@@ -191,6 +214,7 @@ async def queried_status(value: bytes) -> None:
 
 P = "agent_sdk._protocol"
 L = "agent_sdk.live"
+DECODE = (f"{L}._jsonrpc:decode",)
 ENTRIES: dict[str, Entry] = {
     "print-mode stream": Entry(
         print_mode_stream,
@@ -221,7 +245,6 @@ ENTRIES: dict[str, Entry] = {
     "structured-output reply": Entry(
         structured_reply,
         (
-            "agent_sdk._output:<module>",
             "agent_sdk._output:parse_output",
             "agent_sdk._output:_parses",
         ),
@@ -229,34 +252,21 @@ ENTRIES: dict[str, Entry] = {
     "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli.batch:read_tasks",)),
     "replay": Entry(replayed, ()),  # decodes through the print-mode stream
     "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
+    "fleet owner marker": Entry(owner_marker, ("agent_sdk.fleet._owner:_read_marker",)),
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
-    # the live agent (ACP): see live_entries.py
-    "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>",)),
-    "acp notification params": Entry(
-        live_entries.notification_params, (f"{L}._dispatch:Router.on_notification",)
-    ),
-    "acp session update": Entry(
-        live_entries.session_update, (f"{L}._updates:decode_update", f"{L}._updates:_loose")
-    ),
-    "acp request params": Entry(live_entries.request_params, (f"{L}._dispatch:_params",)),
-    "acp initialize result": Entry(
-        live_entries.initialize_result, (f"{L}._agent:LiveAgent.__aenter__",), (AgentError,)
-    ),
-    "acp session/new result": Entry(
-        live_entries.new_session_result, (f"{L}._agent:LiveAgent.new_session",), (AgentError,)
-    ),
-    "acp session/load result": Entry(
-        live_entries.load_session_result, (f"{L}._agent:LiveAgent.load_session",), (AgentError,)
-    ),
-    "acp session/list result": Entry(
-        live_entries.list_sessions_result, (f"{L}._agent:LiveAgent.list_sessions",), (AgentError,)
-    ),
-    "acp session/prompt result": Entry(
-        live_entries.prompt_result, (f"{L}._control:prompt",), (AgentError,)
-    ),
+    # the live agent (ACP): see live_entries.py; every placement decodes through one site
+    "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>", f"{L}._jsonrpc:_scalar")),
+    "acp notification params": Entry(live_entries.notification_params, DECODE),
+    "acp session update": Entry(live_entries.session_update, DECODE),
+    "acp request params": Entry(live_entries.request_params, DECODE),
+    "acp initialize result": Entry(live_entries.initialize_result, DECODE, (AgentError,)),
+    "acp session/new result": Entry(live_entries.new_session_result, DECODE, (AgentError,)),
+    "acp session/load result": Entry(live_entries.load_session_result, DECODE, (AgentError,)),
+    "acp session/list result": Entry(live_entries.list_sessions_result, DECODE, (AgentError,)),
+    "acp session/prompt result": Entry(live_entries.prompt_result, DECODE, (AgentError,)),
     "acp set_config_option result": Entry(
         live_entries.config_option_result,
-        (f"{L}._session:LiveSession.set_config_option",),
+        DECODE,
         (AgentError,),
     ),
 }
