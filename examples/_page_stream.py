@@ -9,6 +9,9 @@ from typing import Any
 import msgspec
 
 from agent_sdk import AgentError, AssistantEvent, ToolCall, ToolCallCompleted, ToolCallStarted
+
+# The SDK's one redaction (private to agent_sdk; these examples ship with it).
+from agent_sdk._protocol.redaction import NO_SECRETS, HeldText, Redaction
 from agent_sdk.cli.labels import command_failure, failure_detail, result_detail, tool_label
 
 __all__ = ["MAX_ARGS", "MAX_VALUE", "PageStream", "sse", "tool_for_page"]
@@ -74,24 +77,40 @@ def tool_for_page(call: ToolCall) -> dict[str, Any]:
 class PageStream:
     """What one run sends its page, as server-sent events: agent_sdk events drawn as reply
     text and tool-call rows (a live turn's events are agent_sdk events too, so both modes
-    draw alike), and failures as ``error``."""
+    draw alike), and failures as ``error``.
 
-    def __init__(self, send: Callable[[bytes], Awaitable[None]]) -> None:
+
+    Like the ``agent-sdk`` command's screen, the page shows no secret of the run (its API
+    key, auth token, header values): every event is redacted, the reply as a whole text,
+    since a key may be cut across its deltas (``redaction``).
+    """
+
+    def __init__(
+        self, send: Callable[[bytes], Awaitable[None]], redaction: Redaction = NO_SECRETS
+    ) -> None:
         self._send = send
+        self._redaction = redaction
+        self._reply = HeldText(redaction)
         # A streamed run keeps no events (flat memory): calls are paired as they pass,
         # and only the running ones are held.
         self.running: dict[str, ToolCallStarted] = {}
         self.calls = 0
 
     async def send(self, event: str, data: Any) -> None:
-        """One event to the page (nothing once the page is gone)."""
-        await self._send(sse(event, data))
+        """One event to the page (nothing once the page is gone), redacted; the reply's
+        held-back tail goes first."""
+        held = self._reply.release()
+        if held:
+            await self._send(sse("text", {"text": held}))
+        await self._send(sse(event, self._redaction.value(data)))
 
     async def draw(self, event: object) -> None:
         """Send what the page shows of ``event``; other events are not drawn."""
         if isinstance(event, AssistantEvent):
-            if event.new_text:  # the CLI repeats text in flushes: new text only
-                await self.send("text", {"text": event.new_text})
+            # The CLI repeats text in flushes: new text only.
+            shown = self._reply.feed(event.new_text) if event.new_text else ""
+            if shown:
+                await self._send(sse("text", {"text": shown}))
         elif isinstance(event, ToolCallStarted):
             self.calls += 1
             self.running[event.call_id] = event

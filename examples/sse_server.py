@@ -68,6 +68,7 @@ ends with it (the SDK's parent-death signal, docs/lifecycle.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import uuid
@@ -91,6 +92,7 @@ from agent_sdk import (
     SystemInit,
     run,
 )
+from agent_sdk._protocol.redaction import redaction_of  # the SDK's one redaction
 
 if __package__:  # uvicorn examples.sse_server:app
     from ._agent import default_options, using_fake
@@ -246,7 +248,8 @@ class RunStream(Response):
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(watch_disconnect)
                     await body(sse("start", {"run": active.id}))
-                    await active.stream(PageStream(body))
+                    # The page shows no secret of the run (OPTIONS' or the environment's).
+                    await active.stream(PageStream(body, redaction_of(OPTIONS, os.environ)))
                     tg.cancel_scope.cancel()  # the run is over: stop watching
             # Here the run has ended (print mode: its agent's process group is gone).
             if not disconnected:
@@ -281,14 +284,17 @@ async def run_endpoint(request: Request) -> Response:
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return refused(415, 'send a JSON body: {"prompt": "..."} as application/json')
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return refused(413, f"the body is over {MAX_BODY} bytes")
+    async with contextlib.aclosing(request.stream()) as chunks:  # closed when cut short too
+        async for chunk in chunks:
+            body += chunk
+            if len(body) > MAX_BODY:
+                return refused(413, f"the body is over {MAX_BODY} bytes")
     try:
         asked = msgspec.json.decode(body, type=RunRequest)
     except msgspec.DecodeError as exc:  # ValidationError is one
         return refused(400, f'send {{"prompt": "..."}}: {exc}')
+    except RecursionError:  # a body nested deeper than msgspec decodes
+        return refused(400, 'send {"prompt": "..."}: the body is nested too deep')
     prompt = asked.prompt.strip()
     if not prompt:
         return refused(400, "the prompt is empty")

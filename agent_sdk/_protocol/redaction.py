@@ -58,6 +58,7 @@ __all__ = [
     "MIN_SECRET_CHARS",
     "NO_SECRETS",
     "SECRET_VARIABLES",
+    "HeldText",
     "Redaction",
     "redacted_argv",
     "redaction_of",
@@ -294,6 +295,35 @@ class Redaction:
 _ERROR_FIELDS = frozenset({"message", "hint", "context", "event"})
 
 NO_SECRETS = Redaction(())
+
+
+class HeldText:
+    """A text that arrives in pieces (a reply's deltas), redacted as a whole: a secret may
+    be cut across pieces, so the last characters that could still begin one are held back
+    until more text comes or :meth:`release` (at the end, or before anything else is shown).
+
+    Args:
+        redaction: the run's redaction; without secrets nothing is held.
+    """
+
+    def __init__(self, redaction: Redaction) -> None:
+        self._redaction = redaction
+        self._keep = max(redaction.longest - 1, 0)
+        self._held = ""
+
+    def feed(self, text: str) -> str:
+        """What can be shown of the text so far, redacted; the rest is held."""
+        if not self._redaction:
+            return text
+        buffer = self._redaction.text(self._held + text)
+        cut = max(len(buffer) - self._keep, 0)
+        self._held = buffer[cut:]
+        return buffer[:cut]
+
+    def release(self) -> str:
+        """What was held back (the text is over, or something else is shown next)."""
+        held, self._held = self._held, ""
+        return held
 
 
 def redaction_of(options: AgentOptions, environ: Mapping[str, str]) -> Redaction:

@@ -18,7 +18,7 @@ from typing import TextIO, cast
 import anyio
 import msgspec
 
-from .._protocol.redaction import Redaction, redaction_of
+from .._protocol.redaction import HeldText, Redaction, redaction_of
 from .._run import run
 from ..errors import (
     AgentConfigError,
@@ -77,17 +77,13 @@ class RedactedText:
 
     def __init__(self, target: TextIO, redaction: Redaction) -> None:
         self.target = target
-        self._redaction = redaction
-        self._keep = redaction.longest - 1
-        self._held = ""
+        self._text = HeldText(redaction)
 
     def write(self, text: str) -> int:
         """Write ``text``, redacted, but for a tail that may begin a secret."""
-        buffer = self._redaction.text(self._held + text)
-        cut = max(len(buffer) - self._keep, 0)
-        if cut:
-            self.target.write(buffer[:cut])
-        self._held = buffer[cut:]
+        shown = self._text.feed(text)
+        if shown:
+            self.target.write(shown)
         return len(text)
 
     def flush(self) -> None:
@@ -98,9 +94,9 @@ class RedactedText:
 
     def release(self) -> None:
         """Write what was held back (the output is over)."""
-        if self._held:
-            self.target.write(self._held)
-            self._held = ""
+        held = self._text.release()
+        if held:
+            self.target.write(held)
         self.target.flush()
 
 

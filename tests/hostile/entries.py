@@ -15,6 +15,7 @@ import contextlib
 import io
 import json
 import subprocess
+import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
 from agent_sdk.tools import FunctionArgs
 
+REPO = Path(__file__).resolve().parents[2]
 SAY = (
     b'{"type":"assistant","message":{"role":"assistant",'
     b'"content":[{"type":"text","text":"Done."}]}}'
@@ -200,6 +202,43 @@ def dead_owner() -> Owner:
     return msgspec.structs.replace(me(None), pid=child.pid, started=None)
 
 
+# --- the example web page ---------------------------------------------------------
+async def web_run_request(value: bytes) -> None:
+    """``POST /run`` of examples/sse_server.py with the value as its body, and as a field
+    of it (one ASGI message, as uvicorn hands a body over): refused with a 4xx."""
+    sys.path.insert(0, str(REPO))
+    from examples import sse_server
+
+    for body in (value, with_field(b'{"prompt":""}', "x_new", value)):
+        started: list[dict[str, Any]] = []
+
+        async def receive(body: bytes = body) -> dict[str, Any]:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict[str, Any], started: list[Any] = started) -> None:
+            if message["type"] == "http.response.start":
+                started.append(message)
+
+        await sse_server.app(WEB_SCOPE, receive, send)
+        assert 400 <= started[0]["status"] < 500, started[0]["status"]
+
+
+WEB_SCOPE = {
+    "type": "http",
+    "asgi": {"version": "3.0", "spec_version": "2.3"},
+    "http_version": "1.1",
+    "method": "POST",
+    "scheme": "http",
+    "path": "/run",
+    "raw_path": b"/run",
+    "root_path": "",
+    "query_string": b"",
+    "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")],
+    "client": ("127.0.0.1", 50000),
+    "server": ("127.0.0.1", 8000),
+}
+
+
 # --- queries -------------------------------------------------------------------------
 async def queried_status(value: bytes) -> None:
     """``status()`` when the CLI prints the value: as its output, or inside the object."""
@@ -253,6 +292,7 @@ ENTRIES: dict[str, Entry] = {
     "replay": Entry(replayed, ()),  # decodes through the print-mode stream
     "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
     "fleet owner marker": Entry(owner_marker, ("agent_sdk.fleet._owner:_read_marker",)),
+    "web page run request": Entry(web_run_request, ()),  # examples/: not in the walk
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
     # the live agent (ACP): see live_entries.py; every placement decodes through one site
     "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>", f"{L}._jsonrpc:_scalar")),

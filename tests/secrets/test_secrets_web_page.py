@@ -36,7 +36,7 @@ async def page_events(server: ModuleType, scenario: Path, monkeypatch: pytest.Mo
     # The server's own origin: the page refuses requests that come from elsewhere.
     transport = httpx.ASGITransport(app=server.app)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
-        response = await client.get("/run", params={"prompt": "go"}, timeout=60)
+        response = await client.post("/run", json={"prompt": "go"}, timeout=60)
     assert response.status_code == 200
     return response.text
 
