@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import signal
 import subprocess
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from cli_process import ESC, Terminal, cli, cli_env, processes_with_arg
+from proctable import settles
 
 import agent_sdk
 from agent_sdk import TextLine
@@ -185,6 +188,31 @@ def test_more_signals_while_the_agent_ends_change_nothing(
     assert f"agent-sdk: error: {how}; the agent's process group was ended" in err
     assert "Traceback" not in err
     assert processes_with_arg(prompt) == []
+
+
+def test_killing_the_command_ends_its_agent(tmp_path: Path) -> None:
+    # SIGKILL: no teardown of ours runs; the agent dies of its parent's death
+    # (docs/lifecycle.md, "When the program dies").
+    prompt = f"hi {uuid.uuid4()}"  # the agent's argv holds it: the agent can be found
+    child = subprocess.Popen(
+        [sys.executable, "-m", "agent_sdk", "--fake", "stall", "--", prompt],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+    )
+    try:
+        assert child.stderr is not None
+        assert child.stderr.readline().startswith("● ")  # the run has started
+        assert set(processes_with_arg(prompt)) - {child.pid}  # the agent, running
+        child.kill()
+        child.communicate(timeout=30)
+        assert settles(lambda: processes_with_arg(prompt) == [], within=10)
+    finally:
+        for pid in processes_with_arg(prompt):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_prompt_is_read_from_stdin_when_absent() -> None:
