@@ -11,7 +11,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import anyio
@@ -106,15 +106,22 @@ def _config_dir(seed: str | Path | None) -> tuple[Path, Path]:
 
 def _make_config(path: Path) -> Path:
     config = path / "config"
-    try:
+    with _writing_in(path):
         config.mkdir(mode=0o700)
+    return config
+
+
+@contextlib.contextmanager
+def _writing_in(path: Path) -> Iterator[None]:
+    """Writing in the new directory ``path``: on failure it goes, and the error says why."""
+    try:
+        yield
     except OSError as exc:
         remove_tree(path)
         raise AgentStartError(
             f"could not write in the temporary directory {path}: {exc}",
             hint="check that it (or TMPDIR) names a writable directory with free space",
         ) from exc
-    return config
 
 
 def temp_dir(prefix: str, parent: str | Path | None, *, repo: str | None = None) -> Path:
@@ -128,14 +135,8 @@ def temp_dir(prefix: str, parent: str | Path | None, *, repo: str | None = None)
             f"could not make a temporary directory in {parent or tempfile.gettempdir()}: {exc}",
             hint="check that it (or TMPDIR) names a writable directory with free space",
         ) from exc
-    try:
+    with _writing_in(path):
         mark(path, repo)
-    except OSError as exc:
-        remove_tree(path)
-        raise AgentStartError(
-            f"could not write in the temporary directory {path}: {exc}",
-            hint="check that it (or TMPDIR) names a writable directory with free space",
-        ) from exc
     return path
 
 

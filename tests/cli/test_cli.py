@@ -25,6 +25,26 @@ from agent_sdk.events import to_json
 
 
 # --- live runs against the fake --------------------------------------------------------
+def stalled_command() -> tuple[subprocess.Popen[str], str]:
+    """``agent-sdk --fake stall`` with its agent started and silent; the prompt, unique,
+    finds the agent (its argv holds it)."""
+    prompt = f"hi {uuid.uuid4()}"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "agent_sdk", "--fake", "stall", "--", prompt],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        # A child of a non-interactive shell may inherit SIGINT ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stderr is not None
+    assert child.stderr.readline().startswith("● ")  # the run has started
+    assert set(processes_with_arg(prompt)) - {child.pid}  # the agent, running
+    return child, prompt
+
+
 def test_fake_hello_prints_the_reply_and_a_summary_and_exits_0() -> None:
     done = cli("--fake", "hello", "add a test")
     assert done.returncode == 0, done.stderr
@@ -117,20 +137,7 @@ def test_timeout_exits_124() -> None:
 def test_a_signal_ends_the_agent_and_exits_with_its_status(
     signum: signal.Signals, status: int, how: str
 ) -> None:
-    prompt = f"hi {uuid.uuid4()}"  # the agent's argv holds it: the agent can be found
-    child = subprocess.Popen(
-        [sys.executable, "-m", "agent_sdk", "--fake", "stall", "--", prompt],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=cli_env(),
-        # A child of a non-interactive shell may inherit SIGINT ignored.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert child.stderr is not None
-    assert child.stderr.readline().startswith("● ")  # the run has started
-    assert set(processes_with_arg(prompt)) - {child.pid}  # the agent, running
+    child, prompt = stalled_command()
     child.send_signal(signum)
     _, err = child.communicate(timeout=30)
     assert child.returncode == status
@@ -193,19 +200,8 @@ def test_more_signals_while_the_agent_ends_change_nothing(
 def test_killing_the_command_ends_its_agent(tmp_path: Path) -> None:
     # SIGKILL: no teardown of ours runs; the agent dies of its parent's death
     # (docs/lifecycle.md, "When the program dies").
-    prompt = f"hi {uuid.uuid4()}"  # the agent's argv holds it: the agent can be found
-    child = subprocess.Popen(
-        [sys.executable, "-m", "agent_sdk", "--fake", "stall", "--", prompt],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=cli_env(),
-    )
+    child, prompt = stalled_command()
     try:
-        assert child.stderr is not None
-        assert child.stderr.readline().startswith("● ")  # the run has started
-        assert set(processes_with_arg(prompt)) - {child.pid}  # the agent, running
         child.kill()
         child.communicate(timeout=30)
         assert settles(lambda: processes_with_arg(prompt) == [], within=10)

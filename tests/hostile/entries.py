@@ -25,6 +25,7 @@ from unittest import mock
 
 import anyio
 import msgspec
+from asgi_request import asgi_scope
 from hostile import live_entries
 
 import fake_agent
@@ -219,24 +220,8 @@ async def web_run_request(value: bytes) -> None:
             if message["type"] == "http.response.start":
                 started.append(message)
 
-        await sse_server.app(WEB_SCOPE, receive, send)
+        await sse_server.app(asgi_scope(), receive, send)
         assert 400 <= started[0]["status"] < 500, started[0]["status"]
-
-
-WEB_SCOPE = {
-    "type": "http",
-    "asgi": {"version": "3.0", "spec_version": "2.3"},
-    "http_version": "1.1",
-    "method": "POST",
-    "scheme": "http",
-    "path": "/run",
-    "raw_path": b"/run",
-    "root_path": "",
-    "query_string": b"",
-    "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")],
-    "client": ("127.0.0.1", 50000),
-    "server": ("127.0.0.1", 8000),
-}
 
 
 # --- queries -------------------------------------------------------------------------

@@ -152,23 +152,25 @@ async def test_the_reader_runs_at_most_a_bounded_number_of_updates_ahead_of_a_sl
     assert max(ahead) >= feed.TURN_BUFFER  # the buffer did fill: the bound was reached
 
 
+async def flood_one_two_answers(a: ScriptedAgent) -> None:
+    """An agent that floods session one's turn until session two's turn has answered."""
+    await open_sessions(a, ONE, TWO)
+    first = await a.expect("session/prompt")
+    a.flood(ONE, text("x"), limit=FLOOD)
+    second = await a.expect("session/prompt")
+    await a.update(TWO, text("two"))
+    await a.reply(second, {"stopReason": "end_turn"})
+    a.stop_flood()
+    await a.reply(first, {"stopReason": "end_turn"})
+    await a.receive()
+
+
 async def test_a_consumer_that_stops_reading_holds_the_other_sessions_up_only_for_a_while(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(feed, "STALL_LIMIT", 0.2)
 
-    async def script(a: ScriptedAgent) -> None:
-        await open_sessions(a, ONE, TWO)
-        first = await a.expect("session/prompt")
-        a.flood(ONE, text("x"), limit=FLOOD)
-        second = await a.expect("session/prompt")
-        await a.update(TWO, text("two"))
-        await a.reply(second, {"stopReason": "end_turn"})
-        a.stop_flood()
-        await a.reply(first, {"stopReason": "end_turn"})
-        await a.receive()
-
-    async with LiveAgent(transport=MemoryAcpTransport(script)) as agent:
+    async with LiveAgent(transport=MemoryAcpTransport(flood_one_two_answers)) as agent:
         one, two = await new_session(agent), await new_session(agent)
         with anyio.fail_after(LIMIT):
             stalled = one.run("flood")
@@ -213,18 +215,7 @@ async def test_a_turn_left_without_reading_never_blocks_the_reader(
 ) -> None:
     monkeypatch.setattr(feed, "STALL_LIMIT", 10 * LIMIT)  # only leaving can free the reader
 
-    async def script(a: ScriptedAgent) -> None:
-        await open_sessions(a, ONE, TWO)
-        first = await a.expect("session/prompt")
-        a.flood(ONE, text("x"), limit=FLOOD)
-        second = await a.expect("session/prompt")
-        await a.update(TWO, text("two"))
-        await a.reply(second, {"stopReason": "end_turn"})
-        a.stop_flood()
-        await a.reply(first, {"stopReason": "end_turn"})
-        await a.receive()
-
-    async with LiveAgent(transport=MemoryAcpTransport(script)) as agent:
+    async with LiveAgent(transport=MemoryAcpTransport(flood_one_two_answers)) as agent:
         one, two = await new_session(agent), await new_session(agent)
         with anyio.fail_after(LIMIT):
             if how == "closed":

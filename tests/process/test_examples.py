@@ -22,6 +22,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from asgi_request import asgi_scope
 from proctable import children, is_running
 
 from agent_sdk.cli.labels import result_detail, tool_label
@@ -265,23 +266,6 @@ async def get_sse(module: ModuleType, prompt: str) -> list[tuple[str, Any]]:
     assert response.headers["content-type"].startswith("text/event-stream")
     assert "content-length" not in response.headers
     return parse_sse(response.text)
-
-
-def asgi_scope(path: str, query: bytes = b"", method: str = "POST") -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},  # as uvicorn says
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": query,
-        "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
 
 
 @pytest.mark.anyio

@@ -11,20 +11,20 @@ approvals in test_web_server.py.
 # ruff: noqa: F811  (the fixture `sse_server` is imported, then named as an argument)
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from types import ModuleType
 from typing import Any
 
 import anyio
 import httpx
 import pytest
+from asgi_request import SERVER, asgi_scope
 from proctable import children, is_running
 from starlette.responses import PlainTextResponse
 from test_examples import HANG_GUARD, parse_sse, sse_server  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.anyio
 
-SERVER = "127.0.0.1:8000"  # what the ASGI scopes below say the server listens on
 STALL = {"prompt": "scenario:stall"}  # a first segment, then an hour of silence
 FOREIGN: list[dict[str, str]] = [
     {"host": "attacker.example:8000"},  # DNS rebinding: the page's own origin, our address
@@ -72,7 +72,7 @@ def raw_run(
             if wait_for in message["body"]:
                 seen.set()
 
-    scope = raw_scope(headers)
+    scope = asgi_scope(headers=headers)
 
     async def run() -> None:
         await module.app(scope, receive, send)
@@ -222,27 +222,9 @@ async def test_a_client_that_never_reads_loses_its_run_and_its_process(
                 agents.update(set(children()) - before)
                 await anyio.sleep_forever()  # never read again
 
-    scope = raw_scope()
+    scope = asgi_scope()
     with anyio.fail_after(HANG_GUARD):
         await sse_server.app(scope, receive, send)
     assert agents, "the agent was not running while the run streamed"
     assert not any(is_running(pid) for pid in agents)
     assert sse_server.RUNS == {}
-
-
-def raw_scope(headers: Sequence[tuple[bytes, bytes]] = ()) -> dict[str, Any]:
-    """A ``POST /run`` as uvicorn hands it to the app, from a client like curl."""
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/run",
-        "raw_path": b"/run",
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"host", SERVER.encode()), (b"content-type", b"application/json"), *headers],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }

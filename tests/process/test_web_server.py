@@ -77,6 +77,22 @@ def agents_running(server: Server) -> set[int]:
 
 
 # --- another site, live mode ----------------------------------------------------------
+def ends_by(
+    sig: signal.Signals, server: Server, stream: Iterator[tuple[str, Any]], groups: set[int]
+) -> None:
+    """The server, signalled, ends its stream and exits by ``sig`` with no traceback, and
+    every agent process group it had goes."""
+    with contextlib.suppress(httpx.HTTPError):
+        for _ in stream:  # the stream ends with the server
+            pass
+    status = server.proc.wait(timeout=WAIT)
+    # uvicorn exits by the signal it got, as a shell reports it: 130 (SIGINT), 143 (SIGTERM)
+    assert status in (-sig, 128 + sig), "".join(server.log)
+    assert "Traceback" not in "".join(server.log), "".join(server.log)
+    for pgid in groups:
+        assert settles(lambda pgid=pgid: not group_members(pgid), within=WAIT), pgid
+
+
 def test_approvals_and_stops_another_site_sends_are_refused_and_the_question_waits() -> None:
     with (
         script_server("live") as server,
@@ -115,15 +131,7 @@ def test_a_second_signal_during_a_run_still_ends_every_agent(
         groups = agents_running(server)
         os.kill(server.proc.pid, sig)
         os.kill(server.proc.pid, sig)  # at once: the user pressing Ctrl-C twice
-        with contextlib.suppress(httpx.HTTPError):
-            for _ in stream:  # the stream ends with the server
-                pass
-        status = server.proc.wait(timeout=WAIT)
-    # uvicorn exits by the signal it got, as a shell reports it: 130 (SIGINT), 143 (SIGTERM)
-    assert status in (-sig, 128 + sig), "".join(server.log)
-    assert "Traceback" not in "".join(server.log), "".join(server.log)
-    for pgid in groups:
-        assert settles(lambda pgid=pgid: not group_members(pgid), within=WAIT), pgid
+        ends_by(sig, server, stream, groups)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -140,14 +148,7 @@ def test_a_second_signal_while_the_runs_stop_still_ends_every_agent(sig: signal.
         os.kill(server.proc.pid, sig)
         assert settles(lambda: "Shutting down" in "".join(server.log), within=WAIT)
         os.kill(server.proc.pid, sig)
-        with contextlib.suppress(httpx.HTTPError):
-            for _ in stream:
-                pass
-        status = server.proc.wait(timeout=WAIT)
-    assert status in (-sig, 128 + sig), "".join(server.log)
-    assert "Traceback" not in "".join(server.log), "".join(server.log)
-    for pgid in groups:
-        assert settles(lambda pgid=pgid: not group_members(pgid), within=WAIT), pgid
+        ends_by(sig, server, stream, groups)
 
 
 @pytest.mark.parametrize("mode", ["print", "live"])
