@@ -52,8 +52,8 @@ NEVER_SHOWN = {
     "do not pass {X} in extra_args: it would be visible in the process list; use "
     "AgentOptions({X}=...), which sends it in the environment",
     # Structured output: the command line has no output_type.
-    "see .reply and .json; allow more corrections with AgentOptions(output_attempts=...), "
-    "or describe the output in the prompt",
+    "see .problem, .reply and .json; allow more corrections with "
+    "AgentOptions(output_attempts=...), or describe the output in the prompt",
 }
 
 
