@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
+
+import anyio
 
 SERVER = "127.0.0.1:8000"  # what the scopes say the server listens on
 
@@ -31,3 +33,21 @@ def asgi_scope(
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", 8000),
     }
+
+
+def receive_body(
+    body: bytes, then: Callable[[], Awaitable[object]] = anyio.sleep_forever
+) -> Callable[[], Awaitable[dict[str, Any]]]:
+    """An ASGI ``receive``: the request's whole body in one message, then, once ``then()``
+    returns (by default never: the client stays), the client's disconnect."""
+    given = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await then()
+        return {"type": "http.disconnect"}
+
+    return receive

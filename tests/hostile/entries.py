@@ -25,7 +25,7 @@ from unittest import mock
 
 import anyio
 import msgspec
-from asgi_request import asgi_scope
+from asgi_request import asgi_scope, receive_body
 from hostile import live_entries
 
 import fake_agent
@@ -213,14 +213,11 @@ async def web_run_request(value: bytes) -> None:
     for body in (value, with_field(b'{"prompt":""}', "x_new", value)):
         started: list[dict[str, Any]] = []
 
-        async def receive(body: bytes = body) -> dict[str, Any]:
-            return {"type": "http.request", "body": body, "more_body": False}
-
         async def send(message: dict[str, Any], started: list[Any] = started) -> None:
             if message["type"] == "http.response.start":
                 started.append(message)
 
-        await sse_server.app(asgi_scope(), receive, send)
+        await sse_server.app(asgi_scope(), receive_body(body), send)
         assert 400 <= started[0]["status"] < 500, started[0]["status"]
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from asgi_request import asgi_scope
+from asgi_request import asgi_scope, receive_body
 from proctable import children, is_running
 
 from agent_sdk.cli.labels import result_detail, tool_label
@@ -407,15 +407,8 @@ async def test_sse_stop_ends_the_run_and_its_process_group(sse_server: ModuleTyp
     before = set(children())
     text_sent = anyio.Event()
     bodies: list[bytes] = []
-    requested = False
 
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": STALL_BODY, "more_body": False}
-        await anyio.sleep_forever()  # the client stays: only the stop ends this run
-        raise AssertionError("unreachable")
+    receive = receive_body(STALL_BODY)  # the client stays: only the stop ends this run
 
     async def send(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.body":
@@ -450,15 +443,8 @@ async def test_sse_client_disconnect_ends_the_run(sse_server: ModuleType) -> Non
     text_sent = anyio.Event()
     agent_pids: set[int] = set()
     bodies: list[bytes] = []
-    requested = False
 
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": STALL_BODY, "more_body": False}
-        await text_sent.wait()
-        return {"type": "http.disconnect"}  # the browser tab is closed
+    receive = receive_body(STALL_BODY, text_sent.wait)  # then the browser tab is closed
 
     async def send(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.body":

@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from asgi_request import SERVER, asgi_scope
+from asgi_request import SERVER, asgi_scope, receive_body
 from proctable import children, is_running
 from starlette.responses import PlainTextResponse
 from test_examples import HANG_GUARD, parse_sse, sse_server  # noqa: F401  (a fixture)
@@ -56,15 +56,8 @@ def raw_run(
     sent: list[bytes] = []
     seen = anyio.Event()
     payload = httpx.Request("POST", "http://x/", json=body).read()
-    requested = False
 
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return {"type": "http.request", "body": payload, "more_body": False}
-        await anyio.sleep_forever()
-        raise AssertionError("unreachable")
+    receive = receive_body(payload)
 
     async def send(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.body":
@@ -204,16 +197,7 @@ async def test_a_client_that_never_reads_loses_its_run_and_its_process(
     agents: set[int] = set()
     sent: list[bytes] = []
 
-    requested = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            body = httpx.Request("POST", "http://x/", json=STALL).read()
-            return {"type": "http.request", "body": body, "more_body": False}
-        await anyio.sleep_forever()  # the client stays connected
-        raise AssertionError("unreachable")
+    receive = receive_body(httpx.Request("POST", "http://x/", json=STALL).read())  # stays
 
     async def send(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.body":
