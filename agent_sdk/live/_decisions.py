@@ -12,15 +12,12 @@ from __future__ import annotations
 import enum
 import inspect
 from collections.abc import Callable, MutableSet, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 import anyio.lowlevel
 
 from ._requests import CancelledOutcome, PermissionOption, SelectedOutcome
-
-if TYPE_CHECKING:
-    from ._agent import LiveAgent
 
 __all__ = ["Verdict", "call", "decide", "permission_outcome"]
 
@@ -43,15 +40,18 @@ async def call(func: Callable[[Any], Any], arg: Any) -> Any:
 
 
 async def decide(
-    agent: LiveAgent,
+    seconds: float,
+    errors: list[BaseException],
     func: Callable[[Any], Any],
     arg: Any,
     scopes: MutableSet[anyio.CancelScope],
     cancelled: MutableSet[anyio.CancelScope],
 ) -> tuple[Verdict, Any]:
-    """Run ``func(arg)`` under ``agent.decision_timeout``; the scope it runs in is in
-    ``scopes`` meanwhile (a cancel of the turn cancels it and adds it to ``cancelled``)."""
-    with anyio.move_on_after(agent.decision_timeout) as scope:
+    """Run ``func(arg)`` for at most ``seconds`` (the agent's ``decision_timeout``),
+    its failure appended to ``errors`` (the agent's ``callback_errors``); the scope it runs
+    in is in ``scopes`` meanwhile (a cancel of the turn cancels it and adds it to
+    ``cancelled``)."""
+    with anyio.move_on_after(seconds) as scope:
         scopes.add(scope)
         try:
             return Verdict.DECIDED, await call(func, arg)
@@ -60,9 +60,9 @@ async def decide(
             # and comes again here: re-raised, it ends this scope or the enclosing one.
             # Otherwise the callback awaited something cancelled elsewhere: its failure.
             await anyio.lowlevel.checkpoint_if_cancelled()
-            agent.callback_errors.append(exc)
+            errors.append(exc)
         except Exception as exc:  # the callback's bug: never a tool run, never a crash
-            agent.callback_errors.append(exc)
+            errors.append(exc)
         finally:
             scopes.discard(scope)
     return (Verdict.CANCELLED if scope in cancelled else Verdict.FAILED), None

@@ -148,7 +148,14 @@ class Router:
         if running:
             verdict, answer = await running[0]._decide(callback, params)
         else:
-            verdict, answer = await decide(self._agent, callback, params, set(), set())
+            verdict, answer = await decide(
+                self._agent.decision_timeout,
+                self._agent.callback_errors,
+                callback,
+                params,
+                set(),
+                set(),
+            )
         if verdict is not Verdict.DECIDED or not isinstance(answer, result):
             # Cancelled, timed out, failed, or a wrong shape: `cancelled`, nested (§4).
             return result(outcome=CancelledOutcome())

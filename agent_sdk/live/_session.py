@@ -264,7 +264,15 @@ class LiveSession:
     async def _decide(self, func: Callable[[Any], Any], arg: Any) -> tuple[Verdict, Any]:
         """``func(arg)`` decided under ``decision_timeout``; :meth:`cancel` ends it
         ``CANCELLED`` (``_decisions``)."""
-        return await decide(self._agent, func, arg, self._decisions, self._cancelled)
+        agent = self._agent
+        return await decide(
+            agent.decision_timeout,
+            agent.callback_errors,
+            func,
+            arg,
+            self._decisions,
+            self._cancelled,
+        )
 
     def _answered(self, params: RequestPermissionParams, outcome: object) -> None:
         """Remember a rejection: ACP ends a rejected call ``completed`` like any (§3.10)."""
