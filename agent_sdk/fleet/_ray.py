@@ -123,20 +123,25 @@ class RayBackend:
         """
         await before_start()
         stream = _Stream(self._ray, self._remote.remote(task, settings))
+        final: _Final | None = None
         try:
-            while not stream.over:
+            while final is None and not stream.over:
                 for item in await stream.next():
                     if isinstance(item, _Final):
-                        return item.result()
+                        final = item
+                        break
                     report(item)
-            raise AgentProcessError(  # not seen: the worker always ends with a _Final
-                "the Ray task ended without an outcome", hint="see Ray's logs"
-            )
         except BaseException:
             # Cancelled (or `report` raised): the worker must end its CLI before we go.
             with anyio.CancelScope(shield=True):
                 await stream.cancel(self.cancel_grace)
             raise
+        if final is None:  # not seen: the worker always ends with a _Final
+            raise AgentProcessError("the Ray task ended without an outcome", hint="see Ray's logs")
+        # Outside the cancelling block: a task that said its last word is ending on its own,
+        # and a ray.cancel racing its end crashes the caller's process (a Ray bug: a
+        # RAY_CHECK "Tried to complete task that was not pending" in the driver).
+        return final.result()
 
 
 # --- the caller's side ------------------------------------------------------------------
