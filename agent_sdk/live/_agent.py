@@ -25,19 +25,14 @@ from typing import Any
 
 import anyio
 
-from .._protocol.classify import process_error
 from .._protocol.redaction import Redaction, redaction_of
 from ..errors import (
-    AgentError,
-    AgentProtocolError,
     AgentUsageError,
-    ErrorContext,
 )
 from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
-from ._control import request, result_of
+from ._control import initialize, request, result_of
 from ._dispatch import Router
-from ._errors import live_error
 from ._jsonrpc import METHOD_NOT_FOUND, JsonRpcError, Malformed
 from ._messages import (
     Implementation,
@@ -185,14 +180,7 @@ class LiveAgent:
             params = InitializeParams(
                 client_info=Implementation(name="agent_sdk", version=__version__)
             )
-            try:
-                raw = await conn.request("initialize", params)
-            except AgentProtocolError as exc:
-                raise await self._exit_error(exc) from exc
-            except JsonRpcError as exc:
-                error = live_error(exc, "initialize", session_id=None, stderr=self.stderr_tail())
-                raise self._redaction.error(error) from None
-            self.initialize_result = result_of(self, raw, InitializeResult, "initialize")
+            self.initialize_result = await initialize(self, params)
         except BaseException:
             # Not under a new cancel scope: the stack holds a task group opened before it.
             # Each step shields what must finish (the connection's close, the process's).
@@ -200,18 +188,6 @@ class LiveAgent:
             self._conn = None
             raise
         return self
-
-    async def _exit_error(self, exc: Exception) -> AgentError:
-        """The agent ended before answering: a start failure (an unusable ``--model``
-        exits 1 with a message on stderr, §1); its exit status and stderr say why, typed
-        as a print-mode start failure would be (``AgentModelError``, ``AgentAuthError``...)."""
-        assert self._process is not None
-        with anyio.move_on_after(2.0):
-            await self._process.wait()
-        stderr = self.stderr_tail()
-        context = ErrorContext(exit_code=self._process.returncode, stderr=stderr)
-        said = stderr.strip().splitlines()[-1] if stderr.strip() else str(exc)
-        return self._redaction.error(process_error(said, context))
 
     async def __aexit__(
         self,

@@ -10,16 +10,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import msgspec
 
+from .._protocol.classify import process_error
 from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
 from ._errors import live_error
 from ._jsonrpc import JsonRpcError, decode
-from ._messages import PromptParams, PromptResult
+from ._messages import InitializeParams, InitializeResult, PromptParams, PromptResult
 
 if TYPE_CHECKING:
     from ._agent import LiveAgent
     from ._session import LiveSession
 
-__all__ = ["CANCEL_GRACE", "ended_error", "prompt", "request", "result_of"]
+__all__ = ["CANCEL_GRACE", "ended_error", "initialize", "prompt", "request", "result_of"]
 
 T = TypeVar("T")
 
@@ -39,6 +40,31 @@ async def request(
         return await agent._connection.request(method, params)
     except (JsonRpcError, AgentProtocolError) as exc:
         raise await _failure(agent, exc, method, session_id) from None
+
+
+async def initialize(agent: LiveAgent, params: InitializeParams) -> InitializeResult:
+    """``initialize`` (§3.1), the first request. An agent that ends before answering failed
+    to start (an unusable ``--model`` exits 1 with a message on stderr, §1): its exit status
+    and stderr say why, typed as a print-mode start failure would be (``AgentModelError``,
+    ``AgentAuthError``...)."""
+    try:
+        raw = await agent._connection.request("initialize", params)
+    except AgentProtocolError as exc:
+        raise await _start_error(agent, exc) from exc
+    except JsonRpcError as exc:
+        raise await _failure(agent, exc, "initialize", None) from None
+    return result_of(agent, raw, InitializeResult, "initialize")
+
+
+async def _start_error(agent: LiveAgent, exc: AgentProtocolError) -> AgentError:
+    process = agent._process
+    assert process is not None
+    with anyio.move_on_after(EXIT_WAIT):
+        await process.wait()
+    stderr = agent.stderr_tail()
+    context = ErrorContext(exit_code=process.returncode, stderr=stderr)
+    said = stderr.strip().splitlines()[-1] if stderr.strip() else str(exc)
+    return agent._redaction.error(process_error(said, context))
 
 
 def result_of(agent: LiveAgent, raw: msgspec.Raw, kind: type[T], method: str) -> T:
