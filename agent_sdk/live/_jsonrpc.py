@@ -16,7 +16,6 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from .._protocol.lenient import TOO_DEEP  # the SDK's one wording
 from ..errors import AgentError, ErrorContext
 
 __all__ = [
@@ -146,6 +145,7 @@ class _Envelope(msgspec.Struct):
 _decoder = msgspec.json.Decoder(_Envelope)
 _encoder = msgspec.json.Encoder()
 T = TypeVar("T")
+TOO_DEEP = "nested too deep to decode"
 
 
 def decode(data: bytes | msgspec.Raw, kind: type[T]) -> T:
