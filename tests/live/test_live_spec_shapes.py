@@ -1,17 +1,21 @@
 """The shapes the ACP v1 schema allows in what the CLI sends, though Cursor was not seen to
 send them (docs/acp.md §3.1, §3.5, §3.8, §3.9): each decodes; a shape the schema does not
 allow fails its call with an ``AgentProtocolError``, never a raw ``msgspec`` error. Played
-by an agent in memory (``agent_sdk.testing.memory_acp``).
+by an agent in memory (``agent_sdk.testing.memory_acp``), then end to end by the fake in
+its v1 shapes (``FAKE_AGENT_ACP_SHAPES=v1``).
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from fake_env import clean_env
 
+from agent_sdk import AgentOptions
 from agent_sdk.errors import AgentProtocolError
 from agent_sdk.live import LiveAgent, LiveSession, SessionInfoUpdate, UsageUpdate
 from agent_sdk.live._jsonrpc import decode
@@ -353,3 +357,29 @@ async def test_a_usage_update_decodes_with_its_cost() -> None:
     assert usage[0].cost is None
     assert usage[1].cost is not None
     assert (usage[1].cost.amount, usage[1].cost.currency) == (0.042, "USD")
+
+
+# --- against the fake in the v1 schema's shapes (FAKE_AGENT_ACP_SHAPES=v1) --------------
+@pytest.fixture
+def v1_fake(fake_binary: str, tmp_path: Path) -> AgentOptions:
+    env = clean_env(FAKE_AGENT_ACP_SHAPES="v1")
+    return AgentOptions(binary=fake_binary, cwd=tmp_path, env=env)
+
+
+async def test_the_fakes_v1_shapes_decode_end_to_end(v1_fake: AgentOptions) -> None:
+    async with LiveAgent(v1_fake) as agent:
+        with anyio.fail_after(30.0):
+            session = await agent.new_session()
+            model = next(o for o in session.config_options if o.id == "model")
+            await session.set_model(model.options[-1].value)
+            result = await session.send("scenario:v1_shapes")
+            (listed,) = await agent.list_sessions()
+            loaded = await agent.load_session(session.session_id)
+    assert [g.group for g in model.groups] == ["auto", "openai", "anthropic", "cursor"]
+    assert model.options[-1].group == "cursor"
+    assert session.current_model_id == model.options[-1].value
+    usage = [e for e in result.events if isinstance(e, UsageUpdate)]
+    assert [u.used for u in usage] == [1200, 5400]
+    assert session.title is None  # the scenario cleared it
+    assert (listed.session_id, listed.title) == (session.session_id, None)
+    assert loaded.cwd == listed.cwd
