@@ -15,6 +15,8 @@ from ._errors import LiveAuthError, LiveModelError
 from ._jsonrpc import JsonRpcError
 from ._messages import (
     ConfigOption,
+    ConfigOptionGroup,
+    ConfigOptionValue,
     ContentBlock,
     ModelInfo,
     PromptResult,
@@ -57,11 +59,14 @@ from ._updates import (
     AgentThoughtChunk,
     AvailableCommand,
     AvailableCommandsUpdate,
+    ConfigOptionUpdate,
+    Cost,
     CurrentModeUpdate,
     PlanEntry,
     SessionInfoUpdate,
     SessionUpdate,
     UnknownUpdate,
+    UsageUpdate,
     UserMessageChunk,
 )
 
@@ -80,7 +85,11 @@ __all__ = [
     "AvailableCommandsUpdate",
     "CancelledOutcome",
     "ConfigOption",
+    "ConfigOptionGroup",
+    "ConfigOptionUpdate",
+    "ConfigOptionValue",
     "ContentBlock",
+    "Cost",
     "CreatePlanCallback",
     "CreatePlanParams",
     "CreatePlanResult",
@@ -115,6 +124,7 @@ __all__ = [
     "SessionUpdate",
     "TurnUpdates",
     "UnknownUpdate",
+    "UsageUpdate",
     "UserMessageChunk",
     "default_ask_question",
 ]

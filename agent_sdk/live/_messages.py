@@ -20,6 +20,7 @@ __all__ = [
     "AuthMethod",
     "ClientCapabilities",
     "ConfigOption",
+    "ConfigOptionGroup",
     "ConfigOptionValue",
     "ContentBlock",
     "FsCapabilities",
@@ -80,11 +81,14 @@ class InitializeParams(_Wire, omit_defaults=False):
 
 
 class AuthMethod(_Wire):
-    """One ``authMethods`` entry: Cursor has only ``cursor_login`` (§3.1)."""
+    """One ``authMethods`` entry: Cursor has only ``cursor_login`` (§3.1). The v1 schema
+    has other kinds (``type`` ``"terminal"``...; ``None`` is its default kind, ``agent``):
+    they decode, their other fields ignored."""
 
     id: str
     name: str = ""
     description: str | None = None
+    type: str | None = None
 
 
 class AgentCapabilities(_Wire):
@@ -95,6 +99,7 @@ class AgentCapabilities(_Wire):
     mcp_capabilities: dict[str, Any] | None = None
     prompt_capabilities: dict[str, Any] | None = None
     session_capabilities: dict[str, Any] | None = None
+    auth: dict[str, Any] | None = None  # v1 ``auth.logout``; Cursor offers none (§3.1)
 
 
 class InitializeResult(_Wire):
@@ -155,15 +160,36 @@ class SessionModelState(_Wire):
 
 
 class ConfigOptionValue(_Wire):
-    """One choice of a select config option."""
+    """One choice of a select config option. On the wire a select's ``options`` may also
+    be **groups** (the v1 schema, §3.8): an entry with ``group`` (its id), ``name`` and
+    ``options``; :class:`ConfigOption` flattens them, so every choice it lists has a
+    ``value``, and ``group`` is the id of the group it came in (``None`` ungrouped)."""
 
-    value: str
+    value: str = ""
     name: str = ""
     description: str | None = None
+    group: str | None = None
+    options: list[ConfigOptionValue] | None = None  # a group's choices (wire only)
+
+
+class ConfigOptionGroup(_Wire):
+    """A group of a select's choices (v1 schema, §3.8); Cursor was not seen to send one."""
+
+    group: str
+    name: str = ""
+    options: list[ConfigOptionValue] = msgspec.field(default_factory=list)
 
 
 class ConfigOption(_Wire):
-    """A ``configOptions`` entry: Cursor sends selects ``mode`` and ``model`` (§3.3)."""
+    """A ``configOptions`` entry: Cursor sends selects ``mode`` and ``model`` (§3.3); the v1
+    schema also allows a ``boolean`` one (``current_value`` a bool), grouped choices and a
+    ``null`` description or category (§3.8). Another ``type`` is kept as sent.
+
+    Attributes:
+        options: every choice of a select, groups flattened (each choice's ``group`` says
+            which); empty for a boolean.
+        groups: the groups, as sent; empty when the choices came ungrouped.
+    """
 
     id: str
     name: str = ""
@@ -172,6 +198,26 @@ class ConfigOption(_Wire):
     type: str = "select"
     current_value: Any = None
     options: list[ConfigOptionValue] = msgspec.field(default_factory=list)
+    groups: list[ConfigOptionGroup] = msgspec.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Grouped or not, one list of choices to pick from (§3.8); a ValueError here is a
+        # decode error, so the call fails as an AgentProtocolError.
+        if not any(entry.options is not None for entry in self.options):
+            if any(not entry.value for entry in self.options):
+                raise ValueError("a select option without a `value`")
+            return
+        groups = []
+        for entry in self.options:
+            if entry.group is None or entry.options is None:
+                raise ValueError("a select option group needs `group` and `options`")
+            groups.append(ConfigOptionGroup(group=entry.group, name=entry.name, options=[]))
+            for choice in entry.options:
+                if not choice.value or choice.options is not None:
+                    raise ValueError("a grouped select option without a `value`")
+                groups[-1].options.append(msgspec.structs.replace(choice, group=entry.group))
+        self.groups = groups
+        self.options = [choice for group in groups for choice in group.options]
 
 
 class NewSessionResult(_Wire):
@@ -222,18 +268,24 @@ class PromptResult(_Wire):
 
 # --- session/list, session/set_config_option (§3.5, §3.8) ------------------------------------
 class SessionListing(_Wire):
-    """One entry of ``session/list``: never-prompted sessions are left out (§3.5)."""
+    """One entry of ``session/list``: never-prompted sessions are left out (§3.5). The v1
+    schema requires only ``sessionId`` and ``cwd``: ``title`` and ``updated_at`` may be
+    ``None`` (Cursor's had a title), ``additional_directories`` and ``meta`` may come."""
 
     session_id: str
     cwd: str = ""
-    title: str = ""
+    title: str | None = None
     updated_at: str | None = None
+    additional_directories: list[str] | None = None
+    meta: dict[str, Any] | None = msgspec.field(default=None, name="_meta")
 
 
 class ListSessionsResult(_Wire):
-    """``session/list`` result: newest first, no ``nextCursor`` (§3.5)."""
+    """``session/list`` result: newest first; Cursor sends no ``nextCursor`` (and rejects a
+    ``cursor``), the v1 schema allows one (§3.5)."""
 
     sessions: list[SessionListing] = msgspec.field(default_factory=list)
+    next_cursor: str | None = None
 
 
 class SetConfigOptionResult(_Wire):

@@ -10,6 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
+import msgspec
 
 from ..errors import AgentProtocolError
 from . import _control
@@ -38,6 +39,7 @@ from ._requests import (
 from ._updates import (
     AvailableCommand,
     AvailableCommandsUpdate,
+    ConfigOptionUpdate,
     CurrentModeUpdate,
     SessionInfoUpdate,
     SessionUpdate,
@@ -198,12 +200,15 @@ class LiveSession:
     def _deliver(self, update: SessionUpdate) -> Awaitable[None] | None:
         """Keep ``update`` (the session's fields, the running turn); when the turn's feed
         is full, the wait for its consumer (docs/live.md "Floods and slow readers")."""
-        if isinstance(update, SessionInfoUpdate) and update.title is not None:
-            self.title = update.title
+        if isinstance(update, SessionInfoUpdate):
+            if not isinstance(update.title, msgspec.UnsetType):  # None clears it (§3.9)
+                self.title = update.title
         elif isinstance(update, CurrentModeUpdate):
             self.current_mode_id = update.current_mode_id
         elif isinstance(update, AvailableCommandsUpdate):
             self.available_commands = list(update.available_commands)
+        elif isinstance(update, ConfigOptionUpdate):
+            self._apply_options(update.config_options)
         if self._turn is not None:
             return self._turn.put(update)
         if (replay := self._agent._loading.get(self.session_id)) is not None:
@@ -246,14 +251,19 @@ class LiveSession:
         """
         await self.set_config_option("model", model_id)
 
-    async def set_config_option(self, config_id: str, value: str) -> list[ConfigOption]:
-        """Set one of :attr:`config_options` (``session/set_config_option``, §3.8); returns
-        the full refreshed list (also kept on the session).
+    async def set_config_option(self, config_id: str, value: str | bool) -> list[ConfigOption]:
+        """Set one of :attr:`config_options` (``session/set_config_option``, §3.8): a
+        select's value id, or ``True``/``False`` for a ``boolean`` option (sent as the v1
+        schema says, with ``type: "boolean"``). Returns the full refreshed list (also kept
+        on the session).
 
         Raises:
             JsonRpcError: an unknown option or value (``-32602``).
         """
-        params = {"sessionId": self.session_id, "configId": config_id, "value": value}
+        params: dict[str, Any] = {"sessionId": self.session_id, "configId": config_id}
+        if isinstance(value, bool):
+            params["type"] = "boolean"
+        params["value"] = value
         method = "session/set_config_option"
         raw = await _control.request(self._agent, method, params, session=self)
         result = _control.result_of(self._agent, raw, SetConfigOptionResult, method)

@@ -3,8 +3,9 @@
 Field names are the wire's camelCase; unknown fields are ignored, and an update of an
 unknown kind (or of a known kind in an unrecorded shape) decodes to :class:`UnknownUpdate`
 (§3.9: "unknown kinds and fields must pass through"). ``config_option_update`` and
-``usage_update`` were never seen: not modelled. The class names are ACP's, prefixed
-``Acp`` where agent_sdk has a class of that name already (``ToolCall``, ``Plan``).
+``usage_update`` were never seen from Cursor; they are typed in the v1 schema's shape. The
+class names are ACP's, prefixed ``Acp`` where agent_sdk has a class of that name already
+(``ToolCall``, ``Plan``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import msgspec
 
 from ._jsonrpc import decode
-from ._messages import ContentBlock, _Wire
+from ._messages import ConfigOption, ContentBlock, _Wire
 
 __all__ = [
     "AcpPlan",
@@ -24,12 +25,15 @@ __all__ = [
     "AgentThoughtChunk",
     "AvailableCommand",
     "AvailableCommandsUpdate",
+    "ConfigOptionUpdate",
+    "Cost",
     "CurrentModeUpdate",
     "PlanEntry",
     "SessionInfoUpdate",
     "SessionNotification",
     "SessionUpdate",
     "UnknownUpdate",
+    "UsageUpdate",
     "UserMessageChunk",
     "decode_update",
 ]
@@ -120,10 +124,33 @@ class CurrentModeUpdate(_Update, tag="current_mode_update"):
 
 
 class SessionInfoUpdate(_Update, tag="session_info_update"):
-    """The auto-title, ~1 s into the first turn (§3.9)."""
+    """The auto-title, ~1 s into the first turn (§3.9). A field left out is unchanged
+    (``msgspec.UNSET``); a ``None`` title clears it (v1 schema)."""
 
-    title: str | None = None
-    updated_at: str | None = None
+    title: str | msgspec.UnsetType | None = msgspec.UNSET
+    updated_at: str | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class ConfigOptionUpdate(_Update, tag="config_option_update"):
+    """The whole refreshed ``configOptions`` (v1 schema; never seen from Cursor, §3.9)."""
+
+    config_options: list[ConfigOption] = msgspec.field(default_factory=list)
+
+
+class Cost(_Wire):
+    """A cost: ``amount`` in ``currency`` (an ISO 4217 code)."""
+
+    amount: float
+    currency: str
+
+
+class UsageUpdate(_Update, tag="usage_update"):
+    """Tokens in the context (``used``) and the window's ``size``, and the session's cost
+    when known (v1 schema; never seen from Cursor, §3.9)."""
+
+    used: int
+    size: int
+    cost: Cost | None = None
 
 
 class UnknownUpdate(msgspec.Struct, frozen=True):
@@ -144,6 +171,8 @@ SessionUpdate = (
     | AvailableCommandsUpdate
     | CurrentModeUpdate
     | SessionInfoUpdate
+    | ConfigOptionUpdate
+    | UsageUpdate
     | UnknownUpdate
 )
 
@@ -159,6 +188,8 @@ _UPDATE_TYPES: dict[str, type[_Update]] = {
         AvailableCommandsUpdate,
         CurrentModeUpdate,
         SessionInfoUpdate,
+        ConfigOptionUpdate,
+        UsageUpdate,
     )
 }
 

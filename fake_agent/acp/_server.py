@@ -26,7 +26,16 @@ from ._rpc import (
     parse_line,
     zod_error,
 )
-from ._state import COMMANDS, MODE_IDS, Session, Store, models, new_session_id
+from ._state import (
+    BOOLEAN_OPTION,
+    COMMANDS,
+    MODE_IDS,
+    SHAPES_ENV,
+    Session,
+    Store,
+    models,
+    new_session_id,
+)
 from ._turn import Turn
 
 Params = dict[str, Any]
@@ -51,6 +60,13 @@ def _mcp_issues(servers: list[Any]) -> list[dict[str, Any]]:
     return issues
 
 
+def _takes_booleans(caps: Any) -> bool:
+    """Whether the client advertised ``session.configOptions.boolean`` (an object, §3.8)."""
+    session = caps.get("session") if isinstance(caps, dict) else None
+    options = session.get("configOptions") if isinstance(session, dict) else None
+    return isinstance(options, dict) and isinstance(options.get("boolean"), dict)
+
+
 def _prompt_text(prompt: list[Any]) -> str:
     texts = [b.get("text", "") for b in prompt if isinstance(b, dict) and b.get("type") == "text"]
     return "".join(t for t in texts if isinstance(t, str))
@@ -67,6 +83,8 @@ class Server:
         self.sessions: dict[str, Session] = {}
         self.turns: dict[str, Turn] = {}
         self.bare = False
+        self.v1 = environ.get(SHAPES_ENV) == "v1"
+        self.booleans = False
         key = api_key or environ.get("CURSOR_API_KEY") or environ.get("CURSOR_AUTH_TOKEN")
         self.stored_login = not require_login(environ) or os.path.isfile(
             os.path.join(config_dir(environ), AUTH_NAME)
@@ -136,6 +154,7 @@ class Server:
         caps = params.get("clientCapabilities")
         meta = caps.get("_meta") if isinstance(caps, dict) else None
         self.bare = isinstance(meta, dict) and meta.get("parameterizedModelPicker") is True
+        self.booleans = _takes_booleans(caps)
         return {
             "protocolVersion": 1,
             "agentCapabilities": {
@@ -187,7 +206,7 @@ class Server:
         issues = missing(params, {"cwd": str, "mcpServers": list})
         if issues or _mcp_issues(params["mcpServers"]):
             raise zod_error(issues or _mcp_issues(params["mcpServers"]))
-        session = Session(new_session_id(), params["cwd"], self.bare)
+        session = Session(new_session_id(), params["cwd"], self.bare, self.v1, self.booleans)
         self.sessions[session.session_id] = session
         return {"sessionId": session.session_id, **session.state()}
 
@@ -235,6 +254,11 @@ class Server:
         config_id, value = params.get("configId"), params.get("value")
         if config_id == "model":
             self._set_model(session, value)
+        elif config_id == BOOLEAN_OPTION and session.booleans:
+            if params.get("type") != "boolean" or not isinstance(value, bool):
+                raise invalid_params(f"Invalid value for {config_id}: a boolean, typed boolean")
+            session.fast = value
+            self._save(session)
         elif config_id == "mode" and value in MODE_IDS:
             self._switch_mode(session, str(value))
         elif config_id == "mode":
@@ -281,7 +305,7 @@ class Server:
             if isinstance(block, dict) and block.get("type") == "text":
                 content = {"type": "text", "text": str(block.get("text", ""))}
                 turn.record.append({"sessionUpdate": "user_message_chunk", "content": content})
-        if not session.title:
+        if not session.title and not session.v1:  # v1 shapes: no title of the fake's own
             session.title = text.strip().splitlines()[0][:60] if text.strip() else "New Agent"
         session.touch()
         self.turns[session.session_id] = turn

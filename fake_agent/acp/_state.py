@@ -1,6 +1,9 @@
 """What an ACP session of the fake holds: modes, models, config options, history, store.
 
-Shapes follow docs/acp.md §2, §3.3, §3.4, §3.5 and §3.8. Sessions persist (as the real
+Shapes follow docs/acp.md §2, §3.3, §3.4, §3.5 and §3.8; with ``FAKE_AGENT_ACP_SHAPES=v1``
+a session answers in shapes the v1 schema allows and Cursor was not seen to send (§3.5,
+§3.8): grouped model choices, a boolean option for clients that advertise them, no title
+of the fake's own (``null`` in ``session/list``). Sessions persist (as the real
 CLI's ``~/.cursor/acp-sessions/<id>/``) only when ``$CURSOR_CONFIG_DIR`` is set, so the
 fake never writes into a real home; otherwise they live as long as the process.
 """
@@ -58,6 +61,19 @@ REPLAYED = frozenset(
 )
 
 CONFIG_DIR_ENV = "CURSOR_CONFIG_DIR"
+#: ``v1``: answer in the v1 schema's shapes Cursor was not seen to send (§3.5, §3.8).
+SHAPES_ENV = "FAKE_AGENT_ACP_SHAPES"
+
+#: The groups of the v1 mode's model choices: a model id's start -> (group id, name).
+MODEL_GROUPS: tuple[tuple[str, str, str], ...] = (
+    ("default", "auto", "Auto"),
+    ("gpt", "openai", "OpenAI"),
+    ("claude", "anthropic", "Anthropic"),
+    ("composer", "cursor", "Cursor"),
+)
+#: The boolean option of the v1 mode (§3.8), offered to clients that advertise
+#: ``clientCapabilities.session.configOptions.boolean``.
+BOOLEAN_OPTION = "fast"
 
 
 def models(bare: bool) -> dict[str, str]:
@@ -68,15 +84,23 @@ def models(bare: bool) -> dict[str, str]:
 class Session:
     """One ACP session: its id, cwd, mode, model and the history ``session/load`` replays."""
 
-    def __init__(self, session_id: str, cwd: str, bare: bool) -> None:
+    def __init__(
+        self, session_id: str, cwd: str, bare: bool, v1: bool = False, booleans: bool = False
+    ) -> None:
         self.session_id = session_id
         self.cwd = cwd
         self.bare = bare
+        #: v1 shapes (``FAKE_AGENT_ACP_SHAPES=v1``); with ``booleans`` the client takes
+        #: boolean options (§3.8).
+        self.v1 = v1
+        self.booleans = v1 and booleans
         self.mode = "agent"
         self.model = "default" if bare else "default[]"
+        self.fast = False
         #: One list of updates per turn, the user's prompt first, as sent.
         self.turns: list[list[dict[str, Any]]] = []
-        self.title = ""
+        #: ``None``: no title yet (the v1 mode's list shows ``null``, §3.5).
+        self.title: str | None = None
         self.updated_at = ""
 
     @property
@@ -95,6 +119,9 @@ class Session:
     def config_options(self) -> list[dict[str, Any]]:
         mode_options = [{"value": i, "name": n, "description": d} for i, n, d in MODES]
         model_options = [{"value": i, "name": n} for i, n in models(self.bare).items()]
+        if self.v1:
+            model_options = _grouped(model_options)
+        booleans = [self._boolean_option()] if self.booleans else []
         return [
             {
                 "id": "mode",
@@ -114,7 +141,18 @@ class Session:
                 "currentValue": self.model,
                 "options": model_options,
             },
+            *booleans,
         ]
+
+    def _boolean_option(self) -> dict[str, Any]:
+        return {
+            "id": BOOLEAN_OPTION,
+            "name": "Fast",
+            "description": None,
+            "category": "model_config",
+            "type": "boolean",
+            "currentValue": self.fast,
+        }
 
     def state(self) -> dict[str, Any]:
         """The result of ``session/load``: no ``sessionId`` (§3.4)."""
@@ -162,6 +200,17 @@ class Session:
         }
 
 
+def _grouped(choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Model choices in the v1 schema's groups (§3.8), by the start of their ids."""
+    groups: dict[str, dict[str, Any]] = {}
+    for choice in choices:
+        start = next((g for g in MODEL_GROUPS if choice["value"].startswith(g[0])), None)
+        group_id, name = (start[1], start[2]) if start else ("other", "Other")
+        group = groups.setdefault(group_id, {"group": group_id, "name": name, "options": []})
+        group["options"].append(choice)
+    return list(groups.values())
+
+
 def _text_of(update: Mapping[str, Any]) -> str | None:
     content = update.get("content")
     if isinstance(content, dict) and isinstance(content.get("text"), str):
@@ -205,6 +254,9 @@ class Store:
         (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
         store = {
             "bare": session.bare,
+            "v1": session.v1,
+            "booleans": session.booleans,
+            "fast": session.fast,
             "mode": session.mode,
             "model": session.model,
             "updatedAt": session.updated_at,
@@ -221,8 +273,16 @@ class Store:
             store = json.loads((folder / "store.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        session = Session(session_id, str(meta.get("cwd", "")), bool(store.get("bare")))
-        session.title = str(meta.get("title", ""))
+        session = Session(
+            session_id,
+            str(meta.get("cwd", "")),
+            bool(store.get("bare")),
+            bool(store.get("v1")),
+            bool(store.get("booleans")),
+        )
+        title = meta.get("title")
+        session.title = title if isinstance(title, str) else None
+        session.fast = store.get("fast") is True
         session.mode = str(store.get("mode", session.mode))
         session.model = str(store.get("model", session.model))
         session.updated_at = str(store.get("updatedAt", ""))

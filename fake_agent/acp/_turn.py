@@ -112,9 +112,9 @@ class Turn:
             self._check()
             self.record.append(update)
             if update.get("sessionUpdate") == "session_info_update":
-                title = update.get("title")
-                if isinstance(title, str):
-                    self.session.title = title
+                title = update.get("title", 0)  # 0: no title in it
+                if title is None or isinstance(title, str):
+                    self.session.title = title  # null clears it (v1 schema, §3.9)
             self.rpc.notify(
                 "session/update", {"sessionId": self.session.session_id, "update": update}
             )

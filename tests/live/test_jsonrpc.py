@@ -127,9 +127,9 @@ def test_updates_decode_typed_and_unknown_kinds_pass_through() -> None:
     assert isinstance(call, u.AcpToolCall)
     assert call.tool_call_id == "call-1\nfc_1"
     assert call.raw_input == {"command": "ls"}
-    unknown = u.decode_update(b'{"sessionUpdate":"usage_update","used":1,"size":2}')
+    unknown = u.decode_update(b'{"sessionUpdate":"future_kind","used":1}')
     assert isinstance(unknown, u.UnknownUpdate)
-    assert unknown.kind == "usage_update"
+    assert unknown.kind == "future_kind"
     assert unknown.data["used"] == 1
     misshapen = u.decode_update(b'{"sessionUpdate":"current_mode_update"}')
     assert isinstance(misshapen, u.UnknownUpdate)

@@ -215,7 +215,7 @@ async def test_a_broken_line_is_recorded_and_the_turn_goes_on(
     path = scenario(
         tmp_path,
         '{"fake":"raw","text":"{\\"jsonrpc\\":\\"2.0\\",\\"meth"}',
-        '{"sessionUpdate":"usage_update","used":1,"size":2}',
+        '{"sessionUpdate":"future_kind","used":1,"size":2}',
         '{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"ok"}}',
     )
     env = {**(options.env or {}), "FAKE_AGENT_ACP_SCENARIO": path}
@@ -224,7 +224,7 @@ async def test_a_broken_line_is_recorded_and_the_turn_goes_on(
         updates = await collect(session, "anything")
         assert [d.line for d in agent.diagnostics] == [b'{"jsonrpc":"2.0","meth']
     unknown = [u for u in updates if isinstance(u, UnknownUpdate)]
-    assert unknown[0].kind == "usage_update"
+    assert unknown[0].kind == "future_kind"
     assert text_of(updates) == "ok"
     assert updates[-1] == PromptResult(stop_reason="end_turn")
 

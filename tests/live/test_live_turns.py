@@ -23,6 +23,7 @@ from agent_sdk.live import (
     AgentMessageChunk,
     AskQuestionParams,
     AskQuestionResult,
+    ConfigOptionUpdate,
     ContentBlock,
     JsonRpcError,
     LiveAgent,
@@ -32,6 +33,7 @@ from agent_sdk.live import (
     SelectedOutcome,
     SessionInfoUpdate,
     UnknownUpdate,
+    UsageUpdate,
     UserMessageChunk,
 )
 from agent_sdk.live._requests import AnsweredOutcome
@@ -171,12 +173,16 @@ async def test_unknown_updates_pass_through_and_a_broken_line_is_recorded(
         diagnostics = [d.line for d in agent.diagnostics]
     unknown = [e for e in result.events if isinstance(e, UnknownUpdate)]
     assert [u.kind for u in unknown] == [
-        "usage_update",  # never seen (§3.9): not modelled
-        "config_option_update",
         "future_kind",
         "current_mode_update",  # a known kind in an unrecorded shape
     ]
-    assert unknown[2].data == {"sessionUpdate": "future_kind", "payload": {"n": 1}}
+    assert unknown[0].data == {"sessionUpdate": "future_kind", "payload": {"n": 1}}
+    # Never seen from Cursor, typed in the v1 schema's shapes (§3.9).
+    usage = [e for e in result.events if isinstance(e, UsageUpdate)]
+    assert [(e.used, e.size, e.cost) for e in usage] == [(1200, 200000, None)]
+    assert [e for e in result.events if isinstance(e, ConfigOptionUpdate)] == [
+        ConfigOptionUpdate(config_options=[])
+    ]
     assert diagnostics == [b'{"jsonrpc":"2.0","method":"session/upd']  # dropped (§1)
     assert session.current_mode_id == "agent"
     assert (result.text, result.stop_reason) == ("Still here.", "end_turn")
