@@ -10,6 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
+import anyio.lowlevel
 
 from ..errors import AgentProtocolError
 from . import _control
@@ -310,6 +311,9 @@ class TurnUpdates:
             item = await self._feed.get()
         except anyio.EndOfStream:
             self.close()
+            # Ended by our own cancel scope (the agent closed inside it): that cancel,
+            # not an error (asyncio may wake the wait before delivering it).
+            await anyio.lowlevel.checkpoint_if_cancelled()
             raise AgentProtocolError(
                 "the turn ended without a stop reason (the agent was closed)"
             ) from None

@@ -2,13 +2,16 @@
 
 Requests are answered on the reading thread, except ``session/prompt``, whose turn plays
 on its own thread (``_turn.Turn``) so ``session/cancel`` and the client's answers to the
-agent's requests keep flowing. Closing stdin ends the process with exit code 0.
+agent's requests keep flowing. Closing stdin ends the process with exit code 0, unless
+``FAKE_AGENT_ACP_IGNORE_EOF=1``: then it stays alive, busy, as the real CLI sometimes does
+(docs/acp.md §1, §5.2 item 11).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,6 +33,10 @@ from ._state import COMMANDS, MODE_IDS, Session, Store, models, new_session_id
 from ._turn import Turn
 
 Params = dict[str, Any]
+
+#: Env var: ``1`` makes the process ignore stdin EOF: it leaves a child in its group (a
+#: background subagent's tool, say) and sleeps, so only a process-group kill ends it.
+IGNORE_EOF_ENV = "FAKE_AGENT_ACP_IGNORE_EOF"
 
 
 def _mcp_issues(servers: list[Any]) -> list[dict[str, Any]]:
@@ -307,4 +314,10 @@ def run_server(environ: Mapping[str, str], api_key: str | None, force: bool) -> 
     code = server.serve()
     for session in list(server.sessions.values()):
         server._save(session)
+    if environ.get(IGNORE_EOF_ENV) == "1":
+        from .._faults import _start_lingering_child
+
+        _start_lingering_child()
+        while True:  # alive after EOF: only a signal ends it (§5.2 item 11)
+            time.sleep(3600)
     return code

@@ -7,8 +7,11 @@ fake that hangs fails the test instead of stalling the suite; nothing asserts ti
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -18,6 +21,7 @@ from typing import Any
 
 import pytest
 from fake_env import ROOT, fake_env
+from proctable import group_members, settles
 
 #: Upper bound on one read; only a broken fake ever waits this long.
 READ_TIMEOUT = 20.0
@@ -36,6 +40,7 @@ class Client:
             stderr=subprocess.PIPE,
             env=fake_env(**env),
             cwd=ROOT,
+            start_new_session=True,  # its own group: kill() ends what it left too
         )
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.next_id = 1
@@ -102,9 +107,9 @@ class Client:
         return code
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=READ_TIMEOUT)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=READ_TIMEOUT)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
@@ -669,3 +674,25 @@ def test_unknown_updates_scenario_sends_odd_kinds_and_a_broken_line(client: Clie
         "<broken>",
         "agent_message_chunk",
     ]
+
+
+# ------------------------------------------------------------------ shutdown (§1, §2 step 7)
+
+
+def test_stdin_eof_ends_the_process_by_default(client: Client) -> None:
+    start(client)
+    assert client.close() == 0
+
+
+def test_ignore_eof_mode_stays_alive_after_eof_until_its_group_is_killed() -> None:
+    fake = Client(FAKE_AGENT_ACP_IGNORE_EOF="1")
+    try:
+        start(fake)
+        assert fake.proc.stdin is not None
+        fake.proc.stdin.close()
+        # It handled the EOF by leaving a child in its group, and it is still there.
+        assert settles(lambda: len(group_members(fake.proc.pid)) == 2)
+        assert fake.proc.poll() is None
+    finally:
+        fake.kill()
+    assert settles(lambda: not group_members(fake.proc.pid))
