@@ -74,6 +74,7 @@ class Server:
         self.sessions: dict[str, Session] = {}
         self.turns: dict[str, Turn] = {}
         self.bare = False
+        self.subagents = False
         key = api_key or environ.get("CURSOR_API_KEY") or environ.get("CURSOR_AUTH_TOKEN")
         self.stored_login = not require_login(environ) or os.path.isfile(
             os.path.join(config_dir(environ), AUTH_NAME)
@@ -143,13 +144,18 @@ class Server:
         caps = params.get("clientCapabilities")
         meta = caps.get("_meta") if isinstance(caps, dict) else None
         self.bare = isinstance(meta, dict) and meta.get("parameterizedModelPicker") is True
+        # Only the `_meta` placement turns subagent sessions on (§3.1, §3.13).
+        self.subagents = isinstance(meta, dict) and meta.get("subagents") is True
+        session_caps: dict[str, Any] = {"list": {}}
+        if self.subagents:
+            session_caps["subagents"] = {}
         return {
             "protocolVersion": 1,
             "agentCapabilities": {
                 "loadSession": True,
                 "mcpCapabilities": {"http": True, "sse": True},
                 "promptCapabilities": {"audio": False, "embeddedContext": False, "image": True},
-                "sessionCapabilities": {"list": {}},
+                "sessionCapabilities": session_caps,
             },
             "authMethods": [
                 {
@@ -283,7 +289,7 @@ class Server:
             except _scenarios.AcpScenarioError as exc:
                 write_stderr(f"fake_agent: {exc}\n")
                 raise internal_details(f"fake_agent: {exc}") from exc
-        turn = Turn(self.rpc, session, request_id, steps, self.force, self._save)
+        turn = Turn(self.rpc, session, request_id, steps, self.force, self._save, self.subagents)
         for block in params["prompt"]:
             if isinstance(block, dict) and block.get("type") == "text":
                 content = {"type": "text", "text": str(block.get("text", ""))}
