@@ -79,9 +79,8 @@ class LiveAgent:
             ``"allow_once"``, ``"allow_always"`` or ``"reject"``. Default: reject once.
         ask_question: answers ``cursor/ask_question``; default: ``skipped`` (§4).
         create_plan: answers ``cursor/create_plan``; default ``-32601`` (§4).
-        subagents: ask for subagent sessions (``_meta.subagents``, §3.13): each turn then
-            shows its subagents' events (``SubagentEvent``, ``LiveResult.subagents``) and
-            waits for its background subagents (``turn_timeout`` and cancel cover them).
+        subagents: ask for subagent sessions (§3.13): turns then show their subagents
+            (``SubagentEvent``, ``LiveResult.subagents``) and wait for background ones.
         task: told of each completed Task call (``cursor/task``, §4); the answer is ``{}``.
         decision_timeout: seconds a callback may take; then the answer is reject
             (permissions) or ``cancelled`` (extensions).
@@ -191,12 +190,10 @@ class LiveAgent:
             )
             self._conn = await self._stack.enter_async_context(conn)
             conn.start_soon(process.serve)
-            params = InitializeParams(
-                client_capabilities=ClientCapabilities(
-                    meta={"subagents": True} if self.subagents else msgspec.UNSET
-                ),
-                client_info=Implementation(name="agent_sdk", version=__version__),
-            )
+            meta = {"subagents": True} if self.subagents else msgspec.UNSET  # (§3.1)
+            caps = ClientCapabilities(meta=meta)
+            info = Implementation(name="agent_sdk", version=__version__)
+            params = InitializeParams(client_capabilities=caps, client_info=info)
             self.initialize_result = await initialize(self, params)
         except BaseException:
             # Not under a new cancel scope: the stack holds a task group opened before it.
