@@ -9,7 +9,7 @@ agent's questions (tool permissions, ``cursor/*`` requests) answered in Python::
 """
 
 from ._agent import AgentState, LiveAgent
-from ._bridge import LiveEvent
+from ._bridge import LiveEvent, SubagentEvent
 from ._dispatch import default_ask_question
 from ._errors import LiveAuthError, LiveModelError
 from ._jsonrpc import JsonRpcError
@@ -41,6 +41,7 @@ from ._requests import (
     QuestionSkippedOutcome,
     RequestPermissionParams,
     SelectedOutcome,
+    TaskParams,
 )
 from ._session import (
     AskQuestionCallback,
@@ -50,6 +51,7 @@ from ._session import (
     PermissionDecision,
     TurnUpdates,
 )
+from ._subagents import Subagent, TaskCallback
 from ._turn import LiveResult, LiveTurn
 from ._updates import (
     AcpPlan,
@@ -65,6 +67,9 @@ from ._updates import (
     PlanEntry,
     SessionInfoUpdate,
     SessionUpdate,
+    SubagentSpawned,
+    SubagentStateUpdate,
+    SubagentUpdate,
     UnknownUpdate,
     UsageUpdate,
     UserMessageChunk,
@@ -122,6 +127,13 @@ __all__ = [
     "SessionListing",
     "SessionMode",
     "SessionUpdate",
+    "Subagent",
+    "SubagentEvent",
+    "SubagentSpawned",
+    "SubagentStateUpdate",
+    "SubagentUpdate",
+    "TaskCallback",
+    "TaskParams",
     "TurnUpdates",
     "UnknownUpdate",
     "UsageUpdate",

@@ -11,7 +11,7 @@ Agent→client requests are answered in Python (``_dispatch``): ``session/reques
 by the ``permission`` callback (default: reject once; allow-always is never chosen
 implicitly, it edits the user's global config, §3.11), ``cursor/ask_question`` and
 ``cursor/create_plan`` by optional callbacks (defaults: ``skipped``, and ``-32601``, which
-the contract saw leave the turn unchanged, §4).
+the contract saw leave the turn unchanged, §4); ``cursor/task`` with ``{}`` (§4).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from types import TracebackType
 from typing import Any
 
 import anyio
+import msgspec
 
 from .._protocol.redaction import Redaction, redaction_of
 from ..errors import (
@@ -35,6 +36,7 @@ from ._control import initialize, request, result_of
 from ._dispatch import Router
 from ._jsonrpc import METHOD_NOT_FOUND, JsonRpcError, Malformed
 from ._messages import (
+    ClientCapabilities,
     Implementation,
     InitializeParams,
     InitializeResult,
@@ -48,6 +50,7 @@ from ._messages import (
 from ._process import AcpProcess, acp_invocation
 from ._seam import LiveTransport
 from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
+from ._subagents import TaskCallback
 from ._updates import SessionUpdate
 
 __all__ = ["AgentState", "LiveAgent"]
@@ -76,6 +79,9 @@ class LiveAgent:
             ``"allow_once"``, ``"allow_always"`` or ``"reject"``. Default: reject once.
         ask_question: answers ``cursor/ask_question``; default: ``skipped`` (§4).
         create_plan: answers ``cursor/create_plan``; default ``-32601`` (§4).
+        subagents: ask for subagent sessions (§3.13): turns then show their subagents
+            (``SubagentEvent``, ``LiveResult.subagents``) and wait for background ones.
+        task: told of each completed Task call (``cursor/task``, §4); the answer is ``{}``.
         decision_timeout: seconds a callback may take; then the answer is reject
             (permissions) or ``cancelled`` (extensions).
         request_timeout: seconds every control request waits for its answer (§1).
@@ -91,6 +97,8 @@ class LiveAgent:
         permission: PermissionCallback | None = None,
         ask_question: AskQuestionCallback | None = None,
         create_plan: CreatePlanCallback | None = None,
+        subagents: bool = False,
+        task: TaskCallback | None = None,
         decision_timeout: float = DEFAULT_DECISION_TIMEOUT,
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         turn_timeout: float | None = None,
@@ -100,6 +108,7 @@ class LiveAgent:
         self.decision_timeout = decision_timeout
         self.request_timeout = request_timeout
         self.turn_timeout = turn_timeout
+        self.subagents = subagents
         self.state = AgentState.NEW
         self.initialize_result: InitializeResult | None = None
         self.callback_errors: list[BaseException] = []
@@ -107,7 +116,11 @@ class LiveAgent:
         that was not ours); each request was given the safe answer. Never sent to the
         agent."""
         self._router = Router(
-            self, permission=permission, ask_question=ask_question, create_plan=create_plan
+            self,
+            permission=permission,
+            ask_question=ask_question,
+            create_plan=create_plan,
+            task=task,
         )
         self._redaction: Redaction = redaction_of(self.options, os.environ)
         self._log = DiagnosticLog(self._redaction)
@@ -177,9 +190,10 @@ class LiveAgent:
             )
             self._conn = await self._stack.enter_async_context(conn)
             conn.start_soon(process.serve)
-            params = InitializeParams(
-                client_info=Implementation(name="agent_sdk", version=__version__)
-            )
+            meta = {"subagents": True} if self.subagents else msgspec.UNSET  # (§3.1)
+            caps = ClientCapabilities(meta=meta)
+            info = Implementation(name="agent_sdk", version=__version__)
+            params = InitializeParams(client_capabilities=caps, client_info=info)
             self.initialize_result = await initialize(self, params)
         except BaseException:
             # Not under a new cancel scope: the stack holds a task group opened before it.

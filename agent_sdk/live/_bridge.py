@@ -46,10 +46,21 @@ from ._updates import (
     SessionUpdate,
 )
 
-__all__ = ["Bridge", "LiveEvent"]
+__all__ = ["Bridge", "LiveEvent", "SubagentEvent"]
 
-LiveEvent = Event | SessionUpdate
-"""What a live turn yields: an agent_sdk event, or an ACP update of a kind print mode lacks."""
+
+class SubagentEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event of a subagent, in its parent's turn (docs/acp.md §3.13): ``subagent_id``
+    is the subagent's session id, ``event`` what it did (its text, thinking, tool calls),
+    bridged as the parent's are. Never part of the parent's reply or tool calls."""
+
+    subagent_id: str
+    event: Event | SessionUpdate
+
+
+LiveEvent = Event | SessionUpdate | SubagentEvent
+"""What a live turn yields: an agent_sdk event, an ACP update of a kind print mode lacks,
+or a subagent's event."""
 
 _FIELDS = ("title", "kind", "status", "content", "locations", "raw_input", "raw_output")
 _ENDED = frozenset({"completed", "failed"})
@@ -92,7 +103,7 @@ class Bridge:
         self._rejected = rejected
         self._calls: dict[str, _CallState] = {}
 
-    def __call__(self, update: SessionUpdate) -> list[LiveEvent]:
+    def __call__(self, update: SessionUpdate) -> list[Event | SessionUpdate]:
         """The events one update stands for (one, two for a call that starts ended)."""
         now = int(time.time() * 1000)
         if isinstance(update, AgentMessageChunk) and update.content.type == "text":
@@ -106,10 +117,12 @@ class Bridge:
             return self._tool_call(update, now)
         return [update]
 
-    def _tool_call(self, update: AcpToolCall | AcpToolCallUpdate, now: int) -> list[LiveEvent]:
+    def _tool_call(
+        self, update: AcpToolCall | AcpToolCallUpdate, now: int
+    ) -> list[Event | SessionUpdate]:
         call_id = update.tool_call_id
         state = self._calls.get(call_id)
-        out: list[LiveEvent] = []
+        out: list[Event | SessionUpdate] = []
         if state is None or (isinstance(update, AcpToolCall) and not state.ended):
             # A `tool_call` again with the same id (a build sent a generic one first, then
             # the real title and input, §3.10): started again, so the call's args are the

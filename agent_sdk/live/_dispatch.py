@@ -5,8 +5,11 @@ agent's requests are answered by the user's callbacks: ``session/request_permiss
 the permission callback (reject once by default, on a timeout and on a callback's error:
 only an explicit allow runs a tool; allow-always is never chosen implicitly, §3.11),
 ``cursor/ask_question`` and ``cursor/create_plan`` by theirs (defaults: skipped, and
-``-32601``, §4), the not-awaited ``cursor/*`` notifications with ``{}``, anything else
-``-32601`` (§3.12).
+``-32601``, §4), ``cursor/task`` with ``{}`` once its callback, if any, has seen it, the
+other not-awaited ``cursor/*`` notifications with ``{}``, anything else ``-32601`` (§3.12).
+
+A subagent's updates and requests name its own session id (§3.13): they go to the
+session that spawned it (its turn shows them as the subagent's).
 """
 
 from __future__ import annotations
@@ -35,9 +38,11 @@ from ._requests import (
     QuestionSkippedOutcome,
     RequestPermissionParams,
     RequestPermissionResult,
+    TaskParams,
 )
 from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
-from ._updates import SessionNotification, SessionUpdate, decode_update
+from ._subagents import TaskCallback
+from ._updates import SessionNotification, SessionUpdate, SubagentSpawned, decode_update
 
 if TYPE_CHECKING:
     from ._agent import LiveAgent
@@ -68,12 +73,15 @@ class Router:
         permission: PermissionCallback | None,
         ask_question: AskQuestionCallback | None,
         create_plan: CreatePlanCallback | None,
+        task: TaskCallback | None = None,
     ) -> None:
         self._agent = agent
         self.permission = permission
         self.ask_question = ask_question if ask_question is not None else default_ask_question
         self.create_plan = create_plan
+        self.task = task
         self.sessions: dict[str, LiveSession] = {}
+        self.children: dict[str, LiveSession] = {}  # a subagent's id -> the session it is of
         self._early: dict[str, list[SessionUpdate]] = {}
 
     def add(self, session: LiveSession) -> None:
@@ -81,6 +89,17 @@ class Router:
         self.sessions[session.session_id] = session
         for update in self._early.pop(session.session_id, []):
             session._deliver(update)
+
+    def _adopt(self, child: str, session: LiveSession) -> None:
+        """Route the subagent ``child``'s updates to ``session`` (also those that came
+        before its spawn)."""
+        self.children[child] = session
+        for update in self._early.pop(child, []):
+            session._deliver_child(child, update)
+
+    def owner(self, session_id: str) -> LiveSession | None:
+        """The session ``session_id`` is, or the one whose subagent it is."""
+        return self.sessions.get(session_id) or self.children.get(session_id)
 
     # --- notifications ----------------------------------------------------------------
     def on_notification(self, message: Notification) -> Awaitable[None] | None:
@@ -94,8 +113,13 @@ class Router:
             return None
         update = decode_update(note.update)
         session = self.sessions.get(note.session_id)
+        if type(update) is SubagentSpawned and (owner := self.owner(note.session_id)):
+            self._adopt(update.subagent_session_id, owner)
         if session is not None:
             return session._deliver(update)
+        parent = self.children.get(note.session_id)
+        if parent is not None:  # a subagent's own update (§3.13)
+            return parent._deliver_child(note.session_id, update)
         else:
             # The command list can overtake our reading of the session/new result (§2 step 3):
             # kept for the session about to exist, a few at most.
@@ -117,13 +141,16 @@ class Router:
         if method == "cursor/create_plan" and self.create_plan is not None:
             typed_plan = _params(request, CreatePlanParams)
             return await self._extension(self.create_plan, typed_plan, CreatePlanResult)
+        if method == "cursor/task" and self.task is not None:
+            await self._decision(self.task, _params(request, TaskParams))
+            return {}  # whatever the callback did: `{}` was harmless (§4)
         if method in _NOT_AWAITED:
             return {}  # sent as requests but not awaited (§4): answer `{}`
         # Refusing is safe: a refused create_plan leaves the turn unchanged (§4).
         raise JsonRpcError(METHOD_NOT_FOUND, f'"Method not found": {method}', {"method": method})
 
     async def _permission(self, params: RequestPermissionParams) -> RequestPermissionResult:
-        session = self.sessions.get(params.session_id)
+        session = self.owner(params.session_id)  # a subagent's: decided in its parent's turn
         verdict, decision = Verdict.FAILED, None
         if session is not None:
             verdict, decision = await session._decide(self._decide_permission, params)
@@ -141,21 +168,19 @@ class Router:
         # Default policy: reject once; allow-always is never chosen implicitly (§3.11).
         return self.permission(params) if self.permission is not None else "reject"
 
-    async def _extension(self, callback: Callable[[Any], Any], params: Any, result: Any) -> Any:
+    async def _decision(self, callback: Callable[[Any], Any], params: Any) -> tuple[Verdict, Any]:
         # The params carry no sessionId (§4): the session with a running turn owns it. One
         # that comes when no turn runs is decided under the same limit, alone.
         running = [s for s in self.sessions.values() if s.running]
         if running:
-            verdict, answer = await running[0]._decide(callback, params)
-        else:
-            verdict, answer = await decide(
-                self._agent.decision_timeout,
-                self._agent.callback_errors,
-                callback,
-                params,
-                set(),
-                set(),
-            )
+            return await running[0]._decide(callback, params)
+        agent = self._agent
+        return await decide(
+            agent.decision_timeout, agent.callback_errors, callback, params, set(), set()
+        )
+
+    async def _extension(self, callback: Callable[[Any], Any], params: Any, result: Any) -> Any:
+        verdict, answer = await self._decision(callback, params)
         if verdict is not Verdict.DECIDED or not isinstance(answer, result):
             # Cancelled, timed out, failed, or a wrong shape: `cancelled`, nested (§4).
             return result(outcome=CancelledOutcome())

@@ -57,10 +57,12 @@ class FsCapabilities(_Wire, omit_defaults=False):
 
 class ClientCapabilities(_Wire, omit_defaults=False):
     """What the client offers; ``fs``/``terminal`` false, so Cursor does its own file and
-    shell work in ``cwd`` (§3.12). ``_meta`` (the model-picker flag, §3.8) is not sent."""
+    shell work in ``cwd`` (§3.12). ``_meta`` is sent only to ask for subagent sessions
+    (``{"subagents": true}``, §3.1, §3.13); the model-picker flag (§3.8) never."""
 
     fs: FsCapabilities = msgspec.field(default_factory=FsCapabilities)
     terminal: bool = False
+    meta: dict[str, Any] | msgspec.UnsetType = msgspec.field(default=msgspec.UNSET, name="_meta")
 
 
 class Implementation(_Wire):

@@ -3,8 +3,9 @@
 Started by the SDK's own spawner (``_transport.spawn``: argv list, its own process group,
 the parent-death shim on Linux) and registered with the transport's at-exit killer. The
 pipes are exposed as anyio byte streams for :class:`~agent_sdk.live._connection.Connection`.
-Teardown follows §2 step 7: close stdin (the agent then exits 0), then after a grace end
-the process group: SIGTERM, a grace, SIGKILL, reap.
+Teardown follows §2 step 7: close stdin (the agent usually exits 0, not always: §1), then
+after a grace end the process group whether or not it exited: SIGTERM, a grace, SIGKILL,
+reap.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class FdSendStream(anyio.abc.ByteSendStream):
                 raise anyio.BrokenResourceError from exc
 
     async def aclose(self) -> None:
-        """Close the write end (idempotent): the agent sees EOF and exits 0 (§1)."""
+        """Close the write end (idempotent): the agent sees EOF (and may or may not exit, §1)."""
         fd, self._fd = self._fd, None
         if fd is not None:
             _close(fd)

@@ -30,6 +30,7 @@ __all__ = [
     "RequestPermissionParams",
     "RequestPermissionResult",
     "SelectedOutcome",
+    "TaskParams",
 ]
 
 
@@ -170,3 +171,19 @@ class CreatePlanResult(_Wire):
     """The answer, nested under ``outcome`` (§4)."""
 
     outcome: PlanAcceptedOutcome | PlanRejectedOutcome | CancelledOutcome
+
+
+# --- cursor/task (§4, §3.13) ------------------------------------------------------------------
+class TaskParams(_Wire):
+    """``cursor/task``: a Task (subagent) call completed (§4). ``subagent_type`` is any JSON
+    (``{"custom": {"unspecified": {}}}`` was seen, not the docs' strings); ``model`` is the
+    model the child really used; ``duration_ms`` the whole run of a foreground child, only
+    the launch of a background one; ``agent_id`` is not the child's session id."""
+
+    tool_call_id: str
+    description: str = ""
+    prompt: str = ""
+    subagent_type: Any = None
+    model: str | None = None
+    agent_id: str | None = None
+    duration_ms: int | float | str | None = None

@@ -10,6 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
+import anyio.lowlevel
 import msgspec
 
 from ..errors import AgentProtocolError
@@ -43,6 +44,7 @@ from ._updates import (
     CurrentModeUpdate,
     SessionInfoUpdate,
     SessionUpdate,
+    SubagentUpdate,
 )
 
 if TYPE_CHECKING:
@@ -160,8 +162,9 @@ class LiveSession:
         return turn.result
 
     def prompt(self, prompt: str | Sequence[ContentBlock]) -> TurnUpdates:
-        """The protocol-level turn: the ACP updates as they come, then the
-        :class:`PromptResult`. :meth:`run` gives the same turn as agent_sdk events.
+        """The protocol-level turn: the ACP updates as they come (a subagent's wrapped in
+        a :class:`SubagentUpdate`, §3.13), then the :class:`PromptResult`. :meth:`run`
+        gives the same turn as agent_sdk events.
 
         The prompt is sent when iteration starts, after the prompts sent before it on this
         session. Leaving the loop early does not stop the turn: :meth:`cancel` does.
@@ -214,6 +217,12 @@ class LiveSession:
         if (replay := self._agent._loading.get(self.session_id)) is not None:
             replay.append(update)  # the replay of session/load (§3.4)
         return None
+
+    def _deliver_child(self, child: str, update: SessionUpdate) -> Awaitable[None] | None:
+        """Keep a subagent's update for the running turn, marked as its (§3.13)."""
+        if self._turn is not None:
+            return self._turn.put(SubagentUpdate(subagent_id=child, update=update))
+        return None  # no turn to show it (without the capability nothing is streamed)
 
     async def cancel(self) -> None:
         """Cancel the running prompt: a ``session/cancel`` **notification** (sent as a request
@@ -311,7 +320,7 @@ class TurnUpdates:
     def __aiter__(self) -> TurnUpdates:
         return self
 
-    async def __anext__(self) -> SessionUpdate | PromptResult:
+    async def __anext__(self) -> SessionUpdate | SubagentUpdate | PromptResult:
         if self._done:
             raise StopAsyncIteration
         try:
@@ -320,6 +329,9 @@ class TurnUpdates:
             item = await self._feed.get()
         except anyio.EndOfStream:
             self.close()
+            # Ended by our own cancel scope (the agent closed inside it): that cancel,
+            # not an error (asyncio may wake the wait before delivering it).
+            await anyio.lowlevel.checkpoint_if_cancelled()
             raise AgentProtocolError(
                 "the turn ended without a stop reason (the agent was closed)"
             ) from None

@@ -23,7 +23,8 @@ from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
 from ..tool_calls import ToolCall, ToolCallTracker
 from ._bridge import Bridge, LiveEvent
 from ._messages import ContentBlock, PromptResult
-from ._updates import AcpPlan
+from ._subagents import Subagent, Subagents
+from ._updates import AcpPlan, SubagentUpdate
 
 if TYPE_CHECKING:
     from ._session import LiveSession, TurnUpdates
@@ -45,6 +46,8 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
         events: every event of the turn, in order.
         tool_calls: the turn's tool calls, ``started`` paired with ``completed``.
         plan: the last ``plan`` update of the turn, if any.
+        subagents: the subagents the turn spawned, in order (§3.13; with
+            ``LiveAgent(subagents=True)``): which one said what.
     """
 
     text: str
@@ -54,6 +57,7 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
     events: list[LiveEvent] = msgspec.field(default_factory=list)
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
     plan: AcpPlan | None = None
+    subagents: list[Subagent] = msgspec.field(default_factory=list)
 
     @property
     def cancelled(self) -> bool:
@@ -78,6 +82,7 @@ class LiveTurn:
         self.session = session
         self._prompt = prompt
         self._bridge = Bridge(session.session_id, session._was_rejected)
+        self._subagents = Subagents(session._was_rejected)
         self._events: list[LiveEvent] = []
         self._calls = ToolCallTracker()
         self._text: list[str] = []
@@ -103,7 +108,10 @@ class LiveTurn:
                 raise AgentUsageError("the turn was closed before its end") from None
             if isinstance(item, PromptResult):
                 self._finish(item.stop_reason, int((time.monotonic() - self._started) * 1000))
+            elif isinstance(item, SubagentUpdate):
+                self._pending.extend(self._subagents.child(item))
             else:
+                self._subagents.parent(item)
                 self._pending.extend(self._bridge(item))
         event = self._pending.popleft()
         self._record(event)
@@ -128,6 +136,7 @@ class LiveTurn:
             events=self._events,
             tool_calls=self._calls.calls,
             plan=self._plan,
+            subagents=self.subagents,
         )
         failure = BACKEND_ERROR.search(text)
         if failure is not None:
@@ -154,6 +163,11 @@ class LiveTurn:
     def events(self) -> list[LiveEvent]:
         """The events so far."""
         return self._events
+
+    @property
+    def subagents(self) -> list[Subagent]:
+        """The subagents spawned so far, each with its events (§3.13)."""
+        return list(self._subagents.views.values())
 
     async def cancel(self) -> None:
         """Cancel this turn (see :meth:`LiveSession.cancel`)."""

@@ -32,6 +32,9 @@ __all__ = [
     "SessionInfoUpdate",
     "SessionNotification",
     "SessionUpdate",
+    "SubagentSpawned",
+    "SubagentStateUpdate",
+    "SubagentUpdate",
     "UnknownUpdate",
     "UsageUpdate",
     "UserMessageChunk",
@@ -153,6 +156,45 @@ class UsageUpdate(_Update, tag="usage_update"):
     cost: Cost | None = None
 
 
+class SubagentSpawned(_Update, tag="subagent_spawned"):
+    """A subagent started (Cursor-private, only with ``LiveAgent(subagents=True)``,
+    §3.13): its own updates come on the session ``subagent_session_id``. ``name`` is its
+    type (``generalPurpose``...), ``task`` the whole prompt it was given; the description
+    is in the parent's ``Task: ...`` tool call, ``tool_call_id``."""
+
+    subagent_session_id: str
+    name: str = ""
+    task: str = ""
+    capabilities: Any = None
+    meta: Any = msgspec.field(default=None, name="_meta")
+
+    @property
+    def tool_call_id(self) -> str | None:
+        """The parent's Task tool call (``_meta.cursor.toolCallId``)."""
+        return _cursor_meta(self.meta, "toolCallId")
+
+    @property
+    def model(self) -> str | None:
+        """The model the spawn names (``_meta.cursor.model``): it showed the parent's for a
+        child that ran on another one (§3.13); ``cursor/task`` says the real one."""
+        return _cursor_meta(self.meta, "model")
+
+
+class SubagentStateUpdate(_Update, tag="subagent_state_update"):
+    """A subagent ended (Cursor-private, §3.13): ``state`` is ``completed`` or
+    ``cancelled`` as seen (a failed state's value is unknown: any string). The study's
+    line named no subagent; ``subagent_session_id`` is kept when one is named."""
+
+    state: str = ""
+    subagent_session_id: str | None = None
+
+
+def _cursor_meta(meta: Any, key: str) -> str | None:
+    cursor = meta.get("cursor") if type(meta) is dict else None
+    value = cursor.get(key) if type(cursor) is dict else None
+    return value if type(value) is str else None
+
+
 class UnknownUpdate(msgspec.Struct, frozen=True):
     """An update of a kind not modelled here, or one that did not fit its shape: kept as
     decoded JSON, never an error (§3.9)."""
@@ -173,6 +215,8 @@ SessionUpdate = (
     | SessionInfoUpdate
     | ConfigOptionUpdate
     | UsageUpdate
+    | SubagentSpawned
+    | SubagentStateUpdate
     | UnknownUpdate
 )
 
@@ -190,8 +234,18 @@ _UPDATE_TYPES: dict[str, type[_Update]] = {
         SessionInfoUpdate,
         ConfigOptionUpdate,
         UsageUpdate,
+        SubagentSpawned,
+        SubagentStateUpdate,
     )
 }
+
+
+class SubagentUpdate(msgspec.Struct, frozen=True, kw_only=True):
+    """An update of a subagent's own session, as the parent's turn gives it
+    (:meth:`LiveSession.prompt`): ``subagent_id`` says whose it is (§3.13)."""
+
+    subagent_id: str
+    update: SessionUpdate
 
 
 class SessionNotification(_Wire):

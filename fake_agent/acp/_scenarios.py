@@ -109,6 +109,16 @@ def _check_exit(step: Step) -> str | None:
     return None if isinstance(code, int) and 0 <= code <= 255 else "'code' must be 0-255"
 
 
+def _check_subagent(step: Step) -> str | None:
+    if not isinstance(step.get("description"), str):
+        return "'subagent' needs a string 'description'"
+    if not isinstance(step.get("background", False), bool):
+        return "'background' must be a boolean"
+    if not isinstance(step.get("state", ""), str):
+        return "'state' must be a string"
+    return _steps(step.get("steps", []), "steps") or _steps(step.get("after", []), "after")
+
+
 _DIRECTIVES = {
     "sleep": lambda step: _number(step, "seconds", required=True),
     "stall": lambda step: _number(step, "seconds"),
@@ -120,6 +130,7 @@ _DIRECTIVES = {
     "stderr": _check_text,
     "raw": _check_text,
     "exit": _check_exit,
+    "subagent": _check_subagent,
 }
 
 

@@ -2,13 +2,16 @@
 
 Requests are answered on the reading thread, except ``session/prompt``, whose turn plays
 on its own thread (``_turn.Turn``) so ``session/cancel`` and the client's answers to the
-agent's requests keep flowing. Closing stdin ends the process with exit code 0.
+agent's requests keep flowing. Closing stdin ends the process with exit code 0, unless
+``FAKE_AGENT_ACP_IGNORE_EOF=1``: then it stays alive, busy, as the real CLI sometimes does
+(docs/acp.md §1, §5.2 item 11).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,6 +42,10 @@ from ._state import (
 from ._turn import Turn
 
 Params = dict[str, Any]
+
+#: Env var: ``1`` makes the process ignore stdin EOF: it leaves a child in its group (a
+#: background subagent's tool, say) and sleeps, so only a process-group kill ends it.
+IGNORE_EOF_ENV = "FAKE_AGENT_ACP_IGNORE_EOF"
 
 
 def _mcp_issues(servers: list[Any]) -> list[dict[str, Any]]:
@@ -85,6 +92,7 @@ class Server:
         self.bare = False
         self.v1 = environ.get(SHAPES_ENV) == "v1"
         self.booleans = False
+        self.subagents = False
         key = api_key or environ.get("CURSOR_API_KEY") or environ.get("CURSOR_AUTH_TOKEN")
         self.stored_login = not require_login(environ) or os.path.isfile(
             os.path.join(config_dir(environ), AUTH_NAME)
@@ -155,13 +163,18 @@ class Server:
         meta = caps.get("_meta") if isinstance(caps, dict) else None
         self.bare = isinstance(meta, dict) and meta.get("parameterizedModelPicker") is True
         self.booleans = _takes_booleans(caps)
+        # Only the `_meta` placement turns subagent sessions on (§3.1, §3.13).
+        self.subagents = isinstance(meta, dict) and meta.get("subagents") is True
+        session_caps: dict[str, Any] = {"list": {}}
+        if self.subagents:
+            session_caps["subagents"] = {}
         return {
             "protocolVersion": 1,
             "agentCapabilities": {
                 "loadSession": True,
                 "mcpCapabilities": {"http": True, "sse": True},
                 "promptCapabilities": {"audio": False, "embeddedContext": False, "image": True},
-                "sessionCapabilities": {"list": {}},
+                "sessionCapabilities": session_caps,
             },
             "authMethods": [
                 {
@@ -300,7 +313,7 @@ class Server:
             except _scenarios.AcpScenarioError as exc:
                 write_stderr(f"fake_agent: {exc}\n")
                 raise internal_details(f"fake_agent: {exc}") from exc
-        turn = Turn(self.rpc, session, request_id, steps, self.force, self._save)
+        turn = Turn(self.rpc, session, request_id, steps, self.force, self._save, self.subagents)
         for block in params["prompt"]:
             if isinstance(block, dict) and block.get("type") == "text":
                 content = {"type": "text", "text": str(block.get("text", ""))}
@@ -331,4 +344,10 @@ def run_server(environ: Mapping[str, str], api_key: str | None, force: bool) -> 
     code = server.serve()
     for session in list(server.sessions.values()):
         server._save(session)
+    if environ.get(IGNORE_EOF_ENV) == "1":
+        from .._faults import _start_lingering_child
+
+        _start_lingering_child()
+        while True:  # alive after EOF: only a signal ends it (§5.2 item 11)
+            time.sleep(3600)
     return code

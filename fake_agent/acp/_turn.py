@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._wire import encode_line, write_stderr, write_stdout
+from . import _subagent
 from ._rpc import RpcError, Transport
 from ._scenarios import Step
 from ._state import Session
@@ -36,7 +37,7 @@ _FLOOD_SECONDS = 10.0
 _POLL = 0.02
 
 
-class _TurnEndedError(Exception):
+class TurnEndedError(Exception):
     """The turn is over (cancelled, or a stop/error step answered the prompt)."""
 
 
@@ -51,6 +52,7 @@ class Turn:
         steps: list[Step],
         force: bool,
         saver: Callable[[Session], None] | None = None,
+        subagents: bool = False,
     ) -> None:
         self.rpc = rpc
         self.session = session
@@ -59,6 +61,11 @@ class Turn:
         self.force = force
         self.saver = saver
         self.cancelled = threading.Event()
+        #: Whether the client asked for subagent sessions (docs/acp.md §3.13).
+        self.subagents = subagents
+        self.children = _subagent.Children()
+        #: The follow-up steps played once the background subagents have ended.
+        self.after: list[Step] = []
         self._finished = False
         #: The updates this turn sent, recorded into the session's history.
         self.record: list[dict[str, Any]] = []
@@ -81,6 +88,7 @@ class Turn:
     def cancel(self) -> None:
         """End the turn as ``cancelled`` now; the playing thread stops at its next step."""
         self.cancelled.set()
+        _subagent.cancel_running(self)  # its subagents end first (§3.13)
         self.finish("cancelled")
 
     @property
@@ -92,9 +100,11 @@ class Turn:
     def run(self) -> None:
         """Play the steps; end ``end_turn`` unless a step ended the turn otherwise."""
         try:
-            self._play(self.steps)
+            self.play(self.steps)
+            _subagent.wait_for_background(self)
+            self.play(self.after)
             self.finish("end_turn")
-        except _TurnEndedError:
+        except TurnEndedError:
             pass
         if self.saver is not None:
             self.saver(self.session)
@@ -102,60 +112,71 @@ class Turn:
     def start(self) -> None:
         threading.Thread(target=self.run, name="acp-turn", daemon=True).start()
 
-    def _check(self) -> None:
+    def check(self) -> None:
         if self.cancelled.is_set() or self._finished:
-            raise _TurnEndedError
+            raise TurnEndedError
 
-    def update(self, update: dict[str, Any]) -> None:
-        """Send one ``session/update`` of this session (unless the turn has ended)."""
+    def update(self, update: dict[str, Any], where: str | None = None) -> None:
+        """Send one ``session/update`` of this session, or of its subagent session
+        ``where`` (not recorded: a load replays only the parent's, §3.13), unless the
+        turn has ended."""
         with self.rpc.lock:
-            self._check()
-            self.record.append(update)
-            if update.get("sessionUpdate") == "session_info_update":
+            self.check()
+            if where is None:
+                self.record.append(update)
+            if where is None and update.get("sessionUpdate") == "session_info_update":
                 title = update.get("title", 0)  # 0: no title in it
                 if title is None or isinstance(title, str):
                     self.session.title = title  # null clears it (v1 schema, §3.9)
-            self.rpc.notify(
-                "session/update", {"sessionId": self.session.session_id, "update": update}
-            )
+            session_id = where or self.session.session_id
+            self.rpc.notify("session/update", {"sessionId": session_id, "update": update})
+
+    def send_request(self, method: str, params: dict[str, Any]) -> None:
+        """An agent→client request with an id, not awaited: its answer is dropped (§4)."""
+        with self.rpc.lock:
+            self.check()
+            self.rpc.request(method, params, awaited=False)
 
     def _wait(self, seconds: float | None) -> None:
         """Sleep ``seconds`` (None: forever) unless cancelled first."""
         if self.cancelled.wait(seconds):
-            raise _TurnEndedError
-        self._check()
+            raise TurnEndedError
+        self.check()
 
     def _ask(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Send a request to the client and wait for its answer (until cancelled)."""
         with self.rpc.lock:
-            self._check()
+            self.check()
             slot = self.rpc.request(method, params)
         while not slot.done.wait(_POLL):
-            self._check()
-        self._check()
+            self.check()
+        self.check()
         return slot.answer
 
-    def _play(self, steps: list[Step]) -> None:
+    def play(self, steps: list[Step], where: str | None = None) -> None:
+        """Play ``steps`` on this session, or on the subagent session ``where``."""
         for step in steps:
-            self._check()
+            self.check()
             name = step.get("fake")
             if name is None:
-                self.update(step)
+                self.update(step, where)
+            elif name == "subagent":
+                _subagent.play(self, step)
             elif name == "sleep":
                 self._wait(float(step["seconds"]))
             elif name == "stall":
                 seconds = step.get("seconds")
                 self._wait(None if seconds is None else float(seconds))
             elif name == "permission":
-                self._play(self._permission(step))
+                self.play(self._permission(step, where), where)
             elif name == "request":
-                self._play(self._request(step))
+                self.play(self._request(step))
             elif name == "stop":
                 self.finish(str(step["stopReason"]))
-                raise _TurnEndedError
+                raise TurnEndedError
             elif name == "error":
                 self.finish(error=RpcError(step["code"], step.get("data"), step["message"]))
-                raise _TurnEndedError
+                raise TurnEndedError
             elif name == "stderr":
                 write_stderr(str(step["text"]) + "\n")
             elif name == "flood":
@@ -176,10 +197,10 @@ class Turn:
         deadline = time.monotonic() + float(step.get("seconds", _FLOOD_SECONDS))
         while time.monotonic() < deadline:
             with self.rpc.lock:  # released between writes: a cancel gets its turn
-                self._check()
+                self.check()
                 write_stdout(block)
 
-    def _permission(self, step: Step) -> list[Step]:
+    def _permission(self, step: Step, where: str | None = None) -> list[Step]:
         """``session/request_permission`` and the branch its answer picks (§3.11)."""
         branches: dict[str, list[Step]] = step.get("on", {})
         if self.force:
@@ -187,7 +208,7 @@ class Turn:
             return list(step.get("allow", []))
         tool_call = {"status": "pending", **step["toolCall"]}
         params = {
-            "sessionId": self.session.session_id,
+            "sessionId": where or self.session.session_id,
             "toolCall": tool_call,
             "options": step.get("options", PERMISSION_OPTIONS),
         }
@@ -207,9 +228,7 @@ class Turn:
         branches: dict[str, list[Step]] = step.get("on", {})
         params = dict(step.get("params", {}))
         if not step.get("await", True):
-            with self.rpc.lock:
-                self._check()
-                self.rpc.request(str(step["method"]), params, awaited=False)
+            self.send_request(str(step["method"]), params)
             return []
         answer = self._ask(str(step["method"]), params)
         if "error" in answer:

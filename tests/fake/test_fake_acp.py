@@ -7,8 +7,11 @@ fake that hangs fails the test instead of stalling the suite; nothing asserts ti
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -18,6 +21,7 @@ from typing import Any
 
 import pytest
 from fake_env import ROOT, fake_env
+from proctable import group_members, settles
 
 #: Upper bound on one read; only a broken fake ever waits this long.
 READ_TIMEOUT = 20.0
@@ -36,6 +40,7 @@ class Client:
             stderr=subprocess.PIPE,
             env=fake_env(**env),
             cwd=ROOT,
+            start_new_session=True,  # its own group: kill() ends what it left too
         )
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.next_id = 1
@@ -102,9 +107,9 @@ class Client:
         return code
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=READ_TIMEOUT)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=READ_TIMEOUT)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
@@ -668,4 +673,130 @@ def test_unknown_updates_scenario_sends_odd_kinds_and_a_broken_line(client: Clie
         "current_mode_update",
         "<broken>",
         "agent_message_chunk",
+    ]
+
+
+# ------------------------------------------------------------------ shutdown (§1, §2 step 7)
+
+
+def test_stdin_eof_ends_the_process_by_default(client: Client) -> None:
+    start(client)
+    assert client.close() == 0
+
+
+def test_ignore_eof_mode_stays_alive_after_eof_until_its_group_is_killed() -> None:
+    fake = Client(FAKE_AGENT_ACP_IGNORE_EOF="1")
+    try:
+        start(fake)
+        assert fake.proc.stdin is not None
+        fake.proc.stdin.close()
+        # It handled the EOF by leaving a child in its group, and it is still there.
+        assert settles(lambda: len(group_members(fake.proc.pid)) == 2)
+        assert fake.proc.poll() is None
+    finally:
+        fake.kill()
+    assert settles(lambda: not group_members(fake.proc.pid))
+
+
+# ------------------------------------------------------------------ subagents (§3.13, §4)
+
+SUBAGENTS_INIT: Message = {
+    **INIT,
+    "clientCapabilities": {**INIT["clientCapabilities"], "_meta": {"subagents": True}},
+}
+
+
+def start_with_subagents(client: Client) -> str:
+    result = client.call("initialize", SUBAGENTS_INIT)["result"]
+    assert result["agentCapabilities"]["sessionCapabilities"]["subagents"] == {}
+    response = client.call("session/new", {"cwd": "/home/dev/shop", "mcpServers": []})
+    client.read()  # the command list
+    return str(response["result"]["sessionId"])
+
+
+def test_subagents_are_offered_only_for_the_meta_placement(client: Client) -> None:
+    plain = {**INIT, "clientCapabilities": {**INIT["clientCapabilities"], "subagents": True}}
+    caps = client.call("initialize", plain)["result"]["agentCapabilities"]
+    assert "subagents" not in caps["sessionCapabilities"]  # dropped by the CLI's schema
+    caps = client.call("initialize", SUBAGENTS_INIT)["result"]["agentCapabilities"]
+    assert caps["sessionCapabilities"]["subagents"] == {}
+
+
+def on(seen: list[Message], session_id: str) -> list[Message]:
+    """The updates of ``session_id`` among ``seen``."""
+    notes = [m for m in seen if m.get("method") == "session/update"]
+    return [m["params"]["update"] for m in notes if m["params"]["sessionId"] == session_id]
+
+
+def of_kind(items: list[Message], kind: str) -> list[Message]:
+    return [u for u in items if u["sessionUpdate"] == kind]
+
+
+def test_a_subagent_streams_on_its_own_session_between_spawn_and_end(client: Client) -> None:
+    parent = start_with_subagents(client)
+    seen, response = client.until_response(prompt(client, parent, "scenario:subagent"))
+    assert response["result"] == {"stopReason": "end_turn"}
+    own = on(seen, parent)
+    [call] = of_kind(own, "tool_call")
+    assert call["title"] == "Task: Explore the repository"
+    assert call["rawInput"]["_toolName"] == "task"
+    [spawned] = of_kind(own, "subagent_spawned")
+    child = spawned["subagentSessionId"]
+    assert spawned["_meta"]["cursor"] == {
+        "toolCallId": call["toolCallId"],
+        "agentId": child,
+        "model": "gpt-5.4-mini-medium",
+    }
+    said = texts(on(seen, child), "agent_message_chunk")
+    assert said == "Three files: cart.py, test_cart.py, README.md."
+    assert texts(own, "agent_message_chunk") == "Delegating. The repository has three files."
+    assert of_kind(own, "subagent_state_update") == [
+        {"sessionUpdate": "subagent_state_update", "state": "completed"}
+    ]
+    assert own.index(spawned) < own.index(of_kind(own, "subagent_state_update")[0])
+    [task] = [m for m in seen if m.get("method") == "cursor/task"]
+    assert isinstance(task["id"], int)  # a request with an id (§4)
+    assert task["params"]["toolCallId"] == call["toolCallId"]
+    assert task["params"]["agentId"] != child
+
+
+def test_without_the_capability_only_the_task_call_and_cursor_task_come(client: Client) -> None:
+    parent = start(client)
+    seen, response = client.until_response(prompt(client, parent, "scenario:subagent"))
+    assert response["result"] == {"stopReason": "end_turn"}
+    own = on(seen, parent)
+    assert len(own) == len([m for m in seen if m.get("method") == "session/update"])
+    assert not of_kind(own, "subagent_spawned")
+    assert not of_kind(own, "subagent_state_update")
+    assert [m["method"] for m in seen if "id" in m] == ["cursor/task"]
+
+
+def test_a_prompt_waits_for_its_background_subagent_then_follows_up(client: Client) -> None:
+    parent = start_with_subagents(client)
+    seen, response = client.until_response(prompt(client, parent, "scenario:subagent_background"))
+    assert response["result"] == {"stopReason": "end_turn"}
+    own = on(seen, parent)
+    [done] = [u for u in of_kind(own, "tool_call_update") if u["status"] == "completed"]
+    assert done["rawOutput"]["isBackground"] is True
+    [spawned] = of_kind(own, "subagent_spawned")
+    assert texts(on(seen, spawned["subagentSessionId"]), "agent_message_chunk") == (
+        "All 12 tests pass."
+    )
+    [ended] = of_kind(own, "subagent_state_update")
+    follow_up = of_kind(own[own.index(ended) :], "agent_message_chunk")
+    assert follow_up[-1]["content"]["text"] == " The background check says all 12 pass."
+
+
+def test_cancel_ends_a_background_subagent_that_never_finishes(client: Client) -> None:
+    parent = start_with_subagents(client)
+    request_id = prompt(client, parent, "scenario:subagent_stuck")
+    waiting = {"Watching.", " It runs in the background."}  # the child stalls after its own
+    while waiting:
+        content = client.read().get("params", {}).get("update", {}).get("content", {})
+        waiting.discard(content.get("text"))
+    client.notify("session/cancel", {"sessionId": parent})
+    seen, response = client.until_response(request_id)
+    assert response["result"] == {"stopReason": "cancelled"}
+    assert updates([m for m in seen if m.get("method") == "session/update"]) == [
+        {"sessionUpdate": "subagent_state_update", "state": "cancelled"}
     ]

@@ -281,6 +281,8 @@ ENTRIES: dict[str, Entry] = {
     "acp notification params": Entry(live_entries.notification_params, DECODE),
     "acp session update": Entry(live_entries.session_update, DECODE),
     "acp request params": Entry(live_entries.request_params, DECODE),
+    "acp subagent update": Entry(live_entries.subagent_update, DECODE),
+    "acp cursor/task params": Entry(live_entries.task_params, DECODE),
     "acp initialize result": Entry(live_entries.initialize_result, DECODE, (AgentError,)),
     "acp session/new result": Entry(live_entries.new_session_result, DECODE, (AgentError,)),
     "acp session/load result": Entry(live_entries.load_session_result, DECODE, (AgentError,)),

@@ -27,15 +27,16 @@ Script = Callable[[ScriptedAgent], Awaitable[None]]
 Use = Callable[[LiveAgent], Awaitable[None]]
 
 
-async def played(script: Script, use: Use) -> None:
-    """``use`` a live agent whose agent plays ``script`` then waits for the client to go."""
+async def played(script: Script, use: Use, **options: Any) -> None:
+    """``use`` a live agent whose agent plays ``script`` then waits for the client to go
+    (``options``: the LiveAgent's)."""
 
     async def agent(a: ScriptedAgent) -> None:
         await script(a)
         while True:
             await a.receive()
 
-    async with LiveAgent(transport=MemoryAcpTransport(agent)) as live:
+    async with LiveAgent(transport=MemoryAcpTransport(agent), **options) as live:
         await use(live)
 
 
@@ -103,6 +104,46 @@ async def request_params(value: bytes) -> None:
 
     await played(script, use)
     assert answers[0]["result"]["outcome"]["optionId"] == "reject-once"
+
+
+CHILD = "9d2e0c4b-1a7f-4e3d-8b6a-5f0e2c9d1a33"
+SPAWNED = {"sessionUpdate": "subagent_spawned", "subagentSessionId": CHILD, "name": "explore"}
+
+
+async def subagent_update(value: bytes) -> None:
+    """A subagent's own update (on its session, §3.13), hostile: the turn ends, with the
+    subagent spawned in it."""
+
+    async def script(a: ScriptedAgent) -> None:
+        await open_session(a)
+        prompt = await a.expect("session/prompt")
+        await a.update(SID, SPAWNED)
+        params = b'{"sessionId":"' + CHILD.encode() + b'","update":' + value + b"}"
+        await a.send_line(rpc(b'"method":"session/update","params":' + params))
+        await a.reply(prompt, END_TURN)
+
+    async def use(live: LiveAgent) -> None:
+        session = await live.new_session(cwd="/")
+        result = await session.send("go")
+        assert [s.session_id for s in result.subagents] == [CHILD]
+
+    await played(script, use, subagents=True)
+
+
+async def task_params(value: bytes) -> None:
+    """``cursor/task`` with hostile params, to a ``task`` callback (§4): answered once
+    (``{}`` or ``-32602``), and the turn ends."""
+    answers: list[dict[str, Any]] = []
+
+    async def script(a: ScriptedAgent) -> None:
+        await open_session(a)
+        prompt = await a.expect("session/prompt")
+        await a.send_line(rpc(b'"id":100,"method":"cursor/task","params":' + value))
+        answers.append(await a.answer(100))
+        await a.reply(prompt, END_TURN)
+
+    await played(script, one_turn, task=lambda params: None)
+    assert answers[0].get("result") == {} or answers[0]["error"]["code"] == -32602
 
 
 def live_agent_received(live: LiveAgent) -> list[dict[str, Any]]:

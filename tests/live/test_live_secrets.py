@@ -89,3 +89,36 @@ async def test_diagnostics_never_keep_the_key(options: AgentOptions) -> None:
     assert len(kept) == 3
     assert KEY not in shown(kept)
     assert all(KEY.encode() not in d.line and KEY not in d.reason for d in kept)
+
+
+async def test_a_subagents_broken_lines_and_a_refused_cursor_task_never_keep_the_key(
+    options: AgentOptions,
+) -> None:
+    answers: list[Any] = []
+    child = "9d2e0c4b-1a7f-4e3d-8b6a-5f0e2c9d1a33"
+
+    async def script(a: ScriptedAgent) -> None:
+        await a.handshake()
+        await a.reply(await a.expect("session/new"), {"sessionId": "s1"})
+        prompt = await a.expect("session/prompt")
+        spawned = {"sessionUpdate": "subagent_spawned", "subagentSessionId": child}
+        await a.update("s1", spawned)
+        bad = '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"%s","k":"%s"}}'
+        await a.send_line((bad % (child, KEY)).encode())  # the subagent's broken line
+        task = {"toolCallId": 5, "description": KEY, "model": {"key": KEY}}  # does not decode
+        answers.append(await a.answer(await a.request("cursor/task", task)))
+        await a.reply(prompt, {"stopReason": "end_turn"})
+        await a.receive()
+
+    transport = MemoryAcpTransport(script)
+    async with LiveAgent(
+        options, transport=transport, subagents=True, task=lambda p: None
+    ) as agent:
+        session = await agent.new_session(cwd="/")
+        with anyio.fail_after(LIMIT):
+            await session.send("go")
+        kept = list(agent.diagnostics)
+    assert answers[0]["error"]["code"] == -32602  # the premise: refused, with words
+    assert KEY not in repr(answers)  # the answer went back to the agent
+    assert kept
+    assert KEY not in shown(kept)
