@@ -36,7 +36,7 @@ async def ended_soon(pid: int | None, before: set[int]) -> bool:
     agent (its exit wait is bounded, so a loaded machine can leave that to a later turn)."""
     assert pid is not None
     with anyio.move_on_after(LIMIT):
-        while group_members(pid) or not set(children()) <= before:
+        while group_members(pid) or not set(children()) <= before:  # noqa: ASYNC110 (polls /proc)
             await anyio.sleep(0.01)
         return True
     return False
