@@ -20,6 +20,7 @@ from ..events import (
     RetryEvent,
     SystemEvent,
     SystemInit,
+    TaskNotification,
     TextLine,
     ThinkingCompleted,
     ThinkingDelta,
@@ -36,6 +37,7 @@ from ._lines import (
     RED,
     YELLOW,
     attempt,
+    call_notes,
     completed_line,
     doing,
     interaction_request_line,
@@ -43,6 +45,7 @@ from ._lines import (
     painted,
     started_line,
     summary_head,
+    task_notification_lines,
     tokens,
     tool_counts,
     tool_label,
@@ -159,6 +162,9 @@ class Renderer:
             self._line(interaction_request_line(event, color=self.color))
         elif isinstance(event, InteractionResponse):
             self._line(interaction_response_line(event, color=self.color))
+        elif isinstance(event, TaskNotification):
+            for line in task_notification_lines(event, color=self.color):
+                self._line(line)
         elif isinstance(event, (SystemEvent, UnknownEvent)):
             name = "/".join(part for part in (event.type, event.subtype) if part)
             self._line(self._paint(f"  · {name or 'event'}", DIM))
@@ -211,6 +217,8 @@ class Renderer:
         # The label gives way first, so the outcome and duration stay on the line.
         width = self.columns - 1 if self.columns else None
         self._line(completed_line(call, color=self.color, width=width))
+        for note in call_notes(call):
+            self._line(self._paint(note, DIM))
 
     # --- summary --------------------------------------------------------------------
     def summary(self, outcome: str, *, elapsed: float | None = None) -> None:
