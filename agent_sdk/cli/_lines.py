@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .._hooks import context_texts
 from ..events import (
     ConnectionEvent,
     CreatePlanRequest,
@@ -19,6 +18,7 @@ from ..events import (
 from ..tool_calls import ToolCall
 from ._screen import cells, cut
 from .labels import (
+    call_notes,
     command_failure,
     failure_detail,
     hook_block,
@@ -81,22 +81,10 @@ def completed_line(call: ToolCall, *, color: bool, width: int | None = None) -> 
 NOTE = "    ↳ "
 
 
-def call_notes(call: ToolCall) -> list[str]:
-    """Lines under a finished call's line: what a subagent was asked and answered
-    (docs/protocol.md §3.4b), and what hooks added to the agent's context (§6.4)."""
-    notes = []
-    subagent = call.subagent
-    if subagent is not None and subagent.prompt:
-        notes.append(f"{NOTE}asked: {shorten(subagent.prompt)}")
-    if subagent is not None and subagent.answer:
-        notes.append(f"{NOTE}answered: {shorten(subagent.answer)}")
-    elif subagent is not None and subagent.is_background:
-        notes.append(f"{NOTE}runs in the background: its answer comes when it finishes")
-    notes += [
-        f"{NOTE}hook context: {shorten(text)}"
-        for text in context_texts(call.hook_additional_contexts)
-    ]
-    return notes
+def notes_lines(call: ToolCall) -> list[str]:
+    """The lines under a finished call's line (:func:`~agent_sdk.cli.labels.call_notes`):
+    ``    ↳ answered: Two rounding bugs…``, each cut to one short line."""
+    return [f"{NOTE}{what}: {shorten(text)}" for what, text in call_notes(call)]
 
 
 def task_notification_lines(event: TaskNotification, *, color: bool) -> list[str]:

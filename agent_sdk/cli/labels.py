@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import shlex
 
+from .._hooks import context_texts
+from ..tool_calls import ToolCall
 from ..tools import (
     CreatePlanArgs,
     DeleteArgs,
@@ -33,6 +35,7 @@ from ..tools import (
 )
 
 __all__ = [
+    "call_notes",
     "command_failure",
     "failure_detail",
     "hook_block",
@@ -163,6 +166,22 @@ def interaction_label(query_type: str) -> str:
         return known
     name = query_type.removesuffix("Query").removesuffix("Request")
     return shorten(name or "interaction")
+
+
+def call_notes(call: ToolCall) -> list[tuple[str, str]]:
+    """What is worth saying of a call beyond its line, as ``(what, text)`` pairs: what a
+    subagent was asked and answered (docs/protocol.md §3.4b), and each text hooks added
+    to the agent's context about the call (§6.4). Texts are whole: cut them to show."""
+    notes = []
+    subagent = call.subagent
+    if subagent is not None and subagent.prompt:
+        notes.append(("asked", subagent.prompt))
+    if subagent is not None and subagent.answer:
+        notes.append(("answered", subagent.answer))
+    elif subagent is not None and subagent.is_background:
+        notes.append(("runs in the background", "its answer comes when it finishes"))
+    notes += [("hook context", text) for text in context_texts(call.hook_additional_contexts)]
+    return notes
 
 
 def plural(count: int, noun: str) -> str:

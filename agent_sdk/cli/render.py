@@ -37,11 +37,11 @@ from ._lines import (
     RED,
     YELLOW,
     attempt,
-    call_notes,
     completed_line,
     doing,
     interaction_request_line,
     interaction_response_line,
+    notes_lines,
     painted,
     started_line,
     summary_head,
@@ -217,7 +217,7 @@ class Renderer:
         # The label gives way first, so the outcome and duration stay on the line.
         width = self.columns - 1 if self.columns else None
         self._line(completed_line(call, color=self.color, width=width))
-        for note in call_notes(call):
+        for note in notes_lines(call):
             self._line(self._paint(note, DIM))
 
     # --- summary --------------------------------------------------------------------
