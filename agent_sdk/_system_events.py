@@ -18,7 +18,8 @@ __all__ = ["SystemEvent", "TaskNotification"]
 
 
 class SystemEvent(_Event, tag="system", frozen=True):
-    """A ``system`` event of another subtype (``task_notification``, ...); ``raw`` is all of it."""
+    """A ``system`` event of a subtype other than ``init`` (``background_shell_timeout``,
+    ...); ``raw`` is all of it. A ``task_notification`` is a :class:`TaskNotification`."""
 
     type: ClassVar[str] = "system"
     subtype: str = ""
