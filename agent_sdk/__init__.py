@@ -50,6 +50,7 @@ from .events import (
     RetryEvent,
     SystemEvent,
     SystemInit,
+    TaskNotification,
     TextLine,
     ThinkingCompleted,
     ThinkingDelta,
@@ -61,6 +62,7 @@ from .events import (
 )
 from .options import AgentOptions
 from .result import RunResult
+from .subagents import Subagent
 from .tool_calls import Plan, ToolCall, ToolCallStatus
 
 if TYPE_CHECKING:
@@ -129,8 +131,10 @@ __all__ = [
     "RunResult",
     "Session",
     "Status",
+    "Subagent",
     "SystemEvent",
     "SystemInit",
+    "TaskNotification",
     "TextLine",
     "ThinkingCompleted",
     "ThinkingDelta",

@@ -30,6 +30,7 @@ from ._interaction_events import (
     InteractionRequest,
     InteractionResponse,
 )
+from ._system_events import SystemEvent, TaskNotification
 
 if TYPE_CHECKING:
     from ._protocol.tool_parse import ParsedToolCall
@@ -50,6 +51,7 @@ __all__ = [
     "RetryEvent",
     "SystemEvent",
     "SystemInit",
+    "TaskNotification",
     "TextLine",
     "ThinkingCompleted",
     "ThinkingDelta",
@@ -109,14 +111,6 @@ class SystemInit(_Event, tag="system", frozen=True):
     permissionMode: str | None = None
     tools: list[Any] | None = None
     mcp_servers: list[Any] | None = None
-
-
-class SystemEvent(_Event, tag="system", frozen=True):
-    """A ``system`` event of another subtype (``task_notification``, ...); ``raw`` is all of it."""
-
-    type: ClassVar[str] = "system"
-    subtype: str = ""
-    raw: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 # --- messages -----------------------------------------------------------------------
@@ -237,6 +231,13 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
         """The agent's own words for the call (a shell call's ``description``, beside
         its ``args`` or among them), when the CLI sends them."""
         return self._parsed.description
+
+    @property
+    def hook_additional_contexts(self) -> list[Any]:
+        """``hookAdditionalContexts``, beside the kind: what hooks added to the agent's
+        context about this call, as plain values (docs/protocol.md §6.4). Empty in
+        every run seen so far: the shape of an entry is not known."""
+        return self._parsed.hook_contexts
 
 
 class ToolCallStarted(_ToolCallEvent, tag="tool_call", frozen=True):
@@ -360,6 +361,7 @@ class TextLine(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 Event = (
     SystemInit
     | SystemEvent
+    | TaskNotification
     | UserEvent
     | AssistantEvent
     | PartialAssistantEvent

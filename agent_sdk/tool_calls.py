@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from .events import Event, ToolCallCompleted, ToolCallStarted
+from .subagents import Subagent
 
 if TYPE_CHECKING:
     from .tools import PlanTodo, ToolArgs, ToolResult
@@ -83,6 +84,21 @@ class ToolCall(msgspec.Struct, frozen=True):
     def result(self) -> ToolResult | None:
         """The typed payload of the outcome (see :attr:`ToolCallCompleted.result`)."""
         return self.completed.result if self.completed is not None else None
+
+    @property
+    def subagent(self) -> Subagent | None:
+        """For a subagent call (``taskToolCall``), what it was asked and what it
+        answered (:class:`~agent_sdk.subagents.Subagent`); ``None`` for other calls."""
+        return Subagent.of(self)
+
+    @property
+    def hook_additional_contexts(self) -> list[Any]:
+        """What hooks added about this call (``hookAdditionalContexts``, docs/protocol.md
+        §6.4): the ``completed`` event's, else the ``started`` event's."""
+        for event in (self.completed, self.started):
+            if event is not None and event.hook_additional_contexts:
+                return event.hook_additional_contexts
+        return []
 
     @property
     def is_finished(self) -> bool:

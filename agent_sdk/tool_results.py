@@ -15,6 +15,8 @@ from typing import Any
 
 import msgspec
 
+from ._hooks import hook_reason
+
 __all__ = [
     "CreatePlanSuccess",
     "DeleteSuccess",
@@ -37,6 +39,9 @@ __all__ = [
     "ReadSuccess",
     "Rejection",
     "ShellSuccess",
+    "TaskMessage",
+    "TaskStep",
+    "TaskSuccess",
     "Todo",
     "ToolFailure",
     "ToolResult",
@@ -241,6 +246,54 @@ def _decode_json(text: str) -> Any:
         raise msgspec.DecodeError("JSON nested deeper than agent_sdk decodes") from None
 
 
+# --- subagents ---------------------------------------------------------------------
+class TaskMessage(_Payload, frozen=True):
+    """A message of a subagent's conversation."""
+
+    text: str = ""
+
+
+class TaskStep(_Payload, frozen=True):
+    """One step of a subagent's conversation: the child's ``assistantMessage`` (the only
+    kind of step reported; another kind decodes with ``assistantMessage`` ``None``)."""
+
+    assistantMessage: TaskMessage | None = None
+
+
+class TaskSuccess(_Payload, frozen=True):
+    """A finished ``taskToolCall`` (a subagent, docs/protocol.md §3.4b).
+
+    ``conversationSteps`` hold the child's final text (see :attr:`text`); ``agentId`` is
+    the child's real id (it can differ from the one in the call's arguments). For a child
+    started in the background (``isBackground``) the call ends at its launch, and
+    ``durationMs`` covers only that. The CLI has been reported writing ``durationMs`` as a
+    string of digits: :attr:`duration_ms` is a number either way.
+    """
+
+    conversationSteps: list[TaskStep] = msgspec.field(default_factory=list)
+    agentId: str | None = None
+    isBackground: bool | None = None
+    durationMs: str | int | None = None
+
+    @property
+    def text(self) -> str:
+        """What the subagent answered: the text of its assistant messages, joined with no
+        separator (as the CLI joins a reply's segments, docs/protocol.md §3.3)."""
+        return "".join(
+            step.assistantMessage.text
+            for step in self.conversationSteps
+            if step.assistantMessage is not None
+        )
+
+    @property
+    def duration_ms(self) -> int | None:
+        """``durationMs`` as a number (``None`` if absent or not digits)."""
+        value = self.durationMs
+        if isinstance(value, int):
+            return value
+        return int(value) if value is not None and value.isascii() and value.isdigit() else None
+
+
 # --- outcomes other than success ----------------------------------------------------
 class Rejection(_Payload, frozen=True):
     """A ``rejected`` outcome: blocked by a hook, the user or policy (not a failed run).
@@ -251,6 +304,17 @@ class Rejection(_Payload, frozen=True):
     workingDirectory: str | None = None
     path: str | None = None
     isReadonly: bool | None = None
+
+    @property
+    def by_hook(self) -> bool:
+        """Whether a hook blocked the call, as ``reason`` says (docs/protocol.md §6.4)."""
+        return hook_reason(self.reason).by_hook
+
+    @property
+    def hook_message(self) -> str | None:
+        """The blocking hook's own words, without the paragraphs the CLI adds to them;
+        ``None`` when no hook blocked the call, or the CLI did not show its words."""
+        return hook_reason(self.reason).message
 
 
 class PermissionDenied(_Payload, frozen=True):
@@ -291,6 +355,7 @@ ToolResult = (
     | McpSuccess
     | GetMcpToolsSuccess
     | CreatePlanSuccess
+    | TaskSuccess
     | Rejection
     | PermissionDenied
     | WritePermissionDenied

@@ -37,6 +37,9 @@ from .tool_results import (
     ReadSuccess,
     Rejection,
     ShellSuccess,
+    TaskMessage,
+    TaskStep,
+    TaskSuccess,
     Todo,
     ToolFailure,
     ToolResult,
@@ -83,6 +86,10 @@ __all__ = [
     "ShellArgs",
     "ShellSuccess",
     "StrReplace",
+    "TaskArgs",
+    "TaskMessage",
+    "TaskStep",
+    "TaskSuccess",
     "Todo",
     "ToolArgs",
     "ToolFailure",
@@ -228,6 +235,32 @@ class CreatePlanArgs(_Payload, frozen=True):
     phases: list[Any] = msgspec.field(default_factory=list)
 
 
+# --- subagents ---------------------------------------------------------------------
+class TaskArgs(_Payload, frozen=True):
+    """Arguments of ``taskToolCall``: work handed to a subagent (docs/protocol.md §3.4b).
+
+    ``description`` is a short title, ``prompt`` what the child was asked. ``subagentType``
+    is ``{"unspecified": {}}`` for the built-in general agent and ``{"custom": {"name":
+    ...}}`` for one defined in ``.cursor/agents/<name>.md`` (see :attr:`subagent_name`).
+    ``mode`` and ``environment`` are kept as they came.
+    """
+
+    description: str = ""
+    prompt: str = ""
+    subagentType: dict[str, Any] | None = None
+    model: str | None = None
+    agentId: str | None = None
+    mode: str | None = None
+    environment: str | None = None
+
+    @property
+    def subagent_name(self) -> str | None:
+        """The custom agent's name; ``None`` for the built-in general agent."""
+        custom = (self.subagentType or {}).get("custom")
+        name = custom.get("name") if isinstance(custom, dict) else None
+        return name if isinstance(name, str) and name else None
+
+
 # --- MCP, functions -----------------------------------------------------------------
 class McpArgs(_Payload, frozen=True):
     name: str = ""
@@ -267,6 +300,7 @@ ToolArgs = (
     | DeleteArgs
     | UpdateTodosArgs
     | CreatePlanArgs
+    | TaskArgs
     | McpArgs
     | GetMcpToolsArgs
     | FunctionArgs

@@ -1,5 +1,6 @@
 """What one run of ``sse_server.py`` sends its page: server-sent events made for drawing
-(reply text, tool-call rows with label, arguments, status and duration, failures)."""
+(reply text, tool-call rows with label, arguments, status, duration and notes, a
+background subagent's end, failures)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,39 @@ from typing import Any
 
 import msgspec
 
-from agent_sdk import AgentError, AssistantEvent, ToolCall, ToolCallCompleted, ToolCallStarted
+from agent_sdk import (
+    AgentError,
+    AssistantEvent,
+    TaskNotification,
+    ToolCall,
+    ToolCallCompleted,
+    ToolCallStarted,
+)
 
 # The SDK's one redaction (private to agent_sdk; these examples ship with it).
 from agent_sdk._protocol.redaction import NO_SECRETS, HeldText, Redaction
-from agent_sdk.cli.labels import command_failure, failure_detail, result_detail, tool_label
+from agent_sdk.cli.labels import (
+    call_notes,
+    command_failure,
+    failure_detail,
+    result_detail,
+    tool_label,
+)
 
-__all__ = ["MAX_ARGS", "MAX_VALUE", "PageStream", "sse", "tool_for_page"]
+__all__ = ["MAX_ARGS", "MAX_NOTE", "MAX_VALUE", "PageStream", "sse", "tool_for_page"]
 
 # Argument values are for a glance: a file's whole text or a long command stays in the
 # agent's transcript, the page gets its first line.
 MAX_ARGS = 6
 MAX_VALUE = 80
+# Notes (what a subagent was asked and answered, a hook's context) are read, not glanced
+# at: they keep their lines, up to this many characters.
+MAX_NOTE = 2000
+
+
+def long(text: str) -> str:
+    """A note's text, cut at :data:`MAX_NOTE` characters."""
+    return text if len(text) <= MAX_NOTE else text[: MAX_NOTE - 1] + "…"
 
 
 def sse(event: str, data: Any) -> bytes:
@@ -71,6 +93,17 @@ def tool_for_page(call: ToolCall) -> dict[str, Any]:
         "outcome": outcome,
         "duration_ms": call.duration_ms,
         "detail": detail,
+        "notes": [[what, long(text)] for what, text in call_notes(call)],
+    }
+
+
+def notice_for_page(event: TaskNotification) -> dict[str, Any]:
+    """What the page draws when a background subagent has finished (docs/protocol.md
+    §3.4b): its title (or id), how it ended, and what it answered."""
+    return {
+        "title": event.title or event.task_id or "a background task",
+        "status": event.status or "unknown",
+        "detail": long(event.detail or ""),
     }
 
 
@@ -118,6 +151,8 @@ class PageStream:
         elif isinstance(event, ToolCallCompleted):
             started = self.running.pop(event.call_id, None)
             await self.send("tool", tool_for_page(ToolCall(event.call_id, started, event)))
+        elif isinstance(event, TaskNotification):
+            await self.send("notice", notice_for_page(event))
 
     async def error(self, exc: AgentError) -> None:
         """What went wrong (what came before was sent already) and, for the failures the

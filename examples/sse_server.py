@@ -6,8 +6,9 @@
     # or: uvicorn examples.sse_server:app --timeout-graceful-shutdown 5
 
 ``GET /`` is the page (``examples/web/``: plain HTML, CSS and JS, nothing to build): a
-prompt box, the reply as it streams, each tool call with its label, arguments, status and
-duration, a Stop button, and failures shown as errors.
+prompt box, the reply as it streams, each tool call with its label, arguments, status,
+duration and notes (a subagent's question and answer, a hook's context), a Stop button,
+and failures shown as errors.
 
 Two modes. By default each prompt is one print-mode run (``cursor-agent -p``, its own
 process group). With ``--live`` (or ``AGENT_SDK_EXAMPLES_LIVE=1``) the server keeps one
@@ -42,7 +43,10 @@ draws):
   ``{"id", "kind", "label", "args": [[name, value], ...], "status", "outcome",
   "duration_ms", "detail"}``; ``status`` is ``"running"``, then ``"succeeded"``,
   ``"blocked"``, ``"failed"`` (a command that exited non-zero too: ``outcome`` then
-  says ``exit 1``) or ``"other"``.
+  says ``exit 1``) or ``"other"``; ``"notes"``, ``[[what, text], ...]``: what a
+  subagent was asked and answered, what hooks added to the agent's context.
+* ``notice`` ``{"title", "status", "detail"}``: a subagent that ran in the background
+  has finished (``detail``: what it answered).
 * live mode only: ``permission`` and ``permission_done``, the agent asking (see
   ``_live_web.py``); the answer is ``POST /permission?run=ID&request=N&decision=...``.
 * then one of ``done`` (``{"session_id", "result", "duration_ms", "usage",

@@ -39,6 +39,7 @@ from ..events import (
     PartialAssistantEvent,
     ResultEvent,
     SystemEvent,
+    TaskNotification,
     ThinkingCompleted,
     ThinkingDelta,
     ToolCallCompleted,
@@ -58,6 +59,7 @@ from .wire import (
 __all__ = ["Block", "LineDecoder", "repair_line"]
 
 _BOM = b"\xef\xbb\xbf"
+_TASK_NOTIFICATION = "task_notification"
 
 # What a block of lines held: its events; the tool-call, interaction and result events
 # among them, which the stream keeps track of; and its lines that were not events
@@ -288,10 +290,9 @@ def _not_plain(line: bytes, error: str | None) -> Event | None:
     elif kind == "system" and subtype is not None and subtype != "init":
         session_id = raw.get("session_id")
         timestamp = raw.get("timestamp_ms")
-        return SystemEvent(
-            subtype=subtype,
-            raw=raw,
-            session_id=session_id if isinstance(session_id, str) else None,
-            timestamp_ms=timestamp if type(timestamp) is int else None,
-        )
+        session = session_id if isinstance(session_id, str) else None
+        timestamp_ms = timestamp if type(timestamp) is int else None
+        if subtype == _TASK_NOTIFICATION:  # docs/protocol.md §3.4b
+            return TaskNotification.of(raw, session, timestamp_ms)
+        return SystemEvent(subtype=subtype, raw=raw, session_id=session, timestamp_ms=timestamp_ms)
     return UnknownEvent(type=kind, subtype=subtype, raw=raw, error=error)

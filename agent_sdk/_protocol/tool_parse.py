@@ -35,6 +35,8 @@ from ..tools import (
     Rejection,
     ShellArgs,
     ShellSuccess,
+    TaskArgs,
+    TaskSuccess,
     ToolArgs,
     ToolFailure,
     ToolResult,
@@ -61,6 +63,7 @@ _KINDS: dict[str, tuple[type[_Payload], type[_Payload] | None]] = {
     "mcpToolCall": (McpArgs, McpSuccess),
     "getMcpToolsToolCall": (GetMcpToolsArgs, GetMcpToolsSuccess),
     "createPlanToolCall": (CreatePlanArgs, CreatePlanSuccess),
+    "taskToolCall": (TaskArgs, TaskSuccess),
     "function": (FunctionArgs, None),
 }
 _OUTCOMES: dict[str, type[_Payload]] = {
@@ -87,7 +90,7 @@ _STATUS: dict[str, ToolCallStatus] = {
 _FUNCTION_KEYS = frozenset(("args", "result", "name", "arguments"))
 _KIND_KEYS = frozenset(("args", "result"))
 # Keys of a `tool_call` object beside its kind.
-_CALL_KEYS = frozenset(("toolCallId", "startedAtMs", "completedAtMs"))
+_CALL_KEYS = frozenset(("toolCallId", "startedAtMs", "completedAtMs", "hookAdditionalContexts"))
 
 
 class ParsedToolCall(NamedTuple):
@@ -106,6 +109,8 @@ class ParsedToolCall(NamedTuple):
     """Keys of the ``result`` object beside the outcome, as plain values."""
     description: str | None
     """The agent's words for the call: ``description`` beside ``args`` or among them."""
+    hook_contexts: list[Any]
+    """``hookAdditionalContexts`` beside the kind, as plain values (docs/protocol.md §6.4)."""
 
 
 @functools.cache
@@ -167,6 +172,11 @@ def _string(raw: msgspec.Raw | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _list(raw: msgspec.Raw | None) -> list[Any]:
+    value = None if raw is None else _plain(raw)
+    return value if isinstance(value, list) else []
+
+
 def status_of(outcome: str | None) -> ToolCallStatus:
     """What an outcome key means: ``succeeded``, ``blocked``, ``failed`` or ``other``."""
     return _STATUS.get(outcome, "other") if outcome is not None else "other"
@@ -176,7 +186,7 @@ def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
     """Split a wire ``tool_call`` object into kind, typed args and typed outcome."""
     tool_call = _decode_or_dict(raw, dict[str, msgspec.Raw])
     if not isinstance(tool_call, dict):
-        return ParsedToolCall("", None, None, None, None, None, None, None, {}, {}, None)
+        return ParsedToolCall("", None, None, None, None, None, None, None, {}, {}, None, [])
     kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
     if not kind:
         # A lone object of another name is a kind too: the live agent's calls keep ACP's
@@ -217,6 +227,7 @@ def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
         extras=extras,
         result_extras=result_extras,
         description=_description(extras, args),
+        hook_contexts=_list(tool_call.get("hookAdditionalContexts")),
     )
 
 

@@ -12,11 +12,20 @@ from ..events import (
     InteractionRequest,
     InteractionResponse,
     RetryEvent,
+    TaskNotification,
     Usage,
 )
 from ..tool_calls import ToolCall
 from ._screen import cells, cut
-from .labels import command_failure, failure_detail, interaction_label, result_detail, shorten
+from .labels import (
+    call_notes,
+    command_failure,
+    failure_detail,
+    hook_block,
+    interaction_label,
+    result_detail,
+    shorten,
+)
 from .labels import tool_label as tool_label
 
 RESET = "\x1b[0m"
@@ -54,8 +63,10 @@ def completed_line(call: ToolCall, *, color: bool, width: int | None = None) -> 
         parts += [detail] if detail else []
         mark, colour, what = ("✗", RED, failed) if failed else ("✓", GREEN, "")
     else:
+        hooked = hook_block(call.result)  # the words of docs/protocol.md §6.4, not the CLI's
         reason = failure_detail(call.result)
         what = f"{outcome or 'unknown'}: {shorten(reason)}" if reason else str(outcome)
+        what = shorten(hooked) if hooked else what
         mark, colour, parts = "✗", YELLOW if outcome == "rejected" else RED, []
     said = f" — {what}" if what else ""
     extra = f"  {' · '.join(parts)}" if parts else ""
@@ -64,6 +75,29 @@ def completed_line(call: ToolCall, *, color: bool, width: int | None = None) -> 
         label = cut(label, max(width - 4 - cells(said) - cells(extra), _LABEL_AT_LEAST))
     said = f" — {painted(what, colour, color=color)}" if what else ""
     return f"  {painted(mark, colour, color=color)} {label}{said}{painted(extra, DIM, color=color)}"
+
+
+# Notes under a call's line start with this.
+NOTE = "    ↳ "
+
+
+def notes_lines(call: ToolCall) -> list[str]:
+    """The lines under a finished call's line (:func:`~agent_sdk.cli.labels.call_notes`):
+    ``    ↳ answered: Two rounding bugs…``, each cut to one short line."""
+    return [f"{NOTE}{what}: {shorten(text)}" for what, text in call_notes(call)]
+
+
+def task_notification_lines(event: TaskNotification, *, color: bool) -> list[str]:
+    """A background subagent finished: ``  ◆ subagent finished: Review — success`` and
+    what it answered (docs/protocol.md §3.4b)."""
+    title = shorten(event.title or event.task_id or "a background task")
+    status = event.status or "unknown"
+    colour = GREEN if status == "success" else RED
+    head = f"  {painted('◆', CYAN, color=color)} subagent finished: {title} — "
+    lines = [head + painted(status, colour, color=color)]
+    if event.detail:
+        lines.append(painted(f"{NOTE}answered: {shorten(event.detail)}", DIM, color=color))
+    return lines
 
 
 def doing(calls: list[ToolCall], *, thinking: bool) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import shlex
 
+from .._hooks import context_texts
+from ..tool_calls import ToolCall
 from ..tools import (
     CreatePlanArgs,
     DeleteArgs,
@@ -22,6 +24,8 @@ from ..tools import (
     Rejection,
     ShellArgs,
     ShellSuccess,
+    TaskArgs,
+    TaskSuccess,
     ToolArgs,
     ToolFailure,
     ToolResult,
@@ -31,8 +35,10 @@ from ..tools import (
 )
 
 __all__ = [
+    "call_notes",
     "command_failure",
     "failure_detail",
+    "hook_block",
     "interaction_label",
     "plural",
     "result_detail",
@@ -61,7 +67,7 @@ _UNTYPED: dict[str, tuple[str, tuple[str, ...]]] = {
     "readLintsToolCall": ("lints", ("paths", "path")),
     "readTodosToolCall": ("todos", ()),
     "askQuestionToolCall": ("ask", ("question", "title", "questions")),
-    "taskToolCall": ("task", ("description", "prompt")),
+    "taskToolCall": ("subagent", ("description", "prompt")),
 }
 # Arguments that say nothing of what a call is about.
 _NOT_ABOUT = frozenset({"toolCallId", "conversationId", "requestId"})
@@ -119,7 +125,17 @@ def _typed_label(args: ToolArgs) -> str | None:
         return " ".join(part for part in ("mcp tools", args.server, args.pattern) if part)
     if isinstance(args, FunctionArgs):
         return f"function {args.name}"
+    if isinstance(args, TaskArgs):
+        return _subagent_label(args)
     return None
+
+
+def _subagent_label(args: TaskArgs) -> str:
+    """``subagent (reviewer) Review the cart``: a subagent call (docs/protocol.md §3.4b),
+    by its custom agent's name if any, and its title (else what it was asked)."""
+    name = f" ({args.subagent_name})" if args.subagent_name else ""
+    about = args.description or args.prompt
+    return f"subagent{name} {about}" if about else f"subagent{name}"
 
 
 def tool_label(kind: str, args: ToolArgs | None) -> str:
@@ -152,6 +168,22 @@ def interaction_label(query_type: str) -> str:
     return shorten(name or "interaction")
 
 
+def call_notes(call: ToolCall) -> list[tuple[str, str]]:
+    """What is worth saying of a call beyond its line, as ``(what, text)`` pairs: what a
+    subagent was asked and answered (docs/protocol.md §3.4b), and each text hooks added
+    to the agent's context about the call (§6.4). Texts are whole: cut them to show."""
+    notes = []
+    subagent = call.subagent
+    if subagent is not None and subagent.prompt:
+        notes.append(("asked", subagent.prompt))
+    if subagent is not None and subagent.answer:
+        notes.append(("answered", subagent.answer))
+    elif subagent is not None and subagent.is_background:
+        notes.append(("runs in the background", "its answer comes when it finishes"))
+    notes += [("hook context", text) for text in context_texts(call.hook_additional_contexts)]
+    return notes
+
+
 def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
@@ -168,6 +200,8 @@ def result_detail(result: ToolResult | None) -> str:
         return f"exit {result.exitCode}"
     if isinstance(result, GlobSuccess) and result.totalFiles is not None:
         return plural(result.totalFiles, "file")
+    if isinstance(result, TaskSuccess) and result.isBackground:
+        return "in the background"
     return ""
 
 
@@ -182,9 +216,18 @@ def command_failure(result: ToolResult | None) -> str:
     return f"signal {result.signal}" if result.signal else ""
 
 
+def hook_block(result: ToolResult | None) -> str:
+    """``blocked by a hook: <the hook's words>`` for a call a hook blocked (``blocked by
+    a hook`` when the CLI showed no words, docs/protocol.md §6.4); ``""`` otherwise."""
+    if not isinstance(result, Rejection) or not result.by_hook:
+        return ""
+    words = result.hook_message
+    return f"blocked by a hook: {words}" if words else "blocked by a hook"
+
+
 def failure_detail(result: ToolResult | None) -> str:
     if isinstance(result, Rejection):
-        return result.reason
+        return hook_block(result) or result.reason
     if isinstance(result, ToolFailure):
         return result.message
     if isinstance(result, dict):

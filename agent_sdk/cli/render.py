@@ -20,6 +20,7 @@ from ..events import (
     RetryEvent,
     SystemEvent,
     SystemInit,
+    TaskNotification,
     TextLine,
     ThinkingCompleted,
     ThinkingDelta,
@@ -40,9 +41,11 @@ from ._lines import (
     doing,
     interaction_request_line,
     interaction_response_line,
+    notes_lines,
     painted,
     started_line,
     summary_head,
+    task_notification_lines,
     tokens,
     tool_counts,
     tool_label,
@@ -159,6 +162,9 @@ class Renderer:
             self._line(interaction_request_line(event, color=self.color))
         elif isinstance(event, InteractionResponse):
             self._line(interaction_response_line(event, color=self.color))
+        elif isinstance(event, TaskNotification):
+            for line in task_notification_lines(event, color=self.color):
+                self._line(line)
         elif isinstance(event, (SystemEvent, UnknownEvent)):
             name = "/".join(part for part in (event.type, event.subtype) if part)
             self._line(self._paint(f"  · {name or 'event'}", DIM))
@@ -211,6 +217,8 @@ class Renderer:
         # The label gives way first, so the outcome and duration stay on the line.
         width = self.columns - 1 if self.columns else None
         self._line(completed_line(call, color=self.color, width=width))
+        for note in notes_lines(call):
+            self._line(self._paint(note, DIM))
 
     # --- summary --------------------------------------------------------------------
     def summary(self, outcome: str, *, elapsed: float | None = None) -> None:

@@ -67,7 +67,24 @@ function drawTool(call) {
   const parts = [badge, el("span", "label", call.label), duration, args];
   const detail = [call.status === "succeeded" ? "" : call.outcome, call.detail].filter(Boolean);
   if (detail.length) parts.push(el("div", "detail", detail.join(": ")));
+  // What a subagent was asked and answered, what hooks added (the server's words).
+  for (const [what, text] of call.notes || []) {
+    const note = el("div", "note");
+    note.append(el("span", "name", what + ": "), el("span", "value", text));
+    parts.push(note);
+  }
   row.replaceChildren(...parts);
+}
+
+// A subagent that ran in the background has finished: a row of its own, with its answer.
+function drawNotice(n) {
+  const row = el("div", "notice");
+  row.dataset.status = n.status;
+  const parts = [el("span", "badge", "◆ " + n.status), el("span", "label", "Subagent finished: " + n.title)];
+  if (n.detail) parts.push(el("div", "detail", n.detail));
+  row.append(...parts);
+  $("transcript").append(row);
+  textBlock = null; // text after it goes below it
 }
 
 // --- live mode: the agent asks before it runs a tool (docs/acp.md §3.11) ---------------
@@ -200,6 +217,7 @@ function start(prompt) {
     },
     text: (d) => appendText(d.text),
     tool: drawTool,
+    notice: drawNotice,
     permission: drawPermission,
     permission_done: settlePermission,
     done: (d) => {

@@ -10,7 +10,7 @@ import pytest
 
 from agent_sdk._protocol.tool_parse import _KINDS
 from agent_sdk.cli.labels import tool_label
-from agent_sdk.tools import CreatePlanArgs, GetMcpToolsArgs, ToolArgs
+from agent_sdk.tools import CreatePlanArgs, GetMcpToolsArgs, TaskArgs, ToolArgs
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 # Every kind the contract names (typed, or "reported but unseen"), and those typed here.
@@ -60,7 +60,14 @@ FETCH = {"url": "https://docs.python.org", "toolCallId": "c"}
         ("semSearchToolCall", {"query": "where are totals"}, "search where are totals"),
         ("readTodosToolCall", {}, "todos"),
         ("askQuestionToolCall", {"question": "Which database?"}, "ask Which database?"),
-        ("taskToolCall", {"description": "Explore the repo"}, "task Explore the repo"),
+        ("taskToolCall", {"description": "Explore the repo"}, "subagent Explore the repo"),
+        ("taskToolCall", TaskArgs(description="Explore the repo"), "subagent Explore the repo"),
+        ("taskToolCall", TaskArgs(prompt="List the modules"), "subagent List the modules"),
+        (
+            "taskToolCall",
+            TaskArgs(description="Review", subagentType={"custom": {"name": "reviewer"}}),
+            "subagent (reviewer) Review",
+        ),
         ("createPlanToolCall", CreatePlanArgs(name="Cart totals"), "plan Cart totals"),
         ("createPlanToolCall", CreatePlanArgs(), "plan"),
         (

@@ -47,6 +47,8 @@ SUCCESS = [
     "plan",
     "denied",
     "hook_rejected",
+    "hook_traces",
+    "subagents",
     "windows",
     "fix_tests",
     "json_review",

@@ -29,11 +29,12 @@ from asgi_request import asgi_scope, receive_body
 from hostile import live_entries
 
 import fake_agent
-from agent_sdk import AgentError, AgentOptions, queries
+from agent_sdk import AgentError, AgentOptions, ToolCall, queries
 from agent_sdk._output import OutputMismatchError, parse_output
 from agent_sdk._protocol.redaction import Redaction
 from agent_sdk._protocol.stream import Stream
 from agent_sdk.cli.batch import TasksError, read_tasks
+from agent_sdk.cli.labels import call_notes
 from agent_sdk.cli.live import JsonSink
 from agent_sdk.cli.render import Renderer
 from agent_sdk.cli.replay import replay
@@ -91,6 +92,14 @@ def tool_payload(value: bytes) -> None:
         b'{"readToolCall":{"args":{"path":V},"result":V},"toolCallId":V}',
         b'{"functionToolCall":V}',
         b"V",
+        # subagents and hooks' traces (docs/protocol.md §3.4b, §6.4)
+        b'{"taskToolCall":{"args":V,"result":{"success":V}},"hookAdditionalContexts":V}',
+        b'{"taskToolCall":{"args":{"subagentType":V,"prompt":V},"result":{"success":'
+        b'{"durationMs":V,"conversationSteps":V,"isBackground":V}}}}',
+        b'{"taskToolCall":{"args":{"subagentType":{"custom":V}},"result":{"success":'
+        b'{"conversationSteps":[{"assistantMessage":V}]}}}}',
+        b'{"editToolCall":{"args":{},"result":{"rejected":{"reason":V}}},'
+        b'"hookAdditionalContexts":[V,{"text":V}]}',
     ]
     redaction = Redaction(["sk-live-7c1e5a3f9b2d4e6a8c0f"])
     for shape in shapes:
@@ -107,11 +116,40 @@ def tool_payload(value: bytes) -> None:
 
 def read_every_property(event: ToolCallStarted | ToolCallCompleted) -> None:
     names = ["kind", "args", "tool_call_id", "started_at_ms", "extras", "description"]
+    names += ["hook_additional_contexts"]
     if isinstance(event, ToolCallCompleted):
         names += ["outcome", "status", "result", "result_extras", "completed_at_ms"]
         names += ["duration_ms"]
     for name in names:
         getattr(event, name)
+    # What is worked out from them: a subagent, a hook's words, the notes shown of a call.
+    call = ToolCall(event.call_id, None, event) if isinstance(event, ToolCallCompleted) else None
+    call = call or ToolCall(event.call_id, event)
+    call_notes(call)
+    if call.subagent is not None:
+        msgspec.json.encode(call.subagent)
+    for value in (call.args, call.result):
+        for name in ("subagent_name", "text", "duration_ms", "by_hook", "hook_message"):
+            getattr(value, name, None)
+
+
+def task_notification(value: bytes) -> None:
+    """A ``system``/``task_notification`` whose fields, and whose whole line, are the
+    value, between good events: rendered on screen, as JSON, and for the web page."""
+    head = b'{"type":"system","subtype":"task_notification"'
+    lines = [
+        head + b',"' + name + b'":' + value + b"}" for name in (b"title", b"detail", b"status")
+    ]
+    lines.append(head + b',"task_id":' + value + b',"x":' + value + b"}")
+    data = b"\n".join([SAY, *lines, SAY]) + b"\n"
+    for partial in (False, True):
+        events = Stream(keep_events=True, partial=partial).feed(data)
+        assert events[0] == events[-1]
+        err = io.StringIO()
+        renderer = Renderer(io.StringIO(), err, color=True)
+        for event in events:
+            renderer.event(event)
+            to_json(event)
 
 
 def function_arguments(value: bytes) -> None:
@@ -253,6 +291,7 @@ ENTRIES: dict[str, Entry] = {
         tool_payload,
         (f"{P}.tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),
     ),
+    "task notification": Entry(task_notification, ()),  # through the print-mode stream
     "function tool arguments": Entry(
         function_arguments,
         ("agent_sdk.tool_results:_decode_json",),

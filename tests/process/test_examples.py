@@ -305,6 +305,7 @@ async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: Mo
         "outcome": None,
         "duration_ms": None,
         "detail": "",
+        "notes": [],
     }
     assert completed == {
         **started,

@@ -44,6 +44,8 @@ SUCCEEDS = [
     "plan",
     "denied",
     "hook_rejected",
+    "hook_traces",
+    "subagents",
     "windows",
     # Structured output (tests/fake/test_fake_json_scenarios.py): here, fresh runs only.
     "json_review",
