@@ -130,7 +130,7 @@ def _init_facts(options: Options, workspace: str) -> dict[str, Any]:
         "cwd": workspace,
         "model": FAKE_MODELS[options.model or DEFAULT_MODEL],
         "apiKeySource": source,
-        "permissionMode": "bypassPermissions" if options.force else "default",
+        "permissionMode": "default",  # even with --force (docs/protocol.md §3.1)
     }
 
 

@@ -427,7 +427,7 @@ def test_init_reflects_model_force_and_workspace(tmp_path: Path) -> None:
     init = events(proc)[0]
     assert (init["model"], init["permissionMode"], init["cwd"]) == (
         "Claude 4.5 Sonnet",
-        "bypassPermissions",
+        "default",
         str(tmp_path),
     )
 
@@ -445,9 +445,9 @@ def test_api_key_source_is_env_with_cursor_api_key() -> None:
 
 
 @pytest.mark.parametrize("flag", ["-f", "--force", "--yolo"])
-def test_force_aliases_trust_and_bypass_permissions(flag: str) -> None:
+def test_force_aliases_trust_and_keep_the_default_permission_mode(flag: str) -> None:
     proc = run("-p", flag, "--output-format=stream-json", "--", "x")
-    assert events(proc)[0]["permissionMode"] == "bypassPermissions"
+    assert (proc.returncode, events(proc)[0]["permissionMode"]) == (0, "default")
 
 
 # --------------------------------------------------------------------------- prompts

@@ -91,7 +91,7 @@ async def test_untrusted_workspace_raises_with_the_trust_message(fake_options: M
 async def test_force_alone_is_enough_trust(fake_options: MakeOptions) -> None:
     result = await run_async("hi", options=fake_options(trust=False, force=True))
     (init,) = [e for e in result.events if isinstance(e, SystemInit)]
-    assert init.permissionMode == "bypassPermissions"
+    assert init.permissionMode == "default"  # never read --force from it (§3.1)
 
 
 async def test_missing_binary_raises_not_found_with_install_hint(tmp_path: Path) -> None:
