@@ -38,6 +38,8 @@ from .errors import (
     ErrorContext,
 )
 from .events import (
+    AskQuestionRequest,
+    AskQuestionResponse,
     AssistantEvent,
     ConnectionEvent,
     CreatePlanRequest,
@@ -51,6 +53,7 @@ from .events import (
     SystemEvent,
     SystemInit,
     TextLine,
+    ThinkingBlock,
     ThinkingCompleted,
     ThinkingDelta,
     ToolCallCompleted,
@@ -58,6 +61,10 @@ from .events import (
     UnknownEvent,
     Usage,
     UserEvent,
+    WebFetchRequest,
+    WebFetchResponse,
+    WebSearchRequest,
+    WebSearchResponse,
 )
 from .options import AgentOptions
 from .result import RunResult
@@ -112,6 +119,8 @@ __all__ = [
     "AgentUsageError",
     "AgentUsageLimitError",
     "AgentWorkspaceError",
+    "AskQuestionRequest",
+    "AskQuestionResponse",
     "AssistantEvent",
     "ConnectionEvent",
     "CreatePlanRequest",
@@ -132,6 +141,7 @@ __all__ = [
     "SystemEvent",
     "SystemInit",
     "TextLine",
+    "ThinkingBlock",
     "ThinkingCompleted",
     "ThinkingDelta",
     "ToolCall",
@@ -143,6 +153,10 @@ __all__ = [
     "UnknownEvent",
     "Usage",
     "UserEvent",
+    "WebFetchRequest",
+    "WebFetchResponse",
+    "WebSearchRequest",
+    "WebSearchResponse",
     "__version__",
     "create_chat",
     "list_models",

@@ -49,12 +49,17 @@ from .tool_results import (
 
 __all__ = [
     "ApplyPatch",
+    "AskQuestionArgs",
+    "AskQuestionItem",
+    "AskQuestionOption",
+    "CommandArg",
     "CreatePlanArgs",
     "CreatePlanSuccess",
     "DeleteArgs",
     "DeleteSuccess",
     "EditArgs",
     "EditSuccess",
+    "ExecutableCommand",
     "FunctionArgs",
     "GetMcpToolsArgs",
     "GetMcpToolsSuccess",
@@ -74,6 +79,7 @@ __all__ = [
     "McpSuccess",
     "McpText",
     "MultiStrReplace",
+    "ParsingResult",
     "PermissionDenied",
     "PlanTodo",
     "ReadArgs",
@@ -89,6 +95,8 @@ __all__ = [
     "ToolResult",
     "UpdateTodosArgs",
     "UpdateTodosSuccess",
+    "WebFetchArgs",
+    "WebSearchArgs",
     "WriteArgs",
     "WritePermissionDenied",
     "WriteSuccess",
@@ -143,6 +151,34 @@ class DeleteArgs(_Payload, frozen=True):
 
 
 # --- shell --------------------------------------------------------------------------
+class CommandArg(_Payload, frozen=True):
+    """One word of a parsed command: its ``type`` (``"word"``, ...) and ``value``."""
+
+    type: str = ""
+    value: str = ""
+
+
+class ExecutableCommand(_Payload, frozen=True):
+    """One command the CLI found in a shell command line: its ``name``, its ``args``
+    and the ``fullText`` it was parsed from."""
+
+    name: str = ""
+    args: list[CommandArg] = msgspec.field(default_factory=list)
+    fullText: str = ""
+
+
+class ParsingResult(_Payload, frozen=True):
+    """How the CLI parsed a shell command line (``shellToolCall`` args' ``parsingResult``):
+    the commands it will run, and whether the line redirects or substitutes commands.
+    ``redirects`` is kept as it came (only ever seen empty)."""
+
+    parsingFailed: bool | None = None
+    executableCommands: list[ExecutableCommand] = msgspec.field(default_factory=list)
+    hasRedirects: bool | None = None
+    hasCommandSubstitution: bool | None = None
+    redirects: list[Any] = msgspec.field(default_factory=list)
+
+
 class ShellArgs(_Payload, frozen=True):
     """Arguments of ``shellToolCall``.
 
@@ -150,7 +186,8 @@ class ShellArgs(_Payload, frozen=True):
     happens at ``timeout`` (``TIMEOUT_BEHAVIOR_BACKGROUND``: the command goes on in the
     background). ``description`` is the agent's own words for the command.
     ``fileOutputThresholdBytes`` is written by the CLI as a string of digits: see
-    :attr:`file_output_threshold_bytes`. ``parsingResult`` is kept as it came.
+    :attr:`file_output_threshold_bytes`. ``parsingResult`` is how the CLI parsed the
+    command (:class:`ParsingResult`).
     """
 
     command: str = ""
@@ -170,7 +207,7 @@ class ShellArgs(_Payload, frozen=True):
     requestId: str | None = None
     adminCommandDenylist: list[Any] | None = None
     fileOutputThresholdBytes: str | int | None = None
-    parsingResult: dict[str, Any] | None = None
+    parsingResult: ParsingResult | None = None
 
     @property
     def file_output_threshold_bytes(self) -> int | None:
@@ -237,11 +274,13 @@ class McpArgs(_Payload, frozen=True):
 
 
 class GetMcpToolsArgs(_Payload, frozen=True):
-    """Arguments of ``getMcpToolsToolCall``: the tools of MCP ``server`` matching
-    ``pattern``."""
+    """Arguments of ``getMcpToolsToolCall``: a look-up among the tools of MCP ``server``
+    (``"cursor"``: the CLI's built-in tools), either a search for ``pattern`` or the one
+    tool named ``toolName`` (the other is then absent: ``""`` / ``None``)."""
 
     server: str = ""
     pattern: str = ""
+    toolName: str | None = None
     toolCallId: str | None = None
 
 
@@ -254,6 +293,47 @@ class FunctionArgs(_Payload, frozen=True):
     def parsed_arguments(self) -> Any:
         """The ``arguments`` JSON string decoded (raises ``msgspec.DecodeError`` if invalid)."""
         return _decode_json(self.arguments)
+
+
+# --- web and questions (interaction_query, docs/protocol.md §3.6b) -------------------
+class WebSearchArgs(_Payload, frozen=True):
+    """What a web search asks (a ``webSearchRequestQuery``): ``searchTerm``, and the
+    ``toolCallId`` of the call it is for."""
+
+    searchTerm: str = ""
+    toolCallId: str | None = None
+
+
+class WebFetchArgs(_Payload, frozen=True):
+    """What a web fetch asks (a ``webFetchRequestQuery``): the ``url``, and the
+    ``toolCallId`` of the call it is for."""
+
+    url: str = ""
+    toolCallId: str | None = None
+
+
+class AskQuestionOption(_Payload, frozen=True):
+    id: str = ""
+    label: str = ""
+
+
+class AskQuestionItem(_Payload, frozen=True):
+    """One question: its ``prompt``, the ``options`` to pick from, and whether several
+    may be picked (``allowMultiple``)."""
+
+    id: str = ""
+    prompt: str = ""
+    options: list[AskQuestionOption] = msgspec.field(default_factory=list)
+    allowMultiple: bool | None = None
+
+
+class AskQuestionArgs(_Payload, frozen=True):
+    """What the agent asks the user (an ``askQuestionInteractionQuery``): a ``title``
+    and its ``questions``. A headless run never waits for the answer (docs/protocol.md
+    §3.6b)."""
+
+    title: str = ""
+    questions: list[AskQuestionItem] = msgspec.field(default_factory=list)
 
 
 ToolArgs = (
