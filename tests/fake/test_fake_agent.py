@@ -36,6 +36,7 @@ SUCCESS = [
     "tools",
     "rejected",
     "thinking",
+    "web_lookup",
     "reconnect",
     "unknown_events",
     "banner",
