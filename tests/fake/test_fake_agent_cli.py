@@ -360,8 +360,10 @@ def test_show_thinking_leaves_a_stream_json_result_alone() -> None:
         "think",
         FAKE_AGENT_SCENARIO="thinking",
     )
-    results = [json.loads(line) for line in proc.stdout.splitlines() if b'"result"' in line]
-    assert results and all("thinking_blocks" not in line for line in results)
+    played = [json.loads(line) for line in proc.stdout.splitlines()]
+    results = [event for event in played if event["type"] == "result"]
+    assert len(results) == 1
+    assert "thinking_blocks" not in results[0]
 
 
 def test_show_thinking_is_hidden_from_help() -> None:
