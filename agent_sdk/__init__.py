@@ -38,6 +38,8 @@ from .errors import (
     ErrorContext,
 )
 from .events import (
+    AskQuestionRequest,
+    AskQuestionResponse,
     AssistantEvent,
     ConnectionEvent,
     CreatePlanRequest,
@@ -52,6 +54,7 @@ from .events import (
     SystemInit,
     TaskNotification,
     TextLine,
+    ThinkingBlock,
     ThinkingCompleted,
     ThinkingDelta,
     ToolCallCompleted,
@@ -59,6 +62,10 @@ from .events import (
     UnknownEvent,
     Usage,
     UserEvent,
+    WebFetchRequest,
+    WebFetchResponse,
+    WebSearchRequest,
+    WebSearchResponse,
 )
 from .options import AgentOptions
 from .result import RunResult
@@ -114,6 +121,8 @@ __all__ = [
     "AgentUsageError",
     "AgentUsageLimitError",
     "AgentWorkspaceError",
+    "AskQuestionRequest",
+    "AskQuestionResponse",
     "AssistantEvent",
     "ConnectionEvent",
     "CreatePlanRequest",
@@ -136,6 +145,7 @@ __all__ = [
     "SystemInit",
     "TaskNotification",
     "TextLine",
+    "ThinkingBlock",
     "ThinkingCompleted",
     "ThinkingDelta",
     "ToolCall",
@@ -147,6 +157,10 @@ __all__ = [
     "UnknownEvent",
     "Usage",
     "UserEvent",
+    "WebFetchRequest",
+    "WebFetchResponse",
+    "WebSearchRequest",
+    "WebSearchResponse",
     "__version__",
     "create_chat",
     "list_models",

@@ -1,5 +1,6 @@
 """The ``interaction_query`` events (docs/protocol.md §3.6b): a request the CLI makes and
-the response it gives itself, generic or for a plan (``--mode plan``).
+the response it gives itself, generic or typed for the query types the contract shapes (a
+plan in ``--mode plan``, a web search, a web fetch, a question for the user).
 
 Private module: these classes are public as :mod:`agent_sdk.events` names (and
 ``agent_sdk``'s), which re-exports them; import them from there.
@@ -15,14 +16,21 @@ import msgspec
 from ._event_base import _Event
 
 if TYPE_CHECKING:
-    from .tools import CreatePlanArgs
+    from .tools import AskQuestionArgs, CreatePlanArgs, WebFetchArgs, WebSearchArgs
 
 __all__ = [
     "CREATE_PLAN_QUERY",
+    "TYPED_QUERIES",
+    "AskQuestionRequest",
+    "AskQuestionResponse",
     "CreatePlanRequest",
     "CreatePlanResponse",
     "InteractionRequest",
     "InteractionResponse",
+    "WebFetchRequest",
+    "WebFetchResponse",
+    "WebSearchRequest",
+    "WebSearchResponse",
     "pair_interaction",
 ]
 
@@ -107,32 +115,41 @@ class InteractionResponse(_InteractionEvent, tag="interaction_query", frozen=Tru
         return _wire_id(self.response.get("id"))
 
     @property
+    def response_key(self) -> str:
+        """The key of ``response`` that holds the answer: the one object beside ``id``
+        (``createPlanRequestResponse``, ``webSearchRequestResponse``, ...). Found, never
+        derived from :attr:`query_type`: the names do not follow one rule
+        (docs/protocol.md §3.6b). ``""`` if there is none."""
+        return next((k for k, v in self.response.items() if k != "id" and isinstance(v, dict)), "")
+
+    @property
     def payload(self) -> dict[str, Any]:
-        """The answer, as sent: the object under the response key named after
-        :attr:`query_type` (``…Query`` → ``…Response``), else the one object beside ``id``."""
-        value = self.response.get(self.query_type.removesuffix("Query") + "Response")
-        if not isinstance(value, dict):
-            others = [v for k, v in self.response.items() if k != "id" and isinstance(v, dict)]
-            value = others[0] if len(others) == 1 else {}
-        return value
+        """The answer, as sent: the object under :attr:`response_key` (``{}`` if none)."""
+        value = self.response.get(self.response_key)
+        return value if isinstance(value, dict) else {}
+
+    def _outcomes(self) -> dict[str, Any]:
+        # The outcome sits in the answer's `result` (a plan, a question), or is the
+        # answer's own key (`{"approved": {}}` for a web search or fetch).
+        result = self.payload.get("result")
+        return result if isinstance(result, dict) else self.payload
 
     @property
     def outcome(self) -> str | None:
-        """The key of the answer's ``result``: ``"success"``, ``"rejected"``, ... (``None``
-        if the answer has no result object)."""
-        result = self.payload.get("result")
-        if not isinstance(result, dict):
-            return None
-        if "success" in result:
+        """The answer's outcome key: ``"success"``, ``"approved"``, ``"rejected"``, ...,
+        from its ``result`` or, where it has none, from the answer itself (``None`` if
+        the answer holds no outcome)."""
+        outcomes = self._outcomes()
+        if "success" in outcomes:
             return "success"
         # Scalar siblings (`planUri`) are not outcomes.
-        return next((k for k, v in result.items() if isinstance(v, dict)), None)
+        return next((k for k, v in outcomes.items() if isinstance(v, dict)), None)
 
     @property
     def reason(self) -> str | None:
         """The ``reason`` the outcome gives (``"User Rejected"``, ...), if any."""
-        result = self.payload.get("result")
-        body = result.get(self.outcome) if isinstance(result, dict) and self.outcome else None
+        outcome = self.outcome
+        body = self._outcomes().get(outcome) if outcome is not None else None
         reason = body.get("reason") if isinstance(body, dict) else None
         return reason if isinstance(reason, str) else None
 
@@ -153,6 +170,99 @@ class CreatePlanResponse(InteractionResponse, tag="interaction_query", frozen=Tr
         result = self.payload.get("result")
         value = result.get("planUri") if isinstance(result, dict) else None
         return value if isinstance(value, str) else None
+
+
+# --- web search, web fetch, questions (reported shapes, docs/protocol.md §3.6b) ---------
+class WebSearchRequest(InteractionRequest, tag="interaction_query", frozen=True):
+    """A ``webSearchRequestQuery``: the agent asks to search the web for
+    ``args.searchTerm``."""
+
+    @functools.cached_property
+    def args(self) -> WebSearchArgs:
+        """What is searched, typed (checked when the event is decoded)."""
+        from .tools import WebSearchArgs
+
+        return msgspec.convert(self.payload.get("args", {}), WebSearchArgs)
+
+    @property
+    def tool_call_id(self) -> str | None:
+        """The ``call_id`` of the call the search is for (``args.toolCallId``)."""
+        return self.args.toolCallId
+
+
+class WebSearchResponse(InteractionResponse, tag="interaction_query", frozen=True):
+    """The answer to a :class:`WebSearchRequest`: ``outcome == "approved"`` when the
+    search may run."""
+
+    @property
+    def approved(self) -> bool:
+        return self.outcome == "approved"
+
+
+class WebFetchRequest(InteractionRequest, tag="interaction_query", frozen=True):
+    """A ``webFetchRequestQuery``: the agent asks to fetch ``args.url``."""
+
+    @functools.cached_property
+    def args(self) -> WebFetchArgs:
+        """What is fetched, typed (checked when the event is decoded)."""
+        from .tools import WebFetchArgs
+
+        return msgspec.convert(self.payload.get("args", {}), WebFetchArgs)
+
+    @property
+    def tool_call_id(self) -> str | None:
+        """The ``call_id`` of the call the fetch is for (``args.toolCallId``)."""
+        return self.args.toolCallId
+
+    @property
+    def skip_approval(self) -> bool | None:
+        """The query's ``skipApproval``: whether the fetch needs no approval."""
+        value = self.payload.get("skipApproval")
+        return value if type(value) is bool else None
+
+
+class WebFetchResponse(InteractionResponse, tag="interaction_query", frozen=True):
+    """The answer to a :class:`WebFetchRequest`: ``outcome == "approved"`` when the
+    fetch may run."""
+
+    @property
+    def approved(self) -> bool:
+        return self.outcome == "approved"
+
+
+class AskQuestionRequest(InteractionRequest, tag="interaction_query", frozen=True):
+    """An ``askQuestionInteractionQuery``: the agent asks the user ``args.questions``.
+    A headless run answers it itself, rejected, before the ``askQuestionToolCall``
+    starts: seeing one never means the run waits for an answer."""
+
+    @functools.cached_property
+    def args(self) -> AskQuestionArgs:
+        """The questions, typed (checked when the event is decoded)."""
+        from .tools import AskQuestionArgs
+
+        return msgspec.convert(self.payload.get("args", {}), AskQuestionArgs)
+
+    @property
+    def tool_call_id(self) -> str | None:
+        """The ``call_id`` of the ``askQuestionToolCall`` the question belongs to."""
+        value = self.payload.get("toolCallId")
+        return value if isinstance(value, str) else None
+
+
+class AskQuestionResponse(InteractionResponse, tag="interaction_query", frozen=True):
+    """The answer to an :class:`AskQuestionRequest`: in a headless run ``rejected``,
+    with the :attr:`reason` the agent is told (the questions were skipped)."""
+
+
+TYPED_QUERIES: dict[str, tuple[type[InteractionRequest], type[InteractionResponse]]] = {
+    CREATE_PLAN_QUERY: (CreatePlanRequest, CreatePlanResponse),
+    "webSearchRequestQuery": (WebSearchRequest, WebSearchResponse),
+    "webFetchRequestQuery": (WebFetchRequest, WebFetchResponse),
+    "askQuestionInteractionQuery": (AskQuestionRequest, AskQuestionResponse),
+}
+"""The request and response classes of each query type with a shape (docs/protocol.md
+§3.6b); any other ``query_type`` is an :class:`InteractionRequest` /
+:class:`InteractionResponse`."""
 
 
 _PAIRED_REQUEST = "_agent_sdk_request"

@@ -131,6 +131,7 @@ def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:
     last = results[-1]
     usages = [r.usage for r in results if r.usage is not None]
     usage = functools.reduce(operator.add, usages) if usages else None
+    thoughts = [r.thinking_blocks for r in results if r.thinking_blocks is not None]
     return RunResult(
         result=last.result,
         text=last.text,
@@ -139,6 +140,7 @@ def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:
         usage=usage,
         duration_ms=_sum(r.duration_ms for r in results),
         duration_api_ms=_sum(r.duration_api_ms for r in results),
+        thinking_blocks=[block for blocks in thoughts for block in blocks] if thoughts else None,
         events=[event for r in results for event in r.events],
         tool_calls=[call for r in results for call in r.tool_calls],
         plan=last.plan,

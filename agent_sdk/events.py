@@ -25,10 +25,16 @@ import msgspec
 
 from ._event_base import _Event
 from ._interaction_events import (
+    AskQuestionRequest,
+    AskQuestionResponse,
     CreatePlanRequest,
     CreatePlanResponse,
     InteractionRequest,
     InteractionResponse,
+    WebFetchRequest,
+    WebFetchResponse,
+    WebSearchRequest,
+    WebSearchResponse,
 )
 from ._system_events import SystemEvent, TaskNotification
 
@@ -37,6 +43,8 @@ if TYPE_CHECKING:
     from .tools import ToolArgs, ToolResult
 
 __all__ = [
+    "AskQuestionRequest",
+    "AskQuestionResponse",
     "AssistantEvent",
     "ConnectionEvent",
     "ContentBlock",
@@ -53,6 +61,7 @@ __all__ = [
     "SystemInit",
     "TaskNotification",
     "TextLine",
+    "ThinkingBlock",
     "ThinkingCompleted",
     "ThinkingDelta",
     "ToolCallCompleted",
@@ -60,6 +69,10 @@ __all__ = [
     "UnknownEvent",
     "Usage",
     "UserEvent",
+    "WebFetchRequest",
+    "WebFetchResponse",
+    "WebSearchRequest",
+    "WebSearchResponse",
     "to_json",
 ]
 
@@ -279,6 +292,20 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
         return self._parsed.result_extras
 
     @property
+    def is_background(self) -> bool | None:
+        """Whether the command goes on in the background (a shell call's ``isBackground``,
+        beside the outcome); ``None`` when the CLI does not say."""
+        value = self._parsed.result_extras.get("isBackground")
+        return value if type(value) is bool else None
+
+    @property
+    def plan_uri(self) -> str | None:
+        """Where the CLI stored a plan (a ``createPlanToolCall``'s ``planUri``, beside the
+        outcome; ``""`` when it stored it nowhere); ``None`` when absent."""
+        value = self._parsed.result_extras.get("planUri")
+        return value if type(value) is str else None
+
+    @property
     def completed_at_ms(self) -> int | None:
         return self._parsed.completed_at_ms
 
@@ -310,8 +337,20 @@ class RetryEvent(_Event, tag="retry", frozen=True):
 
 
 # --- result -------------------------------------------------------------------------
+class ThinkingBlock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One block of the model's reasoning, as a json-format result carries it with the
+    CLI's hidden ``--show-thinking`` flag (docs/protocol.md §2)."""
+
+    text: str = ""
+
+
 class ResultEvent(_Event, tag="result", frozen=True):
-    """The terminal event. ``result`` is the authoritative final text."""
+    """The terminal event. ``result`` is the authoritative final text.
+
+    ``thinking_blocks`` is the model's reasoning, sent only by a json-format run given the
+    hidden ``--show-thinking`` flag (``AgentOptions(extra_args=["--show-thinking"])``);
+    ``None`` otherwise.
+    """
 
     type: ClassVar[str] = "result"
     subtype: str = "success"
@@ -321,6 +360,7 @@ class ResultEvent(_Event, tag="result", frozen=True):
     duration_api_ms: int | None = None
     request_id: str | None = None
     usage: Usage | None = None
+    thinking_blocks: list[ThinkingBlock] | None = None
 
 
 # --- not from the stream-json wire ---------------------------------------------------

@@ -6,7 +6,7 @@ from typing import Generic, TypeVar
 
 import msgspec
 
-from .events import Event, Usage
+from .events import Event, ThinkingBlock, Usage
 from .tool_calls import Plan, ToolCall
 
 __all__ = ["OutputT", "PlainResult", "RunResult"]
@@ -29,6 +29,10 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         usage: token counts, when the CLI sends them (2026 versions).
         duration_ms: wall time of the run as the CLI measured it.
         duration_api_ms: time spent in API calls.
+        thinking_blocks: the model's reasoning, from a json-format run given the CLI's
+            hidden ``--show-thinking`` flag (``AgentOptions(output_format="json",
+            extra_args=["--show-thinking"])``, docs/protocol.md §2); ``None`` when the
+            CLI sent none.
         events: every event, in order. Kept by :func:`run_sync`, :func:`run_async` and
             ``Session.send``; empty for a streamed :func:`~agent_sdk.run` unless
             ``AgentOptions(keep_events=True)``, since its consumer had each event.
@@ -58,6 +62,7 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     usage: Usage | None = None
     duration_ms: int | None = None
     duration_api_ms: int | None = None
+    thinking_blocks: list[ThinkingBlock] | None = None
     events: list[Event] = msgspec.field(default_factory=list)
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
     plan: Plan | None = None

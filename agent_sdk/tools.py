@@ -52,12 +52,18 @@ from .tool_results import (
 
 __all__ = [
     "ApplyPatch",
+    "AskQuestionArgs",
+    "AskQuestionItem",
+    "AskQuestionOption",
+    "CommandArg",
     "CreatePlanArgs",
     "CreatePlanSuccess",
+    "CustomSubagent",
     "DeleteArgs",
     "DeleteSuccess",
     "EditArgs",
     "EditSuccess",
+    "ExecutableCommand",
     "FunctionArgs",
     "GetMcpToolsArgs",
     "GetMcpToolsSuccess",
@@ -77,6 +83,7 @@ __all__ = [
     "McpSuccess",
     "McpText",
     "MultiStrReplace",
+    "ParsingResult",
     "PermissionDenied",
     "PlanTodo",
     "ReadArgs",
@@ -86,6 +93,7 @@ __all__ = [
     "ShellArgs",
     "ShellSuccess",
     "StrReplace",
+    "SubagentType",
     "TaskArgs",
     "TaskMessage",
     "TaskStep",
@@ -96,6 +104,8 @@ __all__ = [
     "ToolResult",
     "UpdateTodosArgs",
     "UpdateTodosSuccess",
+    "WebFetchArgs",
+    "WebSearchArgs",
     "WriteArgs",
     "WritePermissionDenied",
     "WriteSuccess",
@@ -150,6 +160,34 @@ class DeleteArgs(_Payload, frozen=True):
 
 
 # --- shell --------------------------------------------------------------------------
+class CommandArg(_Payload, frozen=True):
+    """One word of a parsed command: its ``type`` (``"word"``, ...) and ``value``."""
+
+    type: str = ""
+    value: str = ""
+
+
+class ExecutableCommand(_Payload, frozen=True):
+    """One command the CLI found in a shell command line: its ``name``, its ``args``
+    and the ``fullText`` it was parsed from."""
+
+    name: str = ""
+    args: list[CommandArg] = msgspec.field(default_factory=list)
+    fullText: str = ""
+
+
+class ParsingResult(_Payload, frozen=True):
+    """How the CLI parsed a shell command line (``shellToolCall`` args' ``parsingResult``):
+    the commands it will run, and whether the line redirects or substitutes commands.
+    ``redirects`` is kept as it came (only ever seen empty)."""
+
+    parsingFailed: bool | None = None
+    executableCommands: list[ExecutableCommand] = msgspec.field(default_factory=list)
+    hasRedirects: bool | None = None
+    hasCommandSubstitution: bool | None = None
+    redirects: list[Any] = msgspec.field(default_factory=list)
+
+
 class ShellArgs(_Payload, frozen=True):
     """Arguments of ``shellToolCall``.
 
@@ -157,7 +195,8 @@ class ShellArgs(_Payload, frozen=True):
     happens at ``timeout`` (``TIMEOUT_BEHAVIOR_BACKGROUND``: the command goes on in the
     background). ``description`` is the agent's own words for the command.
     ``fileOutputThresholdBytes`` is written by the CLI as a string of digits: see
-    :attr:`file_output_threshold_bytes`. ``parsingResult`` is kept as it came.
+    :attr:`file_output_threshold_bytes`. ``parsingResult`` is how the CLI parsed the
+    command (:class:`ParsingResult`).
     """
 
     command: str = ""
@@ -177,7 +216,7 @@ class ShellArgs(_Payload, frozen=True):
     requestId: str | None = None
     adminCommandDenylist: list[Any] | None = None
     fileOutputThresholdBytes: str | int | None = None
-    parsingResult: dict[str, Any] | None = None
+    parsingResult: ParsingResult | None = None
 
     @property
     def file_output_threshold_bytes(self) -> int | None:
@@ -236,6 +275,20 @@ class CreatePlanArgs(_Payload, frozen=True):
 
 
 # --- subagents ---------------------------------------------------------------------
+class CustomSubagent(_Payload, frozen=True):
+    """A subagent defined in ``.cursor/agents/<name>.md``."""
+
+    name: str = ""
+
+
+class SubagentType(_Payload, frozen=True):
+    """``subagentType``: ``{"unspecified": {}}`` for the built-in general agent, ``{"custom":
+    {"name": ...}}`` for a custom one (docs/protocol.md §3.4b)."""
+
+    unspecified: dict[str, Any] | None = None
+    custom: CustomSubagent | None = None
+
+
 class TaskArgs(_Payload, frozen=True):
     """Arguments of ``taskToolCall``: work handed to a subagent (docs/protocol.md §3.4b).
 
@@ -247,7 +300,7 @@ class TaskArgs(_Payload, frozen=True):
 
     description: str = ""
     prompt: str = ""
-    subagentType: dict[str, Any] | None = None
+    subagentType: SubagentType | None = None
     model: str | None = None
     agentId: str | None = None
     mode: str | None = None
@@ -256,9 +309,8 @@ class TaskArgs(_Payload, frozen=True):
     @property
     def subagent_name(self) -> str | None:
         """The custom agent's name; ``None`` for the built-in general agent."""
-        custom = (self.subagentType or {}).get("custom")
-        name = custom.get("name") if isinstance(custom, dict) else None
-        return name if isinstance(name, str) and name else None
+        custom = self.subagentType.custom if self.subagentType is not None else None
+        return custom.name if custom is not None and custom.name else None
 
 
 # --- MCP, functions -----------------------------------------------------------------
@@ -270,11 +322,13 @@ class McpArgs(_Payload, frozen=True):
 
 
 class GetMcpToolsArgs(_Payload, frozen=True):
-    """Arguments of ``getMcpToolsToolCall``: the tools of MCP ``server`` matching
-    ``pattern``."""
+    """Arguments of ``getMcpToolsToolCall``: a look-up among the tools of MCP ``server``
+    (``"cursor"``: the CLI's built-in tools), either a search for ``pattern`` or the one
+    tool named ``toolName`` (the other is then absent: ``""`` / ``None``)."""
 
     server: str = ""
     pattern: str = ""
+    toolName: str | None = None
     toolCallId: str | None = None
 
 
@@ -287,6 +341,47 @@ class FunctionArgs(_Payload, frozen=True):
     def parsed_arguments(self) -> Any:
         """The ``arguments`` JSON string decoded (raises ``msgspec.DecodeError`` if invalid)."""
         return _decode_json(self.arguments)
+
+
+# --- web and questions (interaction_query, docs/protocol.md §3.6b) -------------------
+class WebSearchArgs(_Payload, frozen=True):
+    """What a web search asks (a ``webSearchRequestQuery``): ``searchTerm``, and the
+    ``toolCallId`` of the call it is for."""
+
+    searchTerm: str = ""
+    toolCallId: str | None = None
+
+
+class WebFetchArgs(_Payload, frozen=True):
+    """What a web fetch asks (a ``webFetchRequestQuery``): the ``url``, and the
+    ``toolCallId`` of the call it is for."""
+
+    url: str = ""
+    toolCallId: str | None = None
+
+
+class AskQuestionOption(_Payload, frozen=True):
+    id: str = ""
+    label: str = ""
+
+
+class AskQuestionItem(_Payload, frozen=True):
+    """One question: its ``prompt``, the ``options`` to pick from, and whether several
+    may be picked (``allowMultiple``)."""
+
+    id: str = ""
+    prompt: str = ""
+    options: list[AskQuestionOption] = msgspec.field(default_factory=list)
+    allowMultiple: bool | None = None
+
+
+class AskQuestionArgs(_Payload, frozen=True):
+    """What the agent asks the user (an ``askQuestionInteractionQuery``): a ``title``
+    and its ``questions``. A headless run never waits for the answer (docs/protocol.md
+    §3.6b)."""
+
+    title: str = ""
+    questions: list[AskQuestionItem] = msgspec.field(default_factory=list)
 
 
 ToolArgs = (

@@ -33,7 +33,8 @@ def models_text() -> str:
 
 def help_text() -> str:
     """A short ``--help`` in commander's layout."""
-    width = max(len(flag.spec) for flag in MAIN_FLAGS)
+    shown = [flag for flag in MAIN_FLAGS if not flag.hidden]
+    width = max(len(flag.spec) for flag in shown)
     lines = [
         "Usage: cursor-agent [options] [command] [prompt...]",
         "",
@@ -41,7 +42,7 @@ def help_text() -> str:
         "",
         "Options:",
     ]
-    lines += [f"  {flag.spec.ljust(width)}  {flag.dest}" for flag in MAIN_FLAGS]
+    lines += [f"  {flag.spec.ljust(width)}  {flag.dest}" for flag in shown]
     lines += ["", "Commands:"]
     lines += [f"  {name}" for name in _COMMAND_FLAGS]
     return "\n".join(lines) + "\n"

@@ -27,6 +27,8 @@ class Flag(NamedTuple):
     dest: str
     kind: _Kind = "bool"
     choices: tuple[str, ...] = ()
+    hidden: bool = False
+    """Left out of ``--help``, as the real CLI's internal flags are."""
 
     @property
     def names(self) -> list[str]:
@@ -65,6 +67,9 @@ MAIN_FLAGS: tuple[Flag, ...] = (
     Flag("--add-dir <path>", "add_dirs", "list"),
     Flag("--min-version <version>", "min_version", "value"),
     Flag("--list-models", "list_models"),
+    # Hidden in the real CLI's help (docs/protocol.md §1, "Hidden flags"): with the json
+    # format, the result gains `thinking_blocks`.
+    Flag("--show-thinking", "show_thinking", hidden=True),
     Flag("-v, --version", "version"),
     Flag("-h, --help", "help"),
 )
@@ -117,6 +122,7 @@ class Options:
         self.add_dirs: list[str] = []
         self.min_version: str | None = None
         self.list_models = False
+        self.show_thinking = False
         self.version = False
         self.help = False
         #: Operands that are not a subcommand: the prompt words, joined by one space.

@@ -7,7 +7,8 @@ per segment, the segment before a tool call with ``model_call_id`` and
 
 * deltas: small pieces of new text, with ``timestamp_ms`` and no ``model_call_id``;
 * before a tool call, a flush of the segment's whole text with both keys;
-* at the end of the turn, a flush of the whole message of the turn with neither key.
+* at the end of the turn, a flush with neither key of the turn's last segment: the text
+  since the last tool call (its pre-tool-call flush), not the whole reply.
 
 Both flushes duplicate text already sent as deltas; consumers must skip them.
 """
@@ -112,6 +113,7 @@ class PartialOutputRenderer(StreamJsonRenderer):
             flush = dict(event)
             flush.setdefault("timestamp_ms", self._tick())
             super().event(flush)
+            self._turn = []  # the end-of-turn flush holds only what follows
         else:
             self._last_segment = event
 

@@ -45,11 +45,31 @@ class StreamJsonRenderer(Renderer):
 
 
 class JsonRenderer(Renderer):
-    """``json``: only the result event, as one line, and only when it is printable."""
+    """``json``: only the result event, as one line, and only when it is printable.
+
+    With ``show_thinking`` (the hidden ``--show-thinking``) the result gains
+    ``thinking_blocks``: one ``{"text": ...}`` per stretch of thinking, its deltas joined
+    (docs/protocol.md §2)."""
+
+    def __init__(self, exit_code: int, *, show_thinking: bool = False) -> None:
+        super().__init__(exit_code)
+        self._blocks: list[dict[str, str]] | None = [] if show_thinking else None
+        self._thinking: list[str] = []
 
     def event(self, event: dict[str, Any]) -> None:
-        """Write the result event; ignore the rest."""
+        """Write the result event; keep the thinking if asked to; ignore the rest."""
+        if event.get("type") == "thinking" and self._blocks is not None:
+            if event.get("subtype") == "delta":
+                self._thinking.append(str(event.get("text", "")))
+            elif self._thinking:
+                self._blocks.append({"text": "".join(self._thinking)})
+                self._thinking = []
         if self._prints_result(event):
+            if self._blocks is not None:
+                if self._thinking:  # a stretch the scenario never completed
+                    self._blocks.append({"text": "".join(self._thinking)})
+                    self._thinking = []
+                event = {**event, "thinking_blocks": self._blocks}
             write_stdout(encode_line(event))
 
 
@@ -62,9 +82,11 @@ class TextRenderer(Renderer):
             write_stdout(str(event.get("result", "")) + "\n")
 
 
-def make_renderer(output_format: str, partial: bool, exit_code: int) -> Renderer:
+def make_renderer(
+    output_format: str, partial: bool, exit_code: int, *, show_thinking: bool = False
+) -> Renderer:
     """The renderer for ``--output-format`` (``--stream-partial-output`` only counts
-    with ``stream-json``, as in the real CLI)."""
+    with ``stream-json``, ``--show-thinking`` only with ``json``, as in the real CLI)."""
     if output_format == "stream-json":
         if partial:
             # Imported here: only partial-output runs need it.
@@ -73,5 +95,5 @@ def make_renderer(output_format: str, partial: bool, exit_code: int) -> Renderer
             return PartialOutputRenderer(exit_code)
         return StreamJsonRenderer(exit_code)
     if output_format == "json":
-        return JsonRenderer(exit_code)
+        return JsonRenderer(exit_code, show_thinking=show_thinking)
     return TextRenderer(exit_code)

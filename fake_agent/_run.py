@@ -186,7 +186,10 @@ def run_headless(options: Options) -> int:
         write_stderr(f"fake_agent: {missing}\n")
         return 2
     renderer = make_renderer(
-        options.output_format or "text", options.stream_partial_output, scenario.exit_code
+        options.output_format or "text",
+        options.stream_partial_output,
+        scenario.exit_code,
+        show_thinking=options.show_thinking,
     )
     given = credentials(options.api_key, options.headers, os.environ)
     init = _init_facts(options, workspace)

@@ -28,11 +28,11 @@ from typing import Any
 
 import msgspec
 
-from .._interaction_events import CREATE_PLAN_QUERY
+from .._interaction_events import TYPED_QUERIES
 from ..events import (
+    AskQuestionRequest,
     AssistantEvent,
     CreatePlanRequest,
-    CreatePlanResponse,
     Event,
     InteractionRequest,
     InteractionResponse,
@@ -45,6 +45,8 @@ from ..events import (
     ToolCallCompleted,
     ToolCallStarted,
     UnknownEvent,
+    WebFetchRequest,
+    WebSearchRequest,
 )
 from .lenient import raw_object, repair_line, too_deep
 from .wire import (
@@ -231,7 +233,9 @@ def _public_interaction(wire: InteractionWire) -> InteractionRequest | Interacti
     # docs/protocol.md §3.6b. Rare events: their payload is checked here, and a shape that
     # does not fit makes the line an UnknownEvent saying why.
     event: InteractionRequest | InteractionResponse
-    plan = wire.query_type == CREATE_PLAN_QUERY
+    request_class, response_class = TYPED_QUERIES.get(
+        wire.query_type, (InteractionRequest, InteractionResponse)
+    )
     if not wire.query_type:
         raise _NeedsLineError("interaction_query without a query_type")
     if wire.subtype == "request":
@@ -239,21 +243,18 @@ def _public_interaction(wire: InteractionWire) -> InteractionRequest | Interacti
             raise _NeedsLineError("interaction_query request without a query object")
         if not isinstance(wire.query.get(wire.query_type), dict):
             raise _NeedsLineError(f"interaction_query request: no {wire.query_type} object")
-        event = (CreatePlanRequest if plan else InteractionRequest)(
+        event = request_class(
             query_type=wire.query_type,
             query=wire.query,
             session_id=wire.session_id,
             timestamp_ms=wire.timestamp_ms,
         )
-        if isinstance(event, CreatePlanRequest):
-            try:
-                event.args  # noqa: B018 - checked now (and kept) rather than on first access
-            except msgspec.ValidationError as exc:
-                raise _NeedsLineError(f"{CREATE_PLAN_QUERY} args: {exc}") from None
+        if request_class is not InteractionRequest:
+            event = _with_typed_args(event)
     elif wire.subtype == "response":
         if wire.response is None:
             raise _NeedsLineError("interaction_query response without a response object")
-        event = (CreatePlanResponse if plan else InteractionResponse)(
+        event = response_class(
             query_type=wire.query_type,
             response=wire.response,
             session_id=wire.session_id,
@@ -264,6 +265,27 @@ def _public_interaction(wire: InteractionWire) -> InteractionRequest | Interacti
     held = event.query if isinstance(event, InteractionRequest) else event.response
     if event.id is None and "id" in held:
         raise _NeedsLineError("interaction_query id is neither a number nor a string")
+    return event
+
+
+def _with_typed_args(event: InteractionRequest) -> InteractionRequest:
+    """``event`` with its ``args`` checked now (and kept) rather than on first access.
+    A plan whose args do not fit is an error (its shape was seen); a query type whose
+    shape is only reported falls back to the generic class, its payload kept."""
+    try:
+        if isinstance(
+            event, (CreatePlanRequest, WebSearchRequest, WebFetchRequest, AskQuestionRequest)
+        ):
+            event.args  # noqa: B018 - checked now, kept for later
+    except msgspec.ValidationError as exc:
+        if isinstance(event, CreatePlanRequest):
+            raise _NeedsLineError(f"{event.query_type} args: {exc}") from None
+        return InteractionRequest(
+            query_type=event.query_type,
+            query=event.query,
+            session_id=event.session_id,
+            timestamp_ms=event.timestamp_ms,
+        )
     return event
 
 

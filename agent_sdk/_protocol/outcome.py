@@ -159,6 +159,7 @@ def _outcome(
         usage=result.usage,
         duration_ms=result.duration_ms,
         duration_api_ms=result.duration_api_ms,
+        thinking_blocks=result.thinking_blocks,
         events=stream.events,
         tool_calls=stream.tool_calls.calls if stream.keep_events else [],
         plan=stream.tool_calls.plan,

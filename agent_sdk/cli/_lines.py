@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..events import (
+    AskQuestionRequest,
     ConnectionEvent,
     CreatePlanRequest,
     InteractionRequest,
@@ -14,6 +15,8 @@ from ..events import (
     RetryEvent,
     TaskNotification,
     Usage,
+    WebFetchRequest,
+    WebSearchRequest,
 )
 from ..tool_calls import ToolCall
 from ._screen import cells, cut
@@ -118,21 +121,34 @@ def attempt(event: ConnectionEvent | RetryEvent) -> str:
 
 
 def interaction_request_line(event: InteractionRequest, *, color: bool) -> str:
-    """The line of an ``interaction_query`` request: ``? plan approval requested  name``."""
-    line = (
-        f"  {painted('?', CYAN, color=color)} {interaction_label(event.query_type)} "
-        "approval requested"
-    )
-    if isinstance(event, CreatePlanRequest) and event.args.name:
-        line += painted(f"  {shorten(event.args.name)}", DIM, color=color)
+    """The line of an ``interaction_query`` request: ``? plan approval requested  name``,
+    ``? web search approval requested  term``, ``? question asked  title``."""
+    asked = "asked" if isinstance(event, AskQuestionRequest) else "approval requested"
+    line = f"  {painted('?', CYAN, color=color)} {interaction_label(event.query_type)} {asked}"
+    about = _about(event)
+    if about:
+        line += painted(f"  {shorten(about)}", DIM, color=color)
     return line
+
+
+def _about(event: InteractionRequest) -> str:
+    """What a typed request is about: a plan's name, a search term, a URL, a title."""
+    if isinstance(event, CreatePlanRequest):
+        return event.args.name
+    if isinstance(event, WebSearchRequest):
+        return event.args.searchTerm
+    if isinstance(event, WebFetchRequest):
+        return event.args.url
+    if isinstance(event, AskQuestionRequest):
+        return event.args.title
+    return ""
 
 
 def interaction_response_line(event: InteractionResponse, *, color: bool) -> str:
     """The line of an ``interaction_query`` response: approved, answered, or refused."""
     what = interaction_label(event.query_type)
     outcome = event.outcome
-    if outcome == "success":
+    if outcome in ("success", "approved"):  # a plan's answer, a web search's or fetch's
         return f"  {painted('✓', GREEN, color=color)} {what} approved"
     if outcome is None:
         return painted(f"  · {what} answered", DIM, color=color)

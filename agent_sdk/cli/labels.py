@@ -155,7 +155,12 @@ def tool_label(kind: str, args: ToolArgs | None) -> str:
 
 
 # What an interaction query is about, for the ones with a better word than their name.
-_INTERACTIONS = {"createPlanRequestQuery": "plan"}
+_INTERACTIONS = {
+    "createPlanRequestQuery": "plan",
+    "webSearchRequestQuery": "web search",
+    "webFetchRequestQuery": "web fetch",
+    "askQuestionInteractionQuery": "question",
+}
 
 
 def interaction_label(query_type: str) -> str:

@@ -133,6 +133,61 @@ def test_an_answer_without_a_result_says_it_was_answered() -> None:
     assert _render_events(_response("shellRequestQuery", None)) == "  · shell answered\n"
 
 
+def _decoded(**event: Any) -> Event:
+    decoded = LineDecoder(partial=False).decode(json.dumps(event).encode())
+    assert decoded is not None
+    return decoded
+
+
+def _query(query_type: str, payload: dict[str, Any]) -> Event:
+    return _decoded(
+        type="interaction_query",
+        subtype="request",
+        query_type=query_type,
+        query={"id": 1, query_type: payload},
+    )
+
+
+def _answer(query_type: str, answer: dict[str, Any]) -> Event:
+    return _decoded(
+        type="interaction_query",
+        subtype="response",
+        query_type=query_type,
+        response={"id": 1, **answer},
+    )
+
+
+def test_a_web_search_request_shows_what_is_searched() -> None:
+    request = _query("webSearchRequestQuery", {"args": {"searchTerm": "banker's rounding"}})
+    assert _render_events(request) == "  ? web search approval requested  banker's rounding\n"
+
+
+def test_an_approved_web_search_is_one_line_with_a_tick() -> None:
+    response = _answer("webSearchRequestQuery", {"webSearchRequestResponse": {"approved": {}}})
+    assert _render_events(response) == "  ✓ web search approved\n"
+
+
+def test_a_web_fetch_request_shows_the_url() -> None:
+    request = _query("webFetchRequestQuery", {"args": {"url": "https://example.invalid/r"}})
+    assert (
+        _render_events(request) == "  ? web fetch approval requested  https://example.invalid/r\n"
+    )
+
+
+def test_an_approved_web_fetch_is_one_line_with_a_tick() -> None:
+    response = _answer("webFetchRequestQuery", {"webFetchRequestResponse": {"approved": {}}})
+    assert _render_events(response) == "  ✓ web fetch approved\n"
+
+
+def test_a_question_shows_its_title_and_its_skipping_says_why() -> None:
+    request = _query("askQuestionInteractionQuery", {"args": {"title": "Rounding"}})
+    answer = {"askQuestionInteractionResponse": {"result": {"rejected": {"reason": "Skipped"}}}}
+    response = _answer("askQuestionInteractionQuery", answer)
+    assert _render_events(request, response) == (
+        "  ? question asked  Rounding\n  ✗ question — rejected: Skipped\n"
+    )
+
+
 def test_the_request_mark_is_coloured_on_request() -> None:
     err = io.StringIO()
     Renderer(io.StringIO(), err, color=True).event(_plan_request())

@@ -36,6 +36,7 @@ SUCCESS = [
     "tools",
     "rejected",
     "thinking",
+    "web_lookup",
     "reconnect",
     "unknown_events",
     "banner",
@@ -324,13 +325,18 @@ def test_partial_output_has_pre_tool_call_flushes_with_both_keys() -> None:
     assert flushes == full_segments
 
 
-def test_partial_output_ends_turn_with_whole_message_flush_before_result() -> None:
+def test_partial_output_ends_turn_with_a_flush_of_the_text_since_the_last_tool_call() -> None:
+    # docs/protocol.md §3.3: the end-of-turn flush holds the last segment, not the reply.
+    segments = [s for s in scenario_steps("tools") if s.get("type") == "assistant"]
+    last_tool = max(i for i, s in enumerate(segments) if "model_call_id" in s)
+    since = "".join(text_of(s) for s in segments[last_tool + 1 :])
     all_events = events(play("tools", partial=True))
     flush, result = all_events[-2], all_events[-1]
     assert flush["type"] == "assistant"
     assert "timestamp_ms" not in flush
     assert "model_call_id" not in flush
-    assert text_of(flush) == result["result"]
+    assert text_of(flush) == since
+    assert since != result["result"]
 
 
 def test_partial_deltas_are_small() -> None:
@@ -360,7 +366,7 @@ def test_partial_output_without_result_still_flushes_end_of_turn() -> None:
     last = events(play("no_result", partial=True))[-1]
     assert last["type"] == "assistant"
     assert "timestamp_ms" not in last
-    assert text_of(last) == "I'll read the cart module first.The cart module sums prices."
+    assert text_of(last) == "The cart module sums prices."  # since the last tool call
 
 
 # --------------------------------------------------------------------------- session ids

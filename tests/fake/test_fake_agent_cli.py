@@ -317,3 +317,56 @@ def test_console_script_entry_point_is_main() -> None:
     from fake_agent.__main__ import main
 
     assert main(["--frobnicate"]) == 1
+
+
+# --- the hidden --show-thinking (docs/protocol.md §2) -----------------------------------
+def json_result(*flags: str, scenario: str = "thinking") -> dict[str, object]:
+    proc = run("-p", "--trust", *flags, "--", "think", FAKE_AGENT_SCENARIO=scenario)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert isinstance(result, dict)
+    return result
+
+
+def test_show_thinking_adds_thinking_blocks_to_a_json_result() -> None:
+    result = json_result("--output-format", "json", "--show-thinking")
+    assert result["thinking_blocks"] == [
+        {
+            "text": "**Planning the change**\n\nThe cart module sums price times quantity; "
+            "a test should cover the empty cart and rounding."
+        }
+    ]
+
+
+def test_a_json_result_has_no_thinking_blocks_without_show_thinking() -> None:
+    assert "thinking_blocks" not in json_result("--output-format", "json")
+
+
+def test_show_thinking_on_a_run_that_did_not_think_gives_no_blocks() -> None:
+    result = json_result("--output-format", "json", "--show-thinking", scenario="hello")
+    assert result["thinking_blocks"] == []
+
+
+def test_show_thinking_leaves_a_stream_json_result_alone() -> None:
+    proc = run(
+        "-p",
+        "--trust",
+        "--output-format",
+        "stream-json",
+        "--show-thinking",
+        "--",
+        "think",
+        FAKE_AGENT_SCENARIO="thinking",
+    )
+    played = [json.loads(line) for line in proc.stdout.splitlines()]
+    results = [event for event in played if event["type"] == "result"]
+    assert len(results) == 1
+    assert "thinking_blocks" not in results[0]
+
+
+def test_show_thinking_is_hidden_from_help() -> None:
+    proc = run("--help")
+    assert proc.returncode == 0
+    assert b"--show-thinking" not in proc.stdout

@@ -149,9 +149,12 @@ def reply(scenario: str, fmt: tuple[str, bool] = FORMATS[0], resume: tuple[str, 
     if fmt[1]:
         deltas = [text_of(e) for e in texts if "timestamp_ms" in e and "model_call_id" not in e]
         assert "".join(deltas) == result["result"]
-        # The end-of-turn flush, right before the result, is the whole turn again.
+        # The end-of-turn flush, right before the result, is the turn's text since its
+        # last tool call (its last pre-tool-call flush) again (docs/protocol.md §3.3).
+        pre_tool = [i for i, e in enumerate(texts) if "model_call_id" in e]
+        since = texts[pre_tool[-1] + 1 : -1] if pre_tool else texts[:-1]
         assert "timestamp_ms" not in played[-2]
-        assert text_of(played[-2]) == result["result"]
+        assert text_of(played[-2]) == "".join(text_of(e) for e in since)
     else:
         assert "".join(text_of(e) for e in texts) == result["result"]
     return str(result["result"])

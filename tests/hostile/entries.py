@@ -38,7 +38,14 @@ from agent_sdk.cli.labels import call_notes
 from agent_sdk.cli.live import JsonSink
 from agent_sdk.cli.render import Renderer
 from agent_sdk.cli.replay import replay
-from agent_sdk.events import AssistantEvent, ToolCallCompleted, ToolCallStarted, to_json
+from agent_sdk.events import (
+    AssistantEvent,
+    InteractionRequest,
+    InteractionResponse,
+    ToolCallCompleted,
+    ToolCallStarted,
+    to_json,
+)
 from agent_sdk.fleet._owner import MARKER, PREFIXES, Owner, me, stale_dirs
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
@@ -119,7 +126,7 @@ def read_every_property(event: ToolCallStarted | ToolCallCompleted) -> None:
     names += ["hook_additional_contexts"]
     if isinstance(event, ToolCallCompleted):
         names += ["outcome", "status", "result", "result_extras", "completed_at_ms"]
-        names += ["duration_ms"]
+        names += ["duration_ms", "is_background", "plan_uri"]
     for name in names:
         getattr(event, name)
     # What is worked out from them: a subagent, a hook's words, the notes shown of a call.
@@ -150,6 +157,49 @@ def task_notification(value: bytes) -> None:
         for event in events:
             renderer.event(event)
             to_json(event)
+
+
+# The query types typed by docs/protocol.md §3.6b, one untyped, and their answers' keys.
+QUERIES = {
+    b"createPlanRequestQuery": b"createPlanRequestResponse",
+    b"webSearchRequestQuery": b"webSearchRequestResponse",
+    b"webFetchRequestQuery": b"webFetchRequestResponse",
+    b"askQuestionInteractionQuery": b"askQuestionInteractionResponse",
+    b"shellRequestQuery": b"shellRequestResponse",
+}
+
+
+def interaction_payload(value: bytes) -> None:
+    """An ``interaction_query`` request and response of each query type whose payload,
+    args, id, answer or outcome is the value: every property reads, the event redacts
+    and encodes, and the event after it arrives."""
+    redaction = Redaction(["sk-live-7c1e5a3f9b2d4e6a8c0f"])
+    for query, answer in QUERIES.items():
+        shapes = [
+            b'"request","query_type":"Q","query":{"id":1,"Q":{"args":V,"toolCallId":V}}',
+            b'"request","query_type":"Q","query":{"id":1,"Q":{"args":{"title":V},'
+            b'"skipApproval":V}}',
+            b'"request","query_type":"Q","query":{"id":V,"Q":V}',
+            b'"response","query_type":"Q","response":{"id":1,"A":V}',
+            b'"response","query_type":"Q","response":{"id":1,"A":{"result":V}}',
+            b'"response","query_type":"Q","response":{"id":1,"A":{"approved":V,"x":V}}',
+        ]
+        for shape in shapes:
+            body = shape.replace(b"Q", query).replace(b"A", answer).replace(b"V", value)
+            line = b'{"type":"interaction_query","subtype":' + body + b"}\n"
+            events = Stream(keep_events=True).feed(line + SAY + b"\n")
+            assert isinstance(events[-1], AssistantEvent)
+            for event in events:
+                if isinstance(event, (InteractionRequest, InteractionResponse)):
+                    for name in INTERACTION_PROPERTIES:
+                        getattr(event, name, None)
+                    to_json(redaction.event(event))
+
+
+INTERACTION_PROPERTIES = (
+    *("id", "payload", "args", "tool_call_id", "skip_approval", "request"),
+    *("response_key", "outcome", "reason", "approved", "plan_uri"),
+)
 
 
 def function_arguments(value: bytes) -> None:
@@ -292,6 +342,7 @@ ENTRIES: dict[str, Entry] = {
         (f"{P}.tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),
     ),
     "task notification": Entry(task_notification, ()),  # through the print-mode stream
+    "interaction_query payload": Entry(interaction_payload, ()),  # decodes through the stream
     "function tool arguments": Entry(
         function_arguments,
         ("agent_sdk.tool_results:_decode_json",),

@@ -37,6 +37,7 @@ SUCCEEDS = [
     "tools",
     "rejected",
     "thinking",
+    "web_lookup",
     "reconnect",
     "unknown_events",
     "banner",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 import pytest
 
 from agent_sdk import Subagent, SystemEvent, TaskNotification, ToolCall
@@ -76,8 +77,8 @@ def test_task_arguments_decode_typed() -> None:
 
 
 def test_a_custom_subagent_is_named_and_the_general_one_is_not() -> None:
-    custom = TaskArgs(subagentType={"custom": {"name": "reviewer"}})
-    general = TaskArgs(subagentType={"unspecified": {}})
+    custom = msgspec.convert({"subagentType": {"custom": {"name": "reviewer"}}}, TaskArgs)
+    general = msgspec.convert({"subagentType": {"unspecified": {}}}, TaskArgs)
     assert (custom.subagent_name, general.subagent_name, TaskArgs().subagent_name) == (
         "reviewer",
         None,

@@ -13,12 +13,14 @@ import pytest
 from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk.events import Event, ToolCallCompleted, ToolCallStarted
 from agent_sdk.tools import (
+    CommandArg,
     CreatePlanArgs,
     CreatePlanSuccess,
     DeleteArgs,
     DeleteSuccess,
     EditArgs,
     EditSuccess,
+    ExecutableCommand,
     FunctionArgs,
     GetMcpToolsArgs,
     GetMcpToolsSuccess,
@@ -30,6 +32,7 @@ from agent_sdk.tools import (
     LsSuccess,
     McpArgs,
     McpSuccess,
+    ParsingResult,
     PermissionDenied,
     ReadArgs,
     ReadSuccess,
@@ -192,6 +195,13 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         GetMcpToolsSuccess,
         lambda e: (e.args.server, e.args.pattern, e.result.parsed_content()[0]["name"]),
         ("linear", "issue", "get_issue"),
+    ),
+    "call_mcp_tool_one\nfc_32": (
+        "getMcpToolsToolCall",
+        GetMcpToolsArgs,
+        GetMcpToolsSuccess,
+        lambda e: (e.args.server, e.args.toolName, e.result.parsed_content()["tool"]),
+        ("cursor", "read_file", "read_file"),
     ),
 }
 
@@ -444,6 +454,57 @@ def test_the_file_output_threshold_string_reads_as_a_number(
     wire: str | int | None, number: int | None
 ) -> None:
     assert ShellArgs(fileOutputThresholdBytes=wire).file_output_threshold_bytes == number
+
+
+def test_a_looked_up_mcp_tool_is_named_by_tool_name_and_has_no_pattern() -> None:
+    args = completed("call_mcp_tool_one\nfc_32").args
+    assert isinstance(args, GetMcpToolsArgs)
+    assert (args.toolName, args.pattern) == ("read_file", "")
+
+
+def test_a_search_of_mcp_tools_has_a_pattern_and_no_tool_name() -> None:
+    args = completed("call_mcp_tools\nfc_30").args
+    assert isinstance(args, GetMcpToolsArgs)
+    assert (args.pattern, args.toolName) == ("issue", None)
+
+
+def test_how_the_cli_parsed_a_shell_command_is_typed() -> None:
+    args = completed("call_shell_new\nfc_31").args
+    assert isinstance(args, ShellArgs)
+    assert args.parsingResult == ParsingResult(
+        parsingFailed=False,
+        executableCommands=[
+            ExecutableCommand(
+                name="make", args=[CommandArg(type="word", value="lint")], fullText="make lint"
+            )
+        ],
+        hasRedirects=False,
+        hasCommandSubstitution=False,
+        redirects=[],
+    )
+
+
+def test_a_parsing_result_with_fields_of_another_shape_keeps_the_args_as_a_dict() -> None:
+    line = (
+        '{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":{"shellToolCall":'
+        '{"args":{"command":"ls","parsingResult":{"executableCommands":"ls"}}}}}'
+    )
+    event = decode(line)
+    assert isinstance(event, ToolCallStarted)
+    assert event.args == {"command": "ls", "parsingResult": {"executableCommands": "ls"}}
+
+
+def test_a_shell_call_says_whether_it_went_to_the_background() -> None:
+    assert completed("call_shell_new\nfc_31").is_background is False
+
+
+def test_a_call_without_is_background_beside_its_outcome_has_none() -> None:
+    assert completed("call_read\nfc_01").is_background is None
+
+
+def test_a_plan_calls_plan_uri_is_read_beside_its_outcome() -> None:
+    event = completed("call_plan\nfc_29")
+    assert event.plan_uri == "file:///home/dev/.cursor/plans/round-cart-totals.plan.md"
 
 
 def test_a_shell_success_has_its_local_execution_time() -> None:

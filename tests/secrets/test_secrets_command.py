@@ -98,3 +98,33 @@ def test_the_reply_held_back_is_printed_when_released() -> None:
     reply.write("ok")
     reply.release()
     assert screen.getvalue() == "ok"
+
+
+def _query(query_type: str, payload: dict[str, object]) -> dict[str, object]:
+    return {
+        "type": "interaction_query",
+        "subtype": "request",
+        "query_type": query_type,
+        "query": {"id": 1, query_type: payload},
+        "session_id": "s-1",
+    }
+
+
+@pytest.mark.parametrize("mode", [[], ["--json"]], ids=["human", "json"])
+def test_the_interaction_lines_print_the_key_nowhere(tmp_path: Path, mode: list[str]) -> None:
+    # The lines of a web search, a web fetch and a question show what they are about
+    # (docs/protocol.md §3.6b): the agent can put the key there.
+    steps = [
+        {"type": "system", "subtype": "init", "session_id": "s-1", "model": "Auto"},
+        _query("webSearchRequestQuery", {"args": {"searchTerm": f"is {KEY} valid"}}),
+        _query("webFetchRequestQuery", {"args": {"url": f"https://x.invalid/?k={KEY}"}}),
+        _query("askQuestionInteractionQuery", {"args": {"title": f"Use {KEY}?"}}),
+        {"type": "result", "subtype": "success", "is_error": False, "result": "ok"},
+    ]
+    scenario = tmp_path / "asks.ndjson"
+    scenario.write_text("".join(json.dumps(step) + "\n" for step in steps))
+    done = agent_sdk("--fake", str(scenario), *mode, "go", CURSOR_API_KEY=KEY)
+    assert done.returncode == 0, done.stderr
+    shown = done.stdout if mode else done.stderr
+    assert shown.count(MASK) >= 3  # each line was there, the key masked
+    assert KEY not in done.stdout + done.stderr

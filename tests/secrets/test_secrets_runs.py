@@ -4,6 +4,7 @@ all they carry (every public attribute, and their pickle), the queries' errors, 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -52,6 +53,26 @@ async def test_the_key_is_masked_on_every_channel_the_cli_printed_it_on(
     (reply,) = [event for event in error.events if isinstance(event, AssistantEvent)]
     channels = [error.stderr, " ".join(error.stdout_lines), reply.text, error.event.result]
     assert [MASK in text for text in channels] == [True] * 4
+
+
+async def test_a_result_errors_thinking_blocks_show_the_key_nowhere(
+    planted: MakeOptions, tmp_path: Path
+) -> None:
+    # --show-thinking (docs/protocol.md §2): the reasoning on a failed json result.
+    scenario = tmp_path / "thought.ndjson"
+    steps = [
+        {"type": "thinking", "subtype": "delta", "text": f"The key is {KEY}"},
+        {"type": "thinking", "subtype": "completed"},
+        {"type": "result", "subtype": "error", "is_error": True, "result": "failed"},
+    ]
+    scenario.write_text("".join(json.dumps(step) + "\n" for step in steps))
+    options = planted(scenario, output_format="json", extra_args=["--show-thinking"])
+    error = await failure(options)
+    assert isinstance(error, AgentResultError)
+    assert error.event is not None
+    assert error.event.thinking_blocks is not None
+    assert [MASK in block.text for block in error.event.thinking_blocks] == [True]
+    assert where_shown(error) == []
 
 
 async def test_a_process_error_shows_the_key_nowhere(planted: MakeOptions, leaky: Leaky) -> None:
