@@ -37,9 +37,7 @@ CONFIG_NAME = "cli-config.json"
 AUTH_NAME = "auth.json"
 
 #: What a ``retriable`` failure writes to stderr (the ``retriable_error`` scenario's line).
-RETRIABLE_TEXT = (
-    "RetriableError: [invalid_argument] Error: the server refused the request after 3 attempts"
-)
+RETRIABLE_TEXT = "RetriableError: [unavailable] Error: the service did not answer after 3 attempts"
 #: What a ``usage_limit`` failure writes to stderr (the ``usage_limit`` scenario's text).
 USAGE_LIMIT_TEXT = (
     "Error: You've hit your usage limit for this billing period.\n"

@@ -379,7 +379,7 @@ def test_flaky_after_work_fails_after_work_then_the_resumed_chat_succeeds(
     env = {"FAKE_AGENT_SCENARIO": "flaky_after_work", "FAKE_AGENT_COUNTER": str(tmp_path / "n")}
     first = run("--output-format", "stream-json", **env)
     assert first.returncode == 1
-    assert first.stderr.startswith(b"RetriableError: [invalid_argument]")
+    assert first.stderr.startswith(b"RetriableError: [unavailable]")
     found = events(first.stdout)
     assert found[-1]["type"] != "result"
     assert [e["subtype"] for e in found if e["type"] == "tool_call"] == ["started", "completed"]
