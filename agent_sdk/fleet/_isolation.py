@@ -16,8 +16,8 @@ from pathlib import Path
 
 import anyio
 
+from .._owner import MARKER, mark
 from ..errors import AgentConfigError, AgentStartError
-from ._owner import MARKER, mark
 
 __all__ = ["isolated_config", "remove_tree", "temp_dir"]
 
