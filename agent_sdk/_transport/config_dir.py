@@ -37,15 +37,25 @@ PREFIX = PREFIXES[2]
 
 def user_config_dir(env: Mapping[str, str]) -> Path:
     """The CLI's config dir for the environment ``env`` (docs/protocol.md §1,
-    "Environment"): ``$CURSOR_CONFIG_DIR``; on Linux and the BSDs
-    ``$XDG_CONFIG_HOME/cursor`` when that is set; else ``~/.cursor``."""
+    "Environment"): ``$CURSOR_CONFIG_DIR`` when set; else the first of
+    ``$XDG_CONFIG_HOME/cursor`` (Linux and the BSDs, documented), ``~/.config/cursor``
+    (Linux, reported) and ``~/.cursor`` that holds a ``cli-config.json``; else
+    ``~/.cursor``."""
     configured = env.get(CONFIG_DIR_ENV)
     if configured:
         return Path(os.path.expanduser(configured))
-    xdg = env.get("XDG_CONFIG_HOME")
-    if xdg and sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
-        return Path(xdg) / "cursor"
-    return Path(os.path.expanduser("~/.cursor"))
+    home = Path(os.path.expanduser("~"))
+    candidates = []
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        xdg = env.get("XDG_CONFIG_HOME")
+        if xdg:
+            candidates.append(Path(xdg) / "cursor")
+        candidates.append(home / ".config" / "cursor")
+    candidates.append(home / ".cursor")
+    for candidate in candidates:
+        if (candidate / CONFIG_NAME).is_file():
+            return candidate
+    return home / ".cursor"
 
 
 class PrivateConfig:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import tempfile
 from pathlib import Path
 
@@ -97,3 +98,21 @@ def test_a_dir_left_by_a_dead_owner_is_removed_by_the_next(tmp_path: Path, temp:
 
 def test_the_config_dir_is_the_one_cursor_config_dir_names(tmp_path: Path) -> None:
     assert user_config_dir({"CURSOR_CONFIG_DIR": str(tmp_path)}) == tmp_path
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG: Linux and the BSDs")
+def test_without_cursor_config_dir_the_xdg_dir_holding_a_config_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    xdg = tmp_path / "xdg"
+    (xdg / "cursor").mkdir(parents=True)
+    (xdg / "cursor" / "cli-config.json").write_text("{}")
+    assert user_config_dir({"XDG_CONFIG_HOME": str(xdg)}) == xdg / "cursor"
+
+
+def test_without_any_config_the_dir_is_dot_cursor_in_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert user_config_dir({"XDG_CONFIG_HOME": str(tmp_path / "xdg")}) == tmp_path / ".cursor"
