@@ -25,14 +25,70 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from .._owner import PREFIXES, mark, stale_dirs
+import msgspec
 
-__all__ = ["CONFIG_DIR_ENV", "CONFIG_NAME", "PREFIX", "PrivateConfig", "user_config_dir"]
+from .._invocation import Invocation
+from .._owner import PREFIXES, mark, stale_dirs
+from ..errors import AgentStartError
+
+__all__ = [
+    "CONFIG_DIR_ENV",
+    "CONFIG_NAME",
+    "PREFIX",
+    "PrivateConfig",
+    "in_private_config",
+    "passes_model",
+    "release_all",
+    "user_config_dir",
+]
 
 CONFIG_DIR_ENV = "CURSOR_CONFIG_DIR"
 CONFIG_NAME = "cli-config.json"
 PREFIX = PREFIXES[2]
 """How the names of the private dirs begin (in the system's temp dir)."""
+
+
+# Not yet released: released at interpreter exit. A forked child starts with none: they
+# are its parent's (docs/lifecycle.md, "When the program forks").
+_live: set[PrivateConfig] = set()
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_live.clear)
+
+
+def passes_model(argv: list[str]) -> bool:
+    """Whether ``argv`` gives the CLI ``--model`` (``AgentOptions.model`` or
+    ``extra_args``), before the ``--`` that ends the options."""
+    for arg in argv[1:]:
+        if arg == "--":
+            return False
+        if arg == "--model" or arg.startswith("--model="):
+            return True
+    return False
+
+
+def in_private_config(invocation: Invocation) -> tuple[PrivateConfig, Invocation]:
+    """A private config dir made from the config dir of ``invocation``'s environment,
+    and ``invocation`` run in it. Release it once the CLI's process group is dead.
+
+    Raises:
+        AgentStartError: the dir could not be made (what the OS said).
+    """
+    try:
+        config = PrivateConfig(user_config_dir(invocation.env))
+    except OSError as exc:
+        raise AgentStartError(
+            f"could not make the run's private config dir (for its model): {exc}",
+            hint="check that TMPDIR names a writable directory with free space, and that "
+            "the CLI's config dir (CURSOR_CONFIG_DIR, else ~/.cursor) is readable",
+        ) from exc
+    env = {**invocation.env, CONFIG_DIR_ENV: str(config.path)}
+    return config, msgspec.structs.replace(invocation, env=env)
+
+
+def release_all() -> None:
+    """Release every private config dir not released yet (at interpreter exit)."""
+    for config in list(_live):
+        config.release()
 
 
 def user_config_dir(env: Mapping[str, str]) -> Path:
@@ -77,12 +133,14 @@ class PrivateConfig:
         except BaseException:
             _remove(self._owned)
             raise
+        _live.add(self)
 
     def release(self) -> None:
         """Move the directories the CLI made that the user's config dir lacks into it,
         then remove the private dir. Call it once the CLI's process group is gone."""
-        if not self._owned.exists():
+        if self not in _live:
             return
+        _live.discard(self)
         with contextlib.suppress(OSError):
             _adopt(self.path, self._user)
         _remove(self._owned)

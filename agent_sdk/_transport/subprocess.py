@@ -19,11 +19,9 @@ import os
 import time
 
 import anyio
-import msgspec
 
-from ..errors import AgentStartError
 from ..options import AgentOptions, Invocation, build_invocation
-from .config_dir import CONFIG_DIR_ENV, PrivateConfig, user_config_dir
+from .config_dir import PrivateConfig, in_private_config, passes_model, release_all
 from .discovery import locate_binary
 from .spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 
@@ -44,11 +42,8 @@ STDERR_GRACE = 0.25  # after the exit, how long a grandchild may hold stderr ope
 # child starts with none: they are its parent's, and its exit must not end them
 # (docs/lifecycle.md, "When the program forks").
 _live_groups: set[int] = set()
-# The private config dirs of runs given a model (config_dir.py), removed at exit likewise.
-_live_configs: set[PrivateConfig] = set()
 if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_live_groups.clear)
-    os.register_at_fork(after_in_child=_live_configs.clear)
 
 
 @atexit.register
@@ -57,9 +52,7 @@ def _kill_live_groups() -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, SIGKILL)
     _live_groups.clear()
-    for config in list(_live_configs):
-        config.release()
-    _live_configs.clear()
+    release_all()  # the private config dirs of runs given a model, now their groups are dead
 
 
 def grow_pipe(fd: int) -> None:
@@ -129,39 +122,28 @@ class SubprocessTransport:
     async def start(self, prompt: str, options: AgentOptions) -> None:
         binary = await locate_binary(options)
         invocation = build_invocation(prompt, options, binary=binary, environ=os.environ)
-        if options.model is not None:
+        await self.start_invocation(invocation, options)
+
+    async def start_invocation(self, invocation: Invocation, options: AgentOptions) -> None:
+        """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder); one
+        that passes ``--model`` in a private config dir (:func:`passes_model`)."""
+        if passes_model(invocation.argv):
             # --model is sticky (docs/protocol.md §1): stored in a private config, not
             # in the user's, so no later run without a model gets this one.
-            invocation = self._in_private_config(invocation)
+            self._config, invocation = in_private_config(invocation)
         try:
-            await self.start_invocation(invocation, options)
+            await self._spawn(invocation, options)
         except BaseException:
             if self._process is None:  # nothing started: nothing else will release it
                 self._release_config()
             raise
 
-    def _in_private_config(self, invocation: Invocation) -> Invocation:
-        try:
-            config = PrivateConfig(user_config_dir(invocation.env))
-        except OSError as exc:
-            raise AgentStartError(
-                f"could not make the run's private config dir (for its model): {exc}",
-                hint="check that TMPDIR names a writable directory with free space, and "
-                "that the CLI's config dir (CURSOR_CONFIG_DIR, else ~/.cursor) is readable",
-            ) from exc
-        self._config = config
-        _live_configs.add(config)
-        env = {**invocation.env, CONFIG_DIR_ENV: str(config.path)}
-        return msgspec.structs.replace(invocation, env=env)
-
     def _release_config(self) -> None:
         config, self._config = self._config, None
         if config is not None:
-            _live_configs.discard(config)
             config.release()
 
-    async def start_invocation(self, invocation: Invocation, options: AgentOptions) -> None:
-        """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder)."""
+    async def _spawn(self, invocation: Invocation, options: AgentOptions) -> None:
         self._linger = options.result_grace
         pipes = open_pipes(stdin=invocation.stdin is not None)
         process = await spawn(invocation, options.cwd, pipes)  # closes the pipes it fails with

@@ -89,3 +89,21 @@ async def test_a_run_with_a_model_leaves_the_users_other_files_in_place(
     )
     assert sorted(p.name for p in config.iterdir()) == ["auth.json", "chats", "cli-config.json"]
     assert (config / "auth.json").read_text() == '{"token": "t"}\n'
+
+
+async def test_a_model_given_through_extra_args_does_not_stick_either(
+    fake_options: MakeOptions, tmp_path: Path
+) -> None:
+    env = {"CURSOR_CONFIG_DIR": str(user_config(tmp_path))}
+    await run_async("go", options=fake_options(env=env, extra_args=["--model", "gpt-5"]))
+    assert await init_model(fake_options(env=env)) == "Auto"
+
+
+async def test_a_run_without_a_model_gets_the_one_the_users_config_names(
+    fake_options: MakeOptions, tmp_path: Path
+) -> None:
+    config = user_config(tmp_path)
+    (config / "cli-config.json").write_text('{"model": {"modelId": "sonnet-4"}}\n')
+    env = {"CURSOR_CONFIG_DIR": str(config)}
+    await run_async("go", options=fake_options(env=env, model="gpt-5"))
+    assert await init_model(fake_options(env=env)) == "Claude 4 Sonnet"
