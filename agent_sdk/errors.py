@@ -12,6 +12,7 @@
     │   ├── AgentWorkspaceError    workspace path missing
     │   ├── AgentUsageLimitError   usage limit reached
     │   ├── AgentOptionError       an option or value the CLI refused
+    │   ├── AgentRefusedError      the service refused the request as sent (never retried)
     │   └── AgentRetriableError    the CLI gave up after reconnecting
     │       └── AgentConfigRaceError   lost the config-file race to a parallel run
     ├── AgentResultError         the result event says is_error
@@ -50,6 +51,7 @@ __all__ = [
     "AgentOutputError",
     "AgentProcessError",
     "AgentProtocolError",
+    "AgentRefusedError",
     "AgentResultError",
     "AgentRetriableError",
     "AgentStartError",
@@ -215,8 +217,41 @@ class AgentOptionError(AgentProcessError):
     """The CLI refused an option or its value (e.g. from ``extra_args``)."""
 
 
-class AgentRetriableError(AgentProcessError):
-    """The CLI gave up after reconnecting and retrying (``RetriableError``)."""
+class _ServiceWords:
+    """The code in brackets and the words of the CLI's ``RetriableError: [<code>] <words>``
+    line (docs/protocol.md §3.6), read from the error's context."""
+
+    context: ErrorContext
+
+    @property
+    def code(self) -> str | None:
+        """The code in brackets (``"invalid_argument"``, ``"unavailable"``), or ``None``
+        when the CLI printed none."""
+        from ._protocol.classify import cli_text, service_error  # errors.py stays cheap
+
+        found = service_error(cli_text(self.context))
+        return None if found is None else found[0]
+
+    @property
+    def reason(self) -> str | None:
+        """The service's words after the code, or ``None`` when there was no such line."""
+        from ._protocol.classify import cli_text, service_error
+
+        found = service_error(cli_text(self.context))
+        return None if found is None else found[1]
+
+
+class AgentRefusedError(_ServiceWords, AgentProcessError):
+    """The service refused the request as sent: the CLI's ``RetriableError`` with a code
+    such as ``[invalid_argument]`` (docs/protocol.md §3.6, §5). The CLI had already
+    retried it; running it again fails the same way, so a fleet never retries it.
+    :attr:`code` is the code, :attr:`reason` the service's words."""
+
+
+class AgentRetriableError(_ServiceWords, AgentProcessError):
+    """The CLI gave up after reconnecting and retrying (``RetriableError`` with a code
+    that does not refuse the request, or none); :attr:`code` and :attr:`reason` say
+    what the service said."""
 
 
 class AgentConfigRaceError(AgentRetriableError):

@@ -77,7 +77,11 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             if it is cursor-agent.
         cwd: working directory of the CLI process (the workspace, unless ``workspace``).
         workspace: ``--workspace``: the workspace directory the agent works in.
-        model: ``--model``, e.g. ``"auto"``, ``"gpt-5"``, ``"sonnet-4"``.
+        model: ``--model``, e.g. ``"auto"``, ``"gpt-5"``, ``"sonnet-4"``. The CLI saves
+            the model it is given as its stored default; a run given one therefore runs
+            under a private copy of the config file, so that the user's stored default and
+            later runs without a model are unaffected (docs/protocol.md §1). ``None``: the
+            model the user's config names, else the CLI's default.
         force: ``--force``: allow tool calls (shell, writes). Without it headless runs get
             tool calls rejected.
         trust: ``--trust``: trust the workspace. Headless runs fail without it (or ``force``).

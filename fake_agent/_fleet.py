@@ -4,8 +4,10 @@ and a per-task counter for scenarios that fail on their first attempts.
 
 - :func:`write_config`: every run rewrites ``$CURSOR_CONFIG_DIR/cli-config.json`` through
   the fixed temp name ``cli-config.json.tmp`` and a rename, so runs started together
-  really race on it and the losers fail as the real CLI does. Only when
-  ``$CURSOR_CONFIG_DIR`` is set: the fake never writes in a real home directory.
+  really race on it and the losers fail as the real CLI does. A run given ``--model``
+  stores it there (the ``model`` block, ``hasChangedDefaultModel``), and a run without
+  one uses the stored model (:func:`stored_model`): ``--model`` is sticky. Only when
+  ``$CURSOR_CONFIG_DIR`` is set: the fake never reads or writes a real home directory.
 - :func:`logged_in`: with ``$FAKE_AGENT_REQUIRE_LOGIN=1``, a run without a key or token is
   logged in only if ``<config dir>/auth.json`` exists.
 - the ``fail_first`` directive (:func:`run_fail_first`): counts attempts in the file
@@ -37,9 +39,7 @@ CONFIG_NAME = "cli-config.json"
 AUTH_NAME = "auth.json"
 
 #: What a ``retriable`` failure writes to stderr (the ``retriable_error`` scenario's line).
-RETRIABLE_TEXT = (
-    "RetriableError: [invalid_argument] Error: the server refused the request after 3 attempts"
-)
+RETRIABLE_TEXT = "RetriableError: [unavailable] Error: the service did not answer after 3 attempts"
 #: What a ``usage_limit`` failure writes to stderr (the ``usage_limit`` scenario's text).
 USAGE_LIMIT_TEXT = (
     "Error: You've hit your usage limit for this billing period.\n"
@@ -95,22 +95,52 @@ def race_message(directory: str) -> str:
     return f"Error: ENOENT: no such file or directory, rename '{final}.tmp' -> '{final}'\n"
 
 
-def _config_content(final: str) -> bytes:
-    """The existing config (when it is a JSON object) with this run's start time."""
+def _existing_config(final: str) -> dict[str, Any]:
+    """The config file's object; empty when it is missing or not a JSON object."""
     try:
         with open(final, "rb") as file:
             existing = json.loads(file.read())
     except (OSError, ValueError):
         existing = None
-    data: dict[str, Any] = existing if isinstance(existing, dict) else {}
+    return existing if isinstance(existing, dict) else {}
+
+
+def _config_content(final: str, model: tuple[str, str] | None) -> bytes:
+    """The existing config with this run's start time and, given ``(id, display name)``,
+    the model stored as the real CLI stores it (docs/protocol.md §1)."""
+    data = _existing_config(final)
     data.setdefault("version", 1)
     data["lastRunStartedAtMs"] = int(time.time() * 1000)
+    if model is not None:
+        data["model"] = {
+            "modelId": model[0],
+            "displayModelId": model[0],
+            "displayName": model[1],
+            "displayNameShort": model[1],
+            "aliases": [],
+            "maxMode": False,
+        }
+        data["hasChangedDefaultModel"] = True
     return json.dumps(data, indent=2).encode("utf-8") + b"\n"
 
 
-def write_config(environ: Mapping[str, str], delay: float) -> str | None:
+def stored_model(environ: Mapping[str, str]) -> str | None:
+    """The model id stored in ``$CURSOR_CONFIG_DIR/cli-config.json`` by an earlier
+    ``--model`` run, or None (no such dir, file or string ``model.modelId``)."""
+    directory = environ.get(CONFIG_DIR_ENV)
+    if not directory:
+        return None
+    model = _existing_config(os.path.join(directory, CONFIG_NAME)).get("model")
+    found = model.get("modelId") if isinstance(model, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def write_config(
+    environ: Mapping[str, str], delay: float, model: tuple[str, str] | None = None
+) -> str | None:
     """Rewrite ``$CURSOR_CONFIG_DIR/cli-config.json`` as the real CLI does at every start:
     write ``cli-config.json.tmp``, wait ``delay`` seconds, rename it over the config.
+    ``model`` (id, display name): the run's ``--model``, stored in it.
 
     Returns the stderr text of a lost race (another run renamed the temp file away
     first), or None. Does nothing when ``$CURSOR_CONFIG_DIR`` is not set.
@@ -121,7 +151,7 @@ def write_config(environ: Mapping[str, str], delay: float) -> str | None:
     directory = os.path.abspath(directory)
     final = os.path.join(directory, CONFIG_NAME)
     os.makedirs(directory, exist_ok=True)
-    content = _config_content(final)
+    content = _config_content(final, model)
     with open(final + ".tmp", "wb") as file:
         file.write(content)
     if delay:

@@ -12,7 +12,7 @@ from ._credentials import credentials
 from ._directives import missing_environment, run_directive
 from ._faults import seconds_env, stdin_delay
 from ._flags import Options
-from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, write_config
+from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, stored_model, write_config
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
 from ._scenario import ScenarioError, load_scenario, pick_scenario, scenario_path
@@ -153,8 +153,16 @@ def run_headless(options: Options) -> int:
         # The fake's own setup is wrong, as with a bad scenario: exit 2, no output.
         write_stderr(f"fake_agent: {exc}\n")
         return 2
-    # Every run starts by rewriting the config file; losing the race ends it at once.
-    lost = write_config(os.environ, config_delay)
+    # Every run starts by rewriting the config file; losing the race ends it at once. A
+    # known --model is stored there, and a run without one takes the stored one.
+    given_model = options.model
+    if given_model is None:
+        stored = stored_model(os.environ)
+        options.model = stored if stored in FAKE_MODELS else None
+    known = given_model if given_model in FAKE_MODELS else None
+    lost = write_config(
+        os.environ, config_delay, None if known is None else (known, FAKE_MODELS[known])
+    )
     if lost is not None:
         write_stderr(lost)
         return 1

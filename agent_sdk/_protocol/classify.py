@@ -18,6 +18,7 @@ from ..errors import (
     AgentModelError,
     AgentOptionError,
     AgentProcessError,
+    AgentRefusedError,
     AgentRetriableError,
     AgentTrustError,
     AgentUsageLimitError,
@@ -31,15 +32,36 @@ __all__ = [
     "MODELS_QUOTED",
     "MODELS_WHOLE",
     "MODEL_ERROR",
+    "REFUSING_CODES",
     "classify",
     "cli_text",
     "listed_models",
     "process_error",
+    "service_error",
     "shorten",
 ]
 
 MODEL_ERROR = r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
 CONFIG_RACE = r"ENOENT\b.*cli-config\.json\.tmp"
+#: The CLI's ``RetriableError: [<code>] <words>`` line (docs/protocol.md §3.6).
+SERVICE_ERROR = r"RetriableError:[ \t]*(?:\[(?P<code>[^\]\n]*)\])?[ \t]*(?P<words>[^\n]*)"
+#: The codes of a ``RetriableError`` that refuse the request as sent, so that another try
+#: fails the same way (docs/protocol.md §3.6): ``invalid_argument`` (seen: it failed on
+#: every retry of the CLI, and again with another model), and the codes that by their
+#: definition in the Connect/gRPC set the CLI's codes come from also name a fault of the
+#: request, not of the moment.
+REFUSING_CODES = frozenset(
+    {
+        "invalid_argument",
+        "failed_precondition",
+        "out_of_range",
+        "permission_denied",
+        "unauthenticated",
+        "not_found",
+        "already_exists",
+        "unimplemented",
+    }
+)
 
 
 # --- what the CLI said, whole and quoted ---------------------------------------------------
@@ -129,8 +151,33 @@ def _fixed(hint: str) -> Callable[[str], str]:
     return lambda _: hint
 
 
+def service_error(text: str) -> tuple[str | None, str] | None:
+    """The code in brackets (``None`` when there is none) and the service's words of the
+    first ``RetriableError`` line in ``text``, or ``None`` when it has no such line."""
+    match = re.search(SERVICE_ERROR, text, re.IGNORECASE)
+    if match is None:
+        return None
+    code = match["code"]
+    return (code.strip().lower() if code is not None else None), match["words"].strip()
+
+
+def _refused_hint(text: str) -> str:
+    found = service_error(text)
+    code, words = found if found is not None else (None, "")
+    return (
+        f"the service refused the request as sent ([{code}] {words}); the CLI already "
+        "retried it and another try fails the same way: change or leave out what the "
+        "service names (an option in extra_args, the model, the prompt)"
+    )
+
+
+def _refused(text: str) -> bool:
+    found = service_error(text)
+    return found is not None and found[0] in REFUSING_CODES
+
+
 # First match wins: auth before the others, because a logged-out CLI may say more.
-_RULES: list[tuple[str, type[AgentProcessError], Callable[[str], str]]] = [
+_RULES: list[tuple[str | Callable[[str], bool], type[AgentProcessError], Callable[[str], str]]] = [
     (
         r"Not logged in|Press any key to sign in|API key is invalid",
         AgentAuthError,
@@ -161,6 +208,17 @@ _RULES: list[tuple[str, type[AgentProcessError], Callable[[str], str]]] = [
             "session can be resumed afterwards with AgentOptions(resume=session_id)"
         ),
     ),
+    # Before the CLI's own option error: the service's words may say "unknown option"
+    # about a flag the CLI itself accepted (docs/protocol.md §3.6).
+    (_refused, AgentRefusedError, _refused_hint),
+    (
+        r"RetriableError",
+        AgentRetriableError,
+        _fixed(
+            "the server or the network failed after several retries: try again "
+            "later, with AgentOptions(resume=session_id) to keep the chat"
+        ),
+    ),
     (
         r"unknown option|error: option '.*' argument .* is invalid",
         AgentOptionError,
@@ -179,14 +237,6 @@ _RULES: list[tuple[str, type[AgentProcessError], Callable[[str], str]]] = [
             "into it unless you use an API key) avoids the race"
         ),
     ),
-    (
-        r"RetriableError",
-        AgentRetriableError,
-        _fixed(
-            "the server or the network failed after several retries: try again "
-            "later, with AgentOptions(resume=session_id) to keep the chat"
-        ),
-    ),
 ]
 
 
@@ -194,7 +244,8 @@ def classify(said: str) -> tuple[type[AgentProcessError], str | None]:
     """The error class for what a failed CLI printed, and the hint that goes with it.
     Give it the whole text: a message is known by its start (docs/protocol.md §5)."""
     for pattern, error_type, hint in _RULES:
-        if re.search(pattern, said, re.IGNORECASE):
+        found = pattern(said) if callable(pattern) else re.search(pattern, said, re.IGNORECASE)
+        if found:
             return error_type, hint(said)
     return AgentProcessError, None
 

@@ -21,6 +21,7 @@ import time
 import anyio
 
 from ..options import AgentOptions, Invocation, build_invocation
+from .config_dir import PrivateConfig, in_private_config, passes_model, release_all
 from .discovery import locate_binary
 from .spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 
@@ -51,6 +52,7 @@ def _kill_live_groups() -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, SIGKILL)
     _live_groups.clear()
+    release_all()  # the private config dirs of runs given a model, now their groups are dead
 
 
 def grow_pipe(fd: int) -> None:
@@ -103,6 +105,7 @@ class SubprocessTransport:
         self._linger = 0.0
         self._exited_at: float | None = None
         self._last_checkpoint = time.monotonic()
+        self._config: PrivateConfig | None = None
 
     @property
     def pid(self) -> int | None:
@@ -122,7 +125,25 @@ class SubprocessTransport:
         await self.start_invocation(invocation, options)
 
     async def start_invocation(self, invocation: Invocation, options: AgentOptions) -> None:
-        """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder)."""
+        """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder); one
+        that passes ``--model`` in a private config dir (:func:`passes_model`)."""
+        if passes_model(invocation.argv):
+            # --model is sticky (docs/protocol.md §1): stored in a private config, not
+            # in the user's, so no later run without a model gets this one.
+            self._config, invocation = in_private_config(invocation)
+        try:
+            await self._spawn(invocation, options)
+        except BaseException:
+            if self._process is None:  # nothing started: nothing else will release it
+                self._release_config()
+            raise
+
+    def _release_config(self) -> None:
+        config, self._config = self._config, None
+        if config is not None:
+            config.release()
+
+    async def _spawn(self, invocation: Invocation, options: AgentOptions) -> None:
         self._linger = options.result_grace
         pipes = open_pipes(stdin=invocation.stdin is not None)
         process = await spawn(invocation, options.cwd, pipes)  # closes the pipes it fails with
@@ -302,6 +323,7 @@ class SubprocessTransport:
             _live_groups.discard(self._process.pid)  # SIGKILL cannot be ignored: it is dead
         for name in ("_stdout", "_stderr", "_stdin"):
             self._close_fd(name)
+        self._release_config()  # the group is dead: nothing writes in it any more
 
     def _signal_group(self, signum: int) -> None:
         assert self._process is not None

@@ -104,7 +104,7 @@ def batch_parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         metavar="N",
-        help="run a task that failed in a retriable way (the service refused, the CLI's "
+        help="run a task that failed in a retriable way (the service or network gave up, the CLI's "
         "config race) up to N more times, waiting 1 s, 2 s, 4 s... (default 0)",
     )
     fleet.add_argument(

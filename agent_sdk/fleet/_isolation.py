@@ -16,8 +16,9 @@ from pathlib import Path
 
 import anyio
 
+from .._owner import MARKER, mark
+from .._transport.config_dir import user_config_dir
 from ..errors import AgentConfigError, AgentStartError
-from ._owner import MARKER, mark
 
 __all__ = ["isolated_config", "remove_tree", "temp_dir"]
 
@@ -93,9 +94,8 @@ def _config_dir(seed: str | Path | None) -> tuple[Path, Path]:
     """The seed to copy from, and a new private (0700) directory holding the marker of
     its owner and, in it, the empty ``config`` dir to copy the seed to (so that the CLI's
     config dir holds nothing of ours)."""
-    if seed is None:
-        seed = os.environ.get("CURSOR_CONFIG_DIR") or "~/.cursor"
-    source = Path(os.path.expanduser(seed))  # no home: "~" stays, and is not there
+    # No home: "~" stays, and is not there.
+    source = user_config_dir(os.environ) if seed is None else Path(os.path.expanduser(seed))
     if source.exists() and not source.is_dir():
         raise AgentConfigError(
             f"isolated_config(seed={str(source)!r}): not a directory",
@@ -156,7 +156,8 @@ async def isolated_config(seed: str | Path | None = None) -> AsyncIterator[Path]
 
     Args:
         seed: the config dir to copy from; default ``$CURSOR_CONFIG_DIR`` if set, else
-            ``~/.cursor``. A seed that does not exist gives an empty dir.
+            the CLI's config dir as docs/protocol.md §1 finds it (usually ``~/.cursor``).
+            A seed that does not exist gives an empty dir.
 
     Raises:
         AgentConfigError: ``seed`` exists but is not a directory.

@@ -1,9 +1,10 @@
 """Which failures a fleet retries, how long it waits, and when a retry resumes the chat.
 
 A failure is retried only when running again can help (docs/fleet.md, "Retries"): the
-CLI's config-file race and ``RetriableError`` (the service refused or the connection gave
-up). A usage limit, a login, a model, a trust or an option problem fails the same way
-every time, so those are never retried, whatever the policy names.
+CLI's config-file race and ``RetriableError`` (the connection or the service gave up). A
+usage limit, a login, a model, a trust or an option problem, or a request the service
+refused as sent (``AgentRefusedError``, ``RetriableError: [invalid_argument]``), fails the
+same way every time, so those are never retried, whatever the policy names.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..errors import (
     AgentError,
     AgentModelError,
     AgentOptionError,
+    AgentRefusedError,
     AgentRetriableError,
     AgentTrustError,
     AgentUsageError,
@@ -34,6 +36,7 @@ NEVER_RETRIED: tuple[type[AgentError], ...] = (
     AgentModelError,
     AgentTrustError,
     AgentOptionError,
+    AgentRefusedError,  # the CLI already retried it (docs/protocol.md §3.6)
     AgentWorkspaceError,
     AgentConfigError,
     AgentUsageError,

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import anyio
 
+from .._owner import stale_dirs
 from ..errors import AgentError
 from ._isolation import remove_tree
-from ._owner import stale_dirs
 from ._worktree import _git, _repo_lock
 
 __all__ = ["sweep_stale"]

@@ -19,9 +19,9 @@ from pathlib import Path
 import anyio
 from anyio.lowlevel import RunVar
 
+from .._owner import MARKER
 from ..errors import AgentConfigError, AgentError, AgentStartError
 from ._isolation import remove_tree, temp_dir
-from ._owner import MARKER
 from ._types import Changes
 
 __all__ = ["Worktree", "worktree"]

@@ -62,6 +62,7 @@ SUCCESS = [
 # tests/fake/test_fake_fleet_support.py.
 FAILURE = {
     "retriable_error": 1,
+    "refused_argument": 1,
     "crash": 1,
     "stdout_error": 1,
     "usage_limit": 1,
@@ -236,7 +237,7 @@ def test_text_of_failed_run_is_only_the_scripted_stdout(scenario: str) -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_stderr_directive_goes_to_stderr_in_every_format(fmt: str) -> None:
     proc = play("retriable_error", fmt)
-    assert proc.stderr.startswith(b"RetriableError: [invalid_argument]")
+    assert proc.stderr.startswith(b"RetriableError: [unavailable]")
     assert b"RetriableError" not in proc.stdout
 
 
@@ -934,10 +935,36 @@ def test_rejected_has_rejected_error_and_unknown_outcomes() -> None:
     assert outcomes == {"rejected", "error", "timeout"}
 
 
-def test_retriable_error_has_three_rounds_of_reconnects() -> None:
-    kinds = [e["type"] for e in events(play("retriable_error"))]
-    assert kinds.count("connection") == 3
-    assert kinds.count("retry") == 3
+ROUND_2026_10 = [
+    ("connection", "reconnecting"),
+    ("retry", "starting"),
+    ("connection", "reconnected"),
+]
+
+
+@pytest.mark.parametrize("name", ["retriable_error", "refused_argument"])
+def test_a_retriable_error_follows_three_rounds_of_reconnects(name: str) -> None:
+    # docs/protocol.md §3.6: reconnecting -> starting -> reconnected, three times, no result.
+    found = events(play(name))
+    rounds = [(e["type"], e["subtype"]) for e in found if e["type"] in ("connection", "retry")]
+    assert rounds == ROUND_2026_10 * 3
+    assert found[-1]["type"] == "connection"
+
+
+@pytest.mark.parametrize("name", ["retriable_error", "refused_argument"])
+def test_the_2026_10_retry_lines_put_session_and_time_right_after_the_subtype(name: str) -> None:
+    lines = play(name).stdout.decode("utf-8").splitlines()
+    retry = [json.loads(line) for line in lines if '"subtype":"starting"' in line]
+    assert [list(e)[:4] for e in retry] == [["type", "subtype", "session_id", "timestamp_ms"]] * 3
+    assert [e["is_resume"] for e in retry] == [False] * 3
+
+
+def test_the_refused_request_has_no_reply_before_it_fails() -> None:
+    # The seen 2026.10 refusal: init and user, the rounds, no assistant (§3.6).
+    proc = play("refused_argument")
+    assert "assistant" not in [e["type"] for e in events(proc)]
+    assert proc.stderr.startswith(b"RetriableError: [invalid_argument] ")
+    assert proc.returncode == 1
 
 
 @pytest.mark.parametrize("name", ["thinking", "reconnect", "unknown_events"])

@@ -379,7 +379,7 @@ def test_flaky_after_work_fails_after_work_then_the_resumed_chat_succeeds(
     env = {"FAKE_AGENT_SCENARIO": "flaky_after_work", "FAKE_AGENT_COUNTER": str(tmp_path / "n")}
     first = run("--output-format", "stream-json", **env)
     assert first.returncode == 1
-    assert first.stderr.startswith(b"RetriableError: [invalid_argument]")
+    assert first.stderr.startswith(b"RetriableError: [unavailable]")
     found = events(first.stdout)
     assert found[-1]["type"] != "result"
     assert [e["subtype"] for e in found if e["type"] == "tool_call"] == ["started", "completed"]
@@ -390,3 +390,50 @@ def test_flaky_after_work_fails_after_work_then_the_resumed_chat_succeeds(
     assert {e["session_id"] for e in resumed if "session_id" in e} == {session}
     assert resumed[-1]["type"] == "result"
     assert resumed[-1]["result"].startswith("I'll read the cart module first.")
+
+
+# --- the stored model: `--model` is sticky (docs/protocol.md §1, "Many runs at once") ----
+STREAM = ("--output-format", "stream-json")
+
+
+def init_model(proc: subprocess.CompletedProcess[bytes]) -> str:
+    (init,) = [e for e in events(proc.stdout) if e.get("subtype") == "init"]
+    return str(init["model"])
+
+
+def stored(config: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((config / "cli-config.json").read_text("utf-8"))
+    return data
+
+
+def test_a_model_run_stores_its_model_in_the_config_file(tmp_path: Path) -> None:
+    proc = run(
+        *STREAM, "--model", "gpt-5", CURSOR_CONFIG_DIR=str(tmp_path), FAKE_AGENT_SCENARIO="hello"
+    )
+    assert proc.returncode == 0
+    assert stored(tmp_path)["model"]["modelId"] == "gpt-5"
+    assert stored(tmp_path)["hasChangedDefaultModel"] is True
+
+
+def test_a_run_without_a_model_uses_the_stored_one(tmp_path: Path) -> None:
+    env = {"CURSOR_CONFIG_DIR": str(tmp_path), "FAKE_AGENT_SCENARIO": "hello"}
+    run(*STREAM, "--model", "gpt-5", **env)
+    assert init_model(run(*STREAM, **env)) == "GPT-5"
+
+
+def test_a_run_without_a_model_keeps_the_stored_one(tmp_path: Path) -> None:
+    env = {"CURSOR_CONFIG_DIR": str(tmp_path), "FAKE_AGENT_SCENARIO": "hello"}
+    run(*STREAM, "--model", "gpt-5", **env)
+    run(*STREAM, **env)
+    assert stored(tmp_path)["model"]["modelId"] == "gpt-5"
+
+
+def test_a_run_without_a_model_and_none_stored_uses_the_default(tmp_path: Path) -> None:
+    proc = run(*STREAM, CURSOR_CONFIG_DIR=str(tmp_path), FAKE_AGENT_SCENARIO="hello")
+    assert init_model(proc) == "Auto"
+
+
+def test_a_stored_model_the_fake_does_not_know_is_not_used(tmp_path: Path) -> None:
+    (tmp_path / "cli-config.json").write_text('{"model": {"modelId": 7}}')
+    proc = run(*STREAM, CURSOR_CONFIG_DIR=str(tmp_path), FAKE_AGENT_SCENARIO="hello")
+    assert init_model(proc) == "Auto"

@@ -216,3 +216,30 @@ async def test_a_cancelled_fleet_leaves_no_process(
         assert len(processes_with_arg(word)) == 4
     # Left before any outcome: the fleet was cancelled, and waited for its CLIs to end.
     assert processes_with_arg(word) == []
+
+
+async def test_tasks_without_a_model_are_not_affected_by_tasks_with_one(
+    backend: Backend | None, fake_binary: str, tmp_path: Path
+) -> None:
+    # --model is sticky (docs/protocol.md §1): runs sharing the user's config dir, some
+    # given a model, one after the other (limit=1) so each could see the last one's.
+    from agent_sdk.events import SystemInit
+
+    env = {"FAKE_AGENT_SCENARIO": "hello", "CURSOR_CONFIG_DIR": str(tmp_path / "user-config")}
+    tasks = [
+        Task(
+            prompt="p",
+            options=AgentOptions(binary=fake_binary, env=env, model=model, keep_events=True),
+        )
+        for model in ("gpt-5", None, "sonnet-4", None)
+    ]
+    outcomes = await run_all(Fleet(tasks, backend=backend, limit=1))
+    models = {
+        o.task.id: next(e.model for e in o.result.events if type(e) is SystemInit) for o in outcomes
+    }
+    assert models == {
+        "task-1": "GPT-5",
+        "task-2": "Auto",
+        "task-3": "Claude 4 Sonnet",
+        "task-4": "Auto",
+    }

@@ -16,6 +16,7 @@ from agent_sdk import (
     AgentConfigRaceError,
     AgentError,
     AgentOutputError,
+    AgentRefusedError,
     AgentUsageError,
     AgentUsageLimitError,
 )
@@ -39,7 +40,8 @@ RACE = (
     "Error: ENOENT: no such file or directory, rename '/h/.cursor/cli-config.json.tmp' -> "
     "'/h/.cursor/cli-config.json'"
 )
-RETRIABLE = "RetriableError: [invalid_argument] Error: the server refused the request"
+RETRIABLE = "RetriableError: [unavailable] Error: the service did not answer"
+REFUSED = "RetriableError: [invalid_argument] unknown option '--team-prompt'"
 USAGE_LIMIT = "Error: You've hit your usage limit for this billing cycle"
 NO_WAIT = RetryPolicy(attempts=3, backoff=0.0, jitter=0.0)
 
@@ -189,6 +191,22 @@ async def test_a_usage_limit_is_never_retried_even_when_the_policy_names_it() ->
     (outcome,) = await run_all(Fleet(["p"], retry=policy, backend=LocalBackend(scripts)))
     assert isinstance(outcome, TaskFailed)
     assert isinstance(outcome.error, AgentUsageLimitError)
+    assert outcome.attempts == 1
+
+
+async def test_a_request_the_service_refused_is_never_retried() -> None:
+    scripts = Scripts(lambda task, attempt: [Stderr(REFUSED), Exit(1)])
+    (outcome,) = await run_all(Fleet(["p"], retry=NO_WAIT, backend=LocalBackend(scripts)))
+    assert isinstance(outcome, TaskFailed)
+    assert isinstance(outcome.error, AgentRefusedError)
+    assert outcome.attempts == 1
+
+
+async def test_a_refused_request_is_never_retried_even_when_the_policy_names_it() -> None:
+    scripts = Scripts(lambda task, attempt: [Stderr(REFUSED), Exit(1)])
+    policy = RetryPolicy(attempts=5, backoff=0.0, retry_on=(AgentError,))
+    (outcome,) = await run_all(Fleet(["p"], retry=policy, backend=LocalBackend(scripts)))
+    assert isinstance(outcome, TaskFailed)
     assert outcome.attempts == 1
 
 

@@ -31,6 +31,7 @@ from hostile import live_entries
 import fake_agent
 from agent_sdk import AgentError, AgentOptions, ToolCall, queries
 from agent_sdk._output import OutputMismatchError, parse_output
+from agent_sdk._owner import MARKER, PREFIXES, Owner, me, stale_dirs
 from agent_sdk._protocol.redaction import Redaction
 from agent_sdk._protocol.stream import Stream
 from agent_sdk.cli.batch import TasksError, read_tasks
@@ -46,7 +47,6 @@ from agent_sdk.events import (
     ToolCallStarted,
     to_json,
 )
-from agent_sdk.fleet._owner import MARKER, PREFIXES, Owner, me, stale_dirs
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
 from agent_sdk.tools import FunctionArgs
@@ -363,7 +363,7 @@ ENTRIES: dict[str, Entry] = {
     "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli.batch:read_tasks",)),
     "replay": Entry(replayed, ()),  # decodes through the print-mode stream
     "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
-    "fleet owner marker": Entry(owner_marker, ("agent_sdk.fleet._owner:_read_marker",)),
+    "fleet owner marker": Entry(owner_marker, ("agent_sdk._owner:_read_marker",)),
     "web page run request": Entry(web_run_request, ()),  # examples/: not in the walk
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
     # the live agent (ACP): see live_entries.py; every placement decodes through one site

@@ -23,7 +23,7 @@ from agent_sdk import (
     AgentWorkspaceError,
     run_async,
 )
-from agent_sdk.errors import AgentConfigRaceError
+from agent_sdk.errors import AgentConfigRaceError, AgentRefusedError
 
 pytestmark = pytest.mark.anyio
 
@@ -41,6 +41,7 @@ CASES: list[tuple[str, dict[str, Any], type[AgentProcessError], str]] = [
     ("stdout_error", {}, AgentUsageLimitError, "limit resets"),
     ("usage_limit", {}, AgentUsageLimitError, "limit resets"),
     ("retriable_error", {}, AgentRetriableError, "try again"),
+    ("refused_argument", {}, AgentRefusedError, "fails the same way"),
     ("unknown_model", {}, AgentModelError, "AgentOptions(model=...)"),
     ("config_race", {}, AgentConfigRaceError, "retry is safe"),
 ]

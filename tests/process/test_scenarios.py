@@ -57,7 +57,8 @@ SUCCEEDS = [
 # scenario -> (exception, words of what the CLI said that the message must quote)
 FAILS: dict[str, tuple[type[AgentError], str]] = {
     "crash": (AgentProcessError, "Cannot read properties of undefined"),
-    "retriable_error": (AgentProcessError, "RetriableError: [invalid_argument]"),
+    "retriable_error": (AgentProcessError, "RetriableError: [unavailable]"),
+    "refused_argument": (AgentProcessError, "RetriableError: [invalid_argument] unknown option"),
     "stdout_error": (AgentProcessError, "You've hit your usage limit"),
     "not_logged_in": (AgentProcessError, "Not logged in"),
     "invalid_api_key": (AgentProcessError, "The provided API key is invalid"),

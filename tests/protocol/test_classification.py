@@ -5,14 +5,22 @@ long quote is cut for a message (``_protocol/classify.py``)."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
 import fake_agent
 from agent_sdk import AgentModelError, AgentProcessError, AgentRetriableError, ErrorContext
-from agent_sdk._protocol.classify import MESSAGE_CHARS, classify, process_error, shorten
+from agent_sdk._protocol.classify import (
+    MESSAGE_CHARS,
+    REFUSING_CODES,
+    classify,
+    process_error,
+    shorten,
+)
 from agent_sdk._protocol.outcome import what_the_cli_said
-from agent_sdk.errors import AgentConfigRaceError
+from agent_sdk.errors import AgentConfigRaceError, AgentOptionError, AgentRefusedError
 
 
 def scenario_stderr(name: str) -> str:
@@ -23,6 +31,7 @@ def scenario_stderr(name: str) -> str:
 
 
 UNKNOWN_MODEL = scenario_stderr("unknown_model")
+REFUSED = scenario_stderr("refused_argument")
 MODELS = UNKNOWN_MODEL.split("Available models: ", 1)[1].strip().split(", ")
 CONFIG_RACE = scenario_stderr("config_race")
 
@@ -149,6 +158,113 @@ def test_the_config_race_hint_is_not_the_server_retry_hint() -> None:
     retriable = failure("RetriableError: [unavailable] try later\n")
     assert type(retriable) is AgentRetriableError
     assert failure(CONFIG_RACE).hint != retriable.hint
+
+
+# --- RetriableError: classified by the code in brackets (§3.6) ---------------------------
+def test_the_scenario_refusal_is_an_invalid_argument_retriable_error_line() -> None:
+    assert REFUSED.startswith("RetriableError: [invalid_argument] unknown option '--")
+
+
+def test_an_invalid_argument_refusal_is_a_refused_error() -> None:
+    assert type(failure(REFUSED)) is AgentRefusedError
+
+
+def test_a_refusal_is_not_a_retriable_error() -> None:
+    assert not isinstance(failure(REFUSED), AgentRetriableError)
+
+
+def test_a_refusal_naming_an_unknown_option_is_not_taken_for_the_clis_own_option_error() -> None:
+    # The CLI accepted the flag; the service refused it (§3.6): not "update the CLI".
+    assert not isinstance(failure(REFUSED), AgentOptionError)
+
+
+def test_a_refusal_keeps_the_code_in_brackets() -> None:
+    assert failure(REFUSED).code == "invalid_argument"
+
+
+def test_a_refusal_keeps_the_services_words() -> None:
+    reason = failure(REFUSED).reason
+    assert reason == REFUSED.split("] ", 1)[1].strip()
+
+
+def test_the_refusal_hint_quotes_the_service() -> None:
+    hint = failure(REFUSED).hint
+    assert hint is not None
+    assert REFUSED.split("] ", 1)[1].strip() in hint
+
+
+@pytest.mark.parametrize("words", ["already retried", "fails the same way", "extra_args"])
+def test_the_refusal_hint_says_a_retry_cannot_help_and_what_to_change(words: str) -> None:
+    hint = failure(REFUSED).hint
+    assert hint is not None
+    assert words in hint
+
+
+def test_the_refusal_hint_does_not_say_to_update_the_cli() -> None:
+    hint = failure(REFUSED).hint
+    assert hint is not None
+    assert "update" not in hint
+
+
+def test_a_refusal_printed_on_stdout_is_recognised() -> None:
+    # The published 2026.10 file had the line among the JSON lines (§3.6).
+    context = ErrorContext(exit_code=1, stdout_lines=[REFUSED.strip()])
+    assert type(process_error(REFUSED.strip(), context)) is AgentRefusedError
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "failed_precondition",
+        "out_of_range",
+        "permission_denied",
+        "unauthenticated",
+        "not_found",
+        "already_exists",
+        "unimplemented",
+    ],
+)
+def test_a_code_that_refuses_the_request_as_sent_is_a_refused_error(code: str) -> None:
+    assert type(failure(f"RetriableError: [{code}] no\n")) is AgentRefusedError
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["unavailable", "deadline_exceeded", "resource_exhausted", "aborted", "internal", "unknown"],
+)
+def test_any_other_code_stays_a_retriable_error(code: str) -> None:
+    error = failure(f"RetriableError: [{code}] the service did not answer\n")
+    assert type(error) is AgentRetriableError
+    assert error.code == code
+
+
+def test_a_retriable_error_without_a_code_stays_a_retriable_error() -> None:
+    error = failure("RetriableError: the connection gave up\n")
+    assert type(error) is AgentRetriableError
+    assert error.code is None
+
+
+def test_a_retriable_error_keeps_the_services_words() -> None:
+    error = failure("RetriableError: [unavailable] upstream connect error\n")
+    assert error.reason == "upstream connect error"
+
+
+PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+def test_the_docs_list_exactly_the_codes_that_are_never_retried() -> None:
+    text = PROTOCOL.read_text("utf-8")
+    listed = text.split("(`service_error`):", 1)[1].split("- any other code", 1)[0]
+    assert set(re.findall(r"`([a-z_]+)`", listed)) == REFUSING_CODES
+
+
+def test_the_docs_failure_table_names_the_refused_error() -> None:
+    rows = [line for line in PROTOCOL.read_text("utf-8").splitlines() if line.startswith("|")]
+    assert any("[invalid_argument]" in row and "`AgentRefusedError`" in row for row in rows)
+
+
+def test_the_config_race_has_no_service_code() -> None:
+    assert failure(CONFIG_RACE).code is None
 
 
 # --- cutting a long quote: start and end kept, the middle counted ------------------------

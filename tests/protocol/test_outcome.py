@@ -18,6 +18,7 @@ from agent_sdk import (
     AgentOptions,
     AgentProcessError,
     AgentProtocolError,
+    AgentRefusedError,
     AgentResultError,
     AgentRetriableError,
     AgentTimeoutError,
@@ -254,7 +255,8 @@ def test_the_model_error_hint_lists_the_models() -> None:
         ("Error: Workspace path does not exist: /x", AgentWorkspaceError),
         ("Error: You've hit your usage limit", AgentUsageLimitError),
         ("error: unknown option '--frobnicate'", AgentOptionError),
-        ("RetriableError: [invalid_argument] try later", AgentRetriableError),
+        ("RetriableError: [unavailable] try later", AgentRetriableError),
+        ("RetriableError: [invalid_argument] unknown option '--x'", AgentRefusedError),
     ],
     ids=lambda value: value.__name__ if isinstance(value, type) else None,
 )

@@ -1,7 +1,9 @@
-"""Who owns a temporary directory the fleet made, and whether that owner is gone
-(docs/fleet.md, "What can remain, and when it goes").
+"""Who owns a temporary directory agent_sdk made, and whether that owner is gone
+(docs/fleet.md, "What can remain, and when it goes"; docs/protocol.md §1, "Many runs at
+once").
 
-Each directory a fleet makes (a config dir, a worktree's) holds a marker file naming its
+Each directory a fleet makes (a config dir, a worktree's), and the private config dir of a
+run given a model, holds a marker file naming its
 owner: the process's pid, its start time and the host. A process killed with SIGKILL runs
 no cleanup: its directories stay, with copies of the user's login in the config dirs.
 The next fleet started on the machine removes those whose owner is gone: no such pid, or
@@ -24,8 +26,9 @@ __all__ = ["MARKER", "PREFIXES", "Owner", "is_gone", "mark", "me", "stale_dirs"]
 MARKER = ".agent-sdk-owner"
 """The marker's file name, at the top of each directory."""
 
-PREFIXES = ("agent-sdk-config-", "agent-sdk-worktree-")
-"""How the names of the directories the fleet makes begin."""
+PREFIXES = ("agent-sdk-config-", "agent-sdk-worktree-", "agent-sdk-model-")
+"""How the names of the directories agent_sdk makes begin (the last: a run's, given a
+model, ``_transport/config_dir.py``)."""
 
 _MAX_MARKER = 64 * 1024  # bytes read of a marker at most: it is a few dozen
 

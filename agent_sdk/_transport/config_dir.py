@@ -1,0 +1,203 @@
+"""The private config dir of a run given a model (docs/protocol.md §1, "Many runs at once").
+
+The CLI stores the model of every ``--model`` run in its config dir's ``cli-config.json``,
+and a later run without ``--model`` uses the stored one: runs sharing a config dir would get
+whichever model was stored last, and the user's own default would change. So a run given a
+model runs with ``CURSOR_CONFIG_DIR`` set to a private directory that holds a copy of the
+user's ``cli-config.json`` and a link to every other entry of the user's config dir (the
+login, chats, project data): the CLI stores the model in the copy, which goes when the run
+ends, and everything else it reads and writes is the user's as in any run. A directory the
+CLI made there that the user's config dir lacks (the first chat on a machine) is moved into
+it, as the run would have made it there.
+
+Each private dir holds its owner's marker (``_owner.py``): one left by a process that died
+is removed by the next run given a model, or the next fleet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+import msgspec
+
+from .._invocation import Invocation
+from .._owner import PREFIXES, mark, stale_dirs
+from ..errors import AgentStartError
+
+__all__ = [
+    "CONFIG_DIR_ENV",
+    "CONFIG_NAME",
+    "PREFIX",
+    "PrivateConfig",
+    "in_private_config",
+    "passes_model",
+    "release_all",
+    "user_config_dir",
+]
+
+CONFIG_DIR_ENV = "CURSOR_CONFIG_DIR"
+CONFIG_NAME = "cli-config.json"
+PREFIX = PREFIXES[2]
+"""How the names of the private dirs begin (in the system's temp dir)."""
+
+
+# Not yet released: released at interpreter exit. A forked child starts with none: they
+# are its parent's (docs/lifecycle.md, "When the program forks").
+_live: set[PrivateConfig] = set()
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_live.clear)
+
+
+def passes_model(argv: list[str]) -> bool:
+    """Whether ``argv`` gives the CLI ``--model`` (``AgentOptions.model`` or
+    ``extra_args``), before the ``--`` that ends the options."""
+    for arg in argv[1:]:
+        if arg == "--":
+            return False
+        if arg == "--model" or arg.startswith("--model="):
+            return True
+    return False
+
+
+def in_private_config(invocation: Invocation) -> tuple[PrivateConfig, Invocation]:
+    """A private config dir made from the config dir of ``invocation``'s environment,
+    and ``invocation`` run in it. Release it once the CLI's process group is dead.
+
+    Raises:
+        AgentStartError: the dir could not be made (what the OS said).
+    """
+    try:
+        config = PrivateConfig(user_config_dir(invocation.env))
+    except OSError as exc:
+        raise AgentStartError(
+            f"could not make the run's private config dir (for its model): {exc}",
+            hint="check that TMPDIR names a writable directory with free space, and that "
+            "the CLI's config dir (CURSOR_CONFIG_DIR, else ~/.cursor) is readable",
+        ) from exc
+    env = {**invocation.env, CONFIG_DIR_ENV: str(config.path)}
+    return config, msgspec.structs.replace(invocation, env=env)
+
+
+def release_all() -> None:
+    """Release every private config dir not released yet (at interpreter exit)."""
+    for config in list(_live):
+        config.release()
+
+
+def user_config_dir(env: Mapping[str, str]) -> Path:
+    """The CLI's config dir for the environment ``env`` (docs/protocol.md §1,
+    "Environment"): ``$CURSOR_CONFIG_DIR`` when set; else the first of
+    ``$XDG_CONFIG_HOME/cursor`` (Linux and the BSDs, documented), ``~/.config/cursor``
+    (Linux, reported) and ``~/.cursor`` that holds a ``cli-config.json``; else
+    ``~/.cursor``."""
+    configured = env.get(CONFIG_DIR_ENV)
+    if configured:
+        return Path(os.path.expanduser(configured))
+    home = Path(os.path.expanduser("~"))
+    candidates = []
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        xdg = env.get("XDG_CONFIG_HOME")
+        if xdg:
+            candidates.append(Path(xdg) / "cursor")
+        candidates.append(home / ".config" / "cursor")
+    candidates.append(home / ".cursor")
+    for candidate in candidates:
+        if (candidate / CONFIG_NAME).is_file():
+            return candidate
+    return home / ".cursor"
+
+
+class PrivateConfig:
+    """A private config dir for one run, made from the user's; :meth:`release` ends it.
+
+    Attributes:
+        path: the directory to pass as ``CURSOR_CONFIG_DIR``.
+    """
+
+    def __init__(self, user: Path) -> None:
+        _sweep_stale()
+        self._user = user
+        self._owned = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()  # mode 0700
+        self.path = self._owned / "config"
+        try:
+            mark(self._owned)
+            self.path.mkdir(mode=0o700)
+            _fill(user, self.path)
+        except BaseException:
+            _remove(self._owned)
+            raise
+        _live.add(self)
+
+    def release(self) -> None:
+        """Move the directories the CLI made that the user's config dir lacks into it,
+        then remove the private dir. Call it once the CLI's process group is gone."""
+        if self not in _live:
+            return
+        _live.discard(self)
+        with contextlib.suppress(OSError):
+            _adopt(self.path, self._user)
+        _remove(self._owned)
+
+
+def _fill(user: Path, target: Path) -> None:
+    """``target`` given a copy of the user's config file and a link to each other entry."""
+    try:
+        entries = sorted(os.scandir(user), key=lambda entry: entry.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for entry in entries:
+        if entry.name == CONFIG_NAME:
+            _copy_config(Path(entry.path), target / CONFIG_NAME)
+        elif not entry.name.startswith(CONFIG_NAME):
+            # Not its temp or .bad files: an older CLI writes `cli-config.json.tmp` in
+            # place, and through a link would write into the user's dir.
+            os.symlink(os.path.abspath(entry.path), target / entry.name)
+
+
+def _copy_config(source: Path, target: Path) -> None:
+    """Copy the user's config file, if it is a regular file, content and mode."""
+    try:
+        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return
+    with os.fdopen(fd, "rb") as src:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            return
+        out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(out, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+            os.fchmod(dst.fileno(), stat.S_IMODE(mode))
+
+
+def _adopt(private: Path, user: Path) -> None:
+    """Move each real directory in ``private`` that ``user`` lacks into ``user``."""
+    made = [
+        entry
+        for entry in os.scandir(private)
+        if entry.is_dir(follow_symlinks=False) and not (user / entry.name).exists()
+    ]
+    if not made:
+        return
+    user.mkdir(mode=0o700, parents=True, exist_ok=True)
+    for entry in made:
+        shutil.move(entry.path, user / entry.name)
+
+
+def _remove(path: Path) -> None:
+    """Remove ``path``; its links are removed, never followed."""
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _sweep_stale() -> None:
+    """Remove the private dirs of runs whose process died before removing them."""
+    for directory, _ in stale_dirs(Path(tempfile.gettempdir())):
+        if directory.name.startswith(PREFIX):
+            _remove(directory)
