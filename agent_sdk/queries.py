@@ -38,7 +38,10 @@ class Status(msgspec.Struct, frozen=True, kw_only=True):
 
     status: str = ""
     isAuthenticated: bool = False  # noqa: N815 (the wire name)
+    hasAccessToken: bool | None = None  # noqa: N815 (2026.10 on; None from older CLIs)
+    hasRefreshToken: bool | None = None  # noqa: N815
     userInfo: dict[str, Any] = msgspec.field(default_factory=dict)  # noqa: N815
+    message: str | None = None  # "Not logged in" when logged out (2026.10)
 
 
 async def _output(args: list[str], options: AgentOptions | None) -> str:

@@ -53,6 +53,8 @@ def _status(as_json: bool) -> str:
         status = {
             "status": "authenticated",
             "isAuthenticated": True,
+            "hasAccessToken": True,
+            "hasRefreshToken": True,
             "userInfo": {"email": FAKE_EMAIL},
         }
         return json.dumps(status, separators=(",", ":")) + "\n"
@@ -70,8 +72,21 @@ def _about(as_json: bool, model: str) -> str:
         "shell": "bash",
         "userEmail": FAKE_EMAIL,
     }
-    if as_json:
-        return json.dumps(info, separators=(",", ":")) + "\n"
+    if as_json:  # the keys of 2026.10.01 (docs/protocol.md §1, subcommands)
+        wire = {
+            "cliVersion": VERSION,
+            "latestStatus": "up-to-date",
+            "latestVersion": VERSION,
+            "model": info["model"],
+            "subscriptionTier": "free",
+            "osPlatform": sys.platform,
+            "osArch": platform.machine(),
+            "userEmail": FAKE_EMAIL,
+            "terminalProgram": "unknown",
+            "shell": "bash",
+            "lastRequestId": None,
+        }
+        return json.dumps(wire, separators=(",", ":")) + "\n"
     labels = ("CLI Version", "Model", "OS", "Terminal", "Shell", "User Email")
     rows = [f"{label:<12} {value}" for label, value in zip(labels, info.values(), strict=True)]
     return "About Cursor CLI\n\n" + "\n".join(rows) + "\n"

@@ -269,8 +269,8 @@ def test_required_model_is_listed_and_usable(model_id: str, name: str) -> None:
 def test_status_json() -> None:
     proc = run("status", "--format", "json")
     assert proc.stdout == (
-        b'{"status":"authenticated","isAuthenticated":true,'
-        b'"userInfo":{"email":"dev@example.invalid"}}\n'
+        b'{"status":"authenticated","isAuthenticated":true,"hasAccessToken":true,'
+        b'"hasRefreshToken":true,"userInfo":{"email":"dev@example.invalid"}}\n'
     )
 
 
@@ -285,7 +285,8 @@ def test_about_json() -> None:
     about = json.loads(run("--model=opus-4.1", "about", "--format=json").stdout)
     assert about["cliVersion"] == "2026.10.01-fake0001"
     assert about["model"] == "Claude 4.1 Opus"
-    assert isinstance(about["os"], str)
+    assert isinstance(about["osPlatform"], str)
+    assert about["lastRequestId"] is None
 
 
 def test_create_chat_prints_a_uuid() -> None:
