@@ -18,7 +18,6 @@ Example::
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
@@ -37,10 +36,10 @@ from ._interaction_events import (
     WebSearchResponse,
 )
 from ._system_events import SystemEvent, TaskNotification
+from ._tool_call_events import ToolCallCompleted, ToolCallStarted
 
 if TYPE_CHECKING:
-    from ._protocol.tool_parse import ParsedToolCall
-    from .tools import ToolArgs, ToolResult
+    pass
 
 __all__ = [
     "AskQuestionRequest",
@@ -196,125 +195,6 @@ class ThinkingDelta(_Event, tag="thinking", frozen=True):
 class ThinkingCompleted(_Event, tag="thinking", frozen=True):
     type: ClassVar[str] = "thinking"
     subtype: Literal["completed"] = "completed"
-
-
-# --- tool calls ---------------------------------------------------------------------
-class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
-    call_id: str = ""
-    """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
-    tool_call: msgspec.Raw = msgspec.Raw(b"{}")
-    """The wire ``tool_call`` object, undecoded until :attr:`kind`, :attr:`args`, ...
-    are read; if it is not a JSON object, they are empty (``kind == ""``)."""
-    model_call_id: str | None = None
-
-    @functools.cached_property
-    def _parsed(self) -> ParsedToolCall:
-        # Decoded on first access only: a consumer that never opens a payload (a 40 MB
-        # file read) never pays for it; the tools module loads on first use too.
-        from ._protocol.tool_parse import parse_tool_call
-
-        return parse_tool_call(self.tool_call)
-
-    @property
-    def kind(self) -> str:
-        """The tool kind, the wire key: ``"readToolCall"``, ``"shellToolCall"``, ..."""
-        return self._parsed.kind
-
-    @property
-    def args(self) -> ToolArgs | None:
-        """Typed arguments (:class:`~agent_sdk.tools.ReadArgs`, ...), a dict for unknown kinds."""
-        return self._parsed.args
-
-    @property
-    def tool_call_id(self) -> str | None:
-        return self._parsed.tool_call_id
-
-    @property
-    def started_at_ms(self) -> int | None:
-        return self._parsed.started_at_ms
-
-    @property
-    def extras(self) -> dict[str, Any]:
-        """The keys of the kind object beside ``args`` and ``result``, as plain values
-        (2026.10: a shell call's ``description``); empty if none."""
-        return self._parsed.extras
-
-    @property
-    def description(self) -> str | None:
-        """The agent's own words for the call (a shell call's ``description``, beside
-        its ``args`` or among them), when the CLI sends them."""
-        return self._parsed.description
-
-    @property
-    def hook_additional_contexts(self) -> list[Any]:
-        """``hookAdditionalContexts``, beside the kind: what hooks added to the agent's
-        context about this call, as plain values (docs/protocol.md §6.4). Empty in
-        every run seen so far: the shape of an entry is not known."""
-        return self._parsed.hook_contexts
-
-
-class ToolCallStarted(_ToolCallEvent, tag="tool_call", frozen=True):
-    """The agent started a tool call."""
-
-    type: ClassVar[str] = "tool_call"
-    subtype: Literal["started"] = "started"
-
-
-class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
-    """A tool call finished; :attr:`outcome` and :attr:`result` say how."""
-
-    type: ClassVar[str] = "tool_call"
-    subtype: Literal["completed"] = "completed"
-
-    @property
-    def outcome(self) -> str | None:
-        """``"success"``, ``"rejected"``, ``"permissionDenied"``, ``"error"``, ..., the
-        wire key of the outcome; ``None`` if the event has none."""
-        return self._parsed.outcome
-
-    @property
-    def status(self) -> Literal["succeeded", "blocked", "failed", "other"]:
-        """What the outcome means, whatever its key (:data:`agent_sdk.ToolCallStatus`):
-        ``"succeeded"``; ``"blocked"`` by a hook, the user or the permission rules;
-        ``"failed"``; or ``"other"`` for an outcome key this SDK does not know."""
-        return self._parsed.status or "other"
-
-    @property
-    def result(self) -> ToolResult | None:
-        """The outcome's typed payload (:class:`~agent_sdk.tools.ReadSuccess`,
-        :class:`~agent_sdk.tools.Rejection`, ...); a dict for unknown kinds or outcomes."""
-        return self._parsed.result
-
-    @property
-    def result_extras(self) -> dict[str, Any]:
-        """The keys of ``result`` beside the outcome, as plain values (a shell call's
-        ``isBackground``, a plan's ``planUri``); empty if none."""
-        return self._parsed.result_extras
-
-    @property
-    def is_background(self) -> bool | None:
-        """Whether the command goes on in the background (a shell call's ``isBackground``,
-        beside the outcome); ``None`` when the CLI does not say."""
-        value = self._parsed.result_extras.get("isBackground")
-        return value if type(value) is bool else None
-
-    @property
-    def plan_uri(self) -> str | None:
-        """Where the CLI stored a plan (a ``createPlanToolCall``'s ``planUri``, beside the
-        outcome; ``""`` when it stored it nowhere); ``None`` when absent."""
-        value = self._parsed.result_extras.get("planUri")
-        return value if type(value) is str else None
-
-    @property
-    def completed_at_ms(self) -> int | None:
-        return self._parsed.completed_at_ms
-
-    @property
-    def duration_ms(self) -> int | None:
-        """Milliseconds by the CLI's own clock: ``completedAtMs`` less ``startedAtMs``,
-        when the event carries both (``timestamp_ms`` is from another clock)."""
-        start, end = self._parsed.started_at_ms, self._parsed.completed_at_ms
-        return end - start if start is not None and end is not None else None
 
 
 # --- connection ---------------------------------------------------------------------

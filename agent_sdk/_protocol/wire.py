@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from .._event_base import _Event
+from .._tool_call_events import _ToolCallEvent
 from ..events import (
     AssistantEvent,
     ConnectionEvent,
@@ -25,7 +26,6 @@ from ..events import (
     SystemInit,
     ThinkingDelta,
     UserEvent,
-    _ToolCallEvent,
 )
 
 __all__ = ["KNOWN_TYPES", "InteractionWire", "PartialWireEvent", "ToolCallWire", "WireEvent"]
