@@ -13,7 +13,9 @@ from ..events import (
     InteractionRequest,
     InteractionResponse,
     RetryEvent,
+    SystemEvent,
     TaskNotification,
+    UnknownEvent,
     Usage,
     WebFetchRequest,
     WebSearchRequest,
@@ -100,6 +102,18 @@ def task_notification_lines(event: TaskNotification, *, color: bool) -> list[str
     lines = [head + painted(status, colour, color=color)]
     if event.detail:
         lines.append(painted(f"{NOTE}answered: {shorten(event.detail)}", DIM, color=color))
+    return lines
+
+
+def other_event_lines(event: SystemEvent | UnknownEvent, *, color: bool) -> list[str]:
+    """A ``system`` event after ``init`` or an event this SDK does not know: its name, dimmed
+    (and why it was not decoded); a background subagent's end in words."""
+    if isinstance(event, TaskNotification):
+        return task_notification_lines(event, color=color)
+    name = "/".join(part for part in (event.type, event.subtype) if part)
+    lines = [painted(f"  · {name or 'event'}", DIM, color=color)]
+    if isinstance(event, UnknownEvent) and event.error:
+        lines.append(painted(f"    not decoded: {event.error}", DIM, color=color))
     return lines
 
 

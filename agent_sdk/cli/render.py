@@ -20,7 +20,6 @@ from ..events import (
     RetryEvent,
     SystemEvent,
     SystemInit,
-    TaskNotification,
     TextLine,
     ThinkingCompleted,
     ThinkingDelta,
@@ -42,10 +41,10 @@ from ._lines import (
     interaction_request_line,
     interaction_response_line,
     notes_lines,
+    other_event_lines,
     painted,
     started_line,
     summary_head,
-    task_notification_lines,
     tokens,
     tool_counts,
     tool_label,
@@ -154,22 +153,16 @@ class Renderer:
             if not self._text_shown and event.result:
                 # json output, or a stream without assistant events: the result is the reply.
                 self._text(event.result)
-        elif isinstance(event, ConnectionEvent):
-            self._line(self._paint(f"  ⚠ connection {event.subtype}{attempt(event)}", YELLOW))
-        elif isinstance(event, RetryEvent):
-            self._line(self._paint(f"  ⟳ retry {event.subtype}{attempt(event)}", YELLOW))
+        elif isinstance(event, (ConnectionEvent, RetryEvent)):
+            mark = "⚠ connection" if isinstance(event, ConnectionEvent) else "⟳ retry"
+            self._line(self._paint(f"  {mark} {event.subtype}{attempt(event)}", YELLOW))
         elif isinstance(event, InteractionRequest):
             self._line(interaction_request_line(event, color=self.color))
         elif isinstance(event, InteractionResponse):
             self._line(interaction_response_line(event, color=self.color))
-        elif isinstance(event, TaskNotification):
-            for line in task_notification_lines(event, color=self.color):
-                self._line(line)
         elif isinstance(event, (SystemEvent, UnknownEvent)):
-            name = "/".join(part for part in (event.type, event.subtype) if part)
-            self._line(self._paint(f"  · {name or 'event'}", DIM))
-            if isinstance(event, UnknownEvent) and event.error:
-                self._line(self._paint(f"    not decoded: {event.error}", DIM))
+            for line in other_event_lines(event, color=self.color):
+                self._line(line)
         elif isinstance(event, UserEvent):
             pass  # the prompt, echoed back: the user knows it
         self._flush()

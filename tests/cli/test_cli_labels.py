@@ -10,7 +10,14 @@ import pytest
 
 from agent_sdk._protocol.tool_parse import _KINDS
 from agent_sdk.cli.labels import tool_label
-from agent_sdk.tools import CreatePlanArgs, GetMcpToolsArgs, TaskArgs, ToolArgs
+from agent_sdk.tools import (
+    CreatePlanArgs,
+    CustomSubagent,
+    GetMcpToolsArgs,
+    SubagentType,
+    TaskArgs,
+    ToolArgs,
+)
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 # Every kind the contract names (typed, or "reported but unseen"), and those typed here.
@@ -65,7 +72,10 @@ FETCH = {"url": "https://docs.python.org", "toolCallId": "c"}
         ("taskToolCall", TaskArgs(prompt="List the modules"), "subagent List the modules"),
         (
             "taskToolCall",
-            TaskArgs(description="Review", subagentType={"custom": {"name": "reviewer"}}),
+            TaskArgs(
+                description="Review",
+                subagentType=SubagentType(custom=CustomSubagent(name="reviewer")),
+            ),
             "subagent (reviewer) Review",
         ),
         ("createPlanToolCall", CreatePlanArgs(name="Cart totals"), "plan Cart totals"),
