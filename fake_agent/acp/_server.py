@@ -79,6 +79,29 @@ def _prompt_text(prompt: list[Any]) -> str:
     return "".join(t for t in texts if isinstance(t, str))
 
 
+def _initialize_answer(*, subagents: bool) -> dict[str, Any]:
+    """What ``initialize`` answers (docs/acp.md §3.1): ``sessionCapabilities.subagents``
+    only for a client that asked for subagents."""
+    session_caps: dict[str, Any] = {"list": {}, "subagents": {}} if subagents else {"list": {}}
+    return {
+        "protocolVersion": 1,
+        "agentCapabilities": {
+            "loadSession": True,
+            "mcpCapabilities": {"http": True, "sse": True},
+            "promptCapabilities": {"audio": False, "embeddedContext": False, "image": True},
+            "sessionCapabilities": session_caps,
+        },
+        "authMethods": [
+            {
+                "id": "cursor_login",
+                "name": "Cursor Login",
+                "description": "Authenticate using existing Cursor login credentials. "
+                "Run 'agent login' first if not logged in.",
+            }
+        ],
+    }
+
+
 class Server:
     """One ``agent acp`` process: many sessions, one turn per session at a time."""
 
@@ -165,26 +188,7 @@ class Server:
         self.booleans = _takes_booleans(caps)
         # Only the `_meta` placement turns subagent sessions on (§3.1, §3.13).
         self.subagents = isinstance(meta, dict) and meta.get("subagents") is True
-        session_caps: dict[str, Any] = {"list": {}}
-        if self.subagents:
-            session_caps["subagents"] = {}
-        return {
-            "protocolVersion": 1,
-            "agentCapabilities": {
-                "loadSession": True,
-                "mcpCapabilities": {"http": True, "sse": True},
-                "promptCapabilities": {"audio": False, "embeddedContext": False, "image": True},
-                "sessionCapabilities": session_caps,
-            },
-            "authMethods": [
-                {
-                    "id": "cursor_login",
-                    "name": "Cursor Login",
-                    "description": "Authenticate using existing Cursor login credentials. "
-                    "Run 'agent login' first if not logged in.",
-                }
-            ],
-        }
+        return _initialize_answer(subagents=self.subagents)
 
     def authenticate(self, params: Params) -> Any:
         method_id = params.get("methodId")
