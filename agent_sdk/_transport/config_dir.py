@@ -6,9 +6,10 @@ whichever model was stored last, and the user's own default would change. So a r
 model runs with ``CURSOR_CONFIG_DIR`` set to a private directory that holds a copy of the
 user's ``cli-config.json`` and a link to every other entry of the user's config dir (the
 login, chats, project data): the CLI stores the model in the copy, which goes when the run
-ends, and everything else it reads and writes is the user's as in any run. A directory the
-CLI made there that the user's config dir lacks (the first chat on a machine) is moved into
-it, as the run would have made it there.
+ends, and everything else it reads and writes is the user's as in any run. What the CLI
+made there is moved into the user's config dir, as the run would have made it there: a
+directory the user's lacks (the first chat on a machine), and a file it wrote anew or
+renamed over a link (a refreshed login).
 
 Each private dir holds its owner's marker (``_owner.py``): one left by a process that died
 is removed by the next run given a model, or the next fleet.
@@ -178,17 +179,28 @@ def _copy_config(source: Path, target: Path) -> None:
 
 
 def _adopt(private: Path, user: Path) -> None:
-    """Move each real directory in ``private`` that ``user`` lacks into ``user``."""
+    """Move into ``user`` what the CLI made in ``private`` as it would have made it there:
+    each real directory ``user`` lacks, and each real file (new, or renamed over a link:
+    a refreshed login), except the config file and its temporary files."""
     made = [
         entry
         for entry in os.scandir(private)
-        if entry.is_dir(follow_symlinks=False) and not (user / entry.name).exists()
+        if not entry.name.startswith(CONFIG_NAME)
+        and (
+            entry.is_file(follow_symlinks=False)
+            or (entry.is_dir(follow_symlinks=False) and not (user / entry.name).exists())
+        )
     ]
     if not made:
         return
     user.mkdir(mode=0o700, parents=True, exist_ok=True)
     for entry in made:
-        shutil.move(entry.path, user / entry.name)
+        if entry.is_dir(follow_symlinks=False):
+            shutil.move(entry.path, user / entry.name)
+        else:  # copied beside it, then renamed: atomic even from another file system
+            beside = user / f".{entry.name}.agent-sdk-{os.getpid()}"
+            shutil.copy2(entry.path, beside)
+            os.replace(beside, user / entry.name)
 
 
 def _remove(path: Path) -> None:

@@ -69,6 +69,36 @@ def test_a_directory_the_user_lacked_is_moved_into_the_users_dir(
     assert (config / "chats" / "ws-1").is_dir()
 
 
+def test_a_file_the_cli_replaced_by_a_rename_replaces_the_users(tmp_path: Path, temp: Path) -> None:
+    # A refreshed login written to a temporary file and renamed over the link: the CLI
+    # would have renamed it over the user's, and an old token may no longer work.
+    config = user(tmp_path)
+    private = PrivateConfig(config)
+    (private.path / "auth.json.new").write_text('{"token": "fresh"}\n')
+    os.replace(private.path / "auth.json.new", private.path / "auth.json")
+    private.release()
+    assert (config / "auth.json").read_text() == '{"token": "fresh"}\n'
+    assert sorted(os.listdir(config)) == ["auth.json", "chats", "cli-config.json"]
+
+
+def test_a_file_the_user_lacked_is_moved_into_the_users_dir(tmp_path: Path, temp: Path) -> None:
+    config = user(tmp_path)
+    private = PrivateConfig(config)
+    (private.path / "state.json").write_text("{}\n")
+    private.release()
+    assert (config / "state.json").read_text() == "{}\n"
+
+
+def test_the_stored_model_never_reaches_the_users_config(tmp_path: Path, temp: Path) -> None:
+    config = user(tmp_path)
+    private = PrivateConfig(config)
+    (private.path / "cli-config.json.tmp").write_text('{"model": "sticky"}\n')
+    os.replace(private.path / "cli-config.json.tmp", private.path / "cli-config.json")
+    private.release()
+    assert (config / "cli-config.json").read_text() == '{"version": 1}\n'
+    assert not (config / "cli-config.json.tmp").exists()
+
+
 def test_release_removes_it_and_leaves_the_users_files(tmp_path: Path, temp: Path) -> None:
     config = user(tmp_path)
     private = PrivateConfig(config)
