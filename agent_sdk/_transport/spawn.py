@@ -4,8 +4,11 @@ Every failure to start is an :class:`~agent_sdk.AgentStartError` that says which
 wrong and how to fix it (a too-long argv must never read as "not installed"), and
 no descriptor is left open by a start that failed.
 
-On Linux the CLI is started so that it dies with this program (``_deathsig``,
-docs/lifecycle.md "When the program dies"); elsewhere by the event loop, directly.
+Every group started is tracked from that instant (``groups.track``): killed at exit, or
+by the watchdog if this program dies first (docs/lifecycle.md, "When the program dies").
+On Linux the CLI is forked in the event loop's thread and watched through a pidfd
+(``_pidfd``), so that nothing is awaited between its start and its tracking; elsewhere the
+event loop starts it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import anyio
 
 from ..errors import AgentNotFoundError, AgentStartError
 from ..options import Invocation
-from ._deathsig import linked_python, spawn_linked
+from ._pidfd import pidfds, spawn_now
+from .groups import track
 
 __all__ = ["SIGKILL", "SIGTERM", "Child", "Pipes", "open_pipes", "spawn"]
 
@@ -93,11 +97,10 @@ async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipe
 
     stdin = pipes.stdin[0] if pipes.stdin else subprocess.DEVNULL
     stdout, stderr = pipes.stdout[1], pipes.stderr[1]
+    child: Child
     try:
-        python = linked_python()
-        if python is not None:  # Linux: docs/lifecycle.md, "When the program dies"
-            return await spawn_linked(
-                python,
+        if pidfds():
+            child = spawn_now(
                 invocation.argv,
                 stdin=stdin,
                 stdout=stdout,
@@ -105,15 +108,18 @@ async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipe
                 cwd=cwd,
                 env=invocation.env,
             )
-        return await anyio.open_process(
-            invocation.argv,
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=cwd,
-            env=invocation.env,
-            start_new_session=True,
-        )
+        else:
+            child = await anyio.open_process(
+                invocation.argv,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=stderr,
+                cwd=cwd,
+                env=invocation.env,
+                start_new_session=True,
+            )
+        track(child.pid)  # its group is the caller's to untrack, at its SIGKILL
+        return child
     except BaseException as exc:
         for fd in pipes.ours():
             if fd is not None:

@@ -23,6 +23,7 @@ import anyio
 from ..options import AgentOptions, Invocation, build_invocation
 from .config_dir import PrivateConfig, in_private_config, passes_model, release_all
 from .discovery import locate_binary
+from .groups import kill_all, untrack
 from .spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 
 __all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe"]
@@ -37,21 +38,12 @@ REAP_WAIT = 2.0  # after SIGKILL, how long to wait for the kernel to report the 
 STDERR_GRACE = 0.25  # after the exit, how long a grandchild may hold stderr open
 
 
-# Process groups started and not yet killed: killed at interpreter exit, so that no CLI
-# (or tool subprocess of one) outlives a program that never closed its runs. A forked
-# child starts with none: they are its parent's, and its exit must not end them
-# (docs/lifecycle.md, "When the program forks").
-_live_groups: set[int] = set()
-if hasattr(os, "register_at_fork"):  # POSIX
-    os.register_at_fork(after_in_child=_live_groups.clear)
-
-
+# Process groups started and not yet killed (``groups``) are killed at interpreter exit,
+# so that no CLI (or tool subprocess of one) outlives a program that never closed its
+# runs; a forked child starts with none (docs/lifecycle.md, "When the program forks").
 @atexit.register
 def _kill_live_groups() -> None:
-    for pgid in list(_live_groups):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, SIGKILL)
-    _live_groups.clear()
+    kill_all()
     release_all()  # the private config dirs of runs given a model, now their groups are dead
 
 
@@ -150,7 +142,6 @@ class SubprocessTransport:
         # Ours from here on, before anything awaits (docs/lifecycle.md).
         self._process = process
         self._stdout, self._stderr, self._stdin = pipes.ours()
-        _live_groups.add(process.pid)
         if self._phase is not _Phase.NEW:
             # aclose() ran in another task while we were spawning: end it now.
             self._phase = _Phase.RUNNING
@@ -320,7 +311,7 @@ class SubprocessTransport:
         self._read_stderr()  # what it said last is kept
         if self._process is not None:
             self._signal_group(SIGKILL)
-            _live_groups.discard(self._process.pid)  # SIGKILL cannot be ignored: it is dead
+            untrack(self._process.pid)  # SIGKILL cannot be ignored: it is dead
         for name in ("_stdout", "_stderr", "_stdin"):
             self._close_fd(name)
         self._release_config()  # the group is dead: nothing writes in it any more

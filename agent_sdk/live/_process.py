@@ -1,7 +1,8 @@
 """``cursor-agent acp`` as a child process with a stdin that stays open (docs/acp.md §1, §2).
 
 Started by the SDK's own spawner (``_transport.spawn``: argv list, its own process group,
-the parent-death shim on Linux) and registered with the transport's at-exit killer. The
+tracked for the exit-time kill and the watchdog: docs/lifecycle.md, "When the program
+dies"). The
 pipes are exposed as anyio byte streams for :class:`~agent_sdk.live._connection.Connection`.
 Teardown follows §2 step 7: close stdin (the agent usually exits 0, not always: §1), then
 after a grace end the process group whether or not it exited: SIGTERM, a grace, SIGKILL,
@@ -17,8 +18,9 @@ from collections.abc import Mapping
 import anyio
 import anyio.abc
 
+from .._transport.groups import untrack
 from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
-from .._transport.subprocess import StderrTail, _live_groups, grow_pipe
+from .._transport.subprocess import StderrTail, grow_pipe
 from ..options import AgentOptions, Invocation
 
 __all__ = ["AcpProcess", "FdReceiveStream", "FdSendStream", "acp_invocation"]
@@ -108,7 +110,6 @@ class AcpProcess:
         """
         pipes = open_pipes(stdin=True)
         process = await spawn(invocation, options.cwd, pipes)  # closes pipes if it fails
-        _live_groups.add(process.pid)  # killed at interpreter exit if never closed
         stdout, stderr, stdin = pipes.ours()
         assert stdin is not None
         grow_pipe(stdout)
@@ -170,7 +171,7 @@ class AcpProcess:
                 with anyio.move_on_after(TERM_GRACE):
                     await self.process.wait()
             self._signal(SIGKILL)
-            _live_groups.discard(self.pid)
+            untrack(self.pid)
             with anyio.move_on_after(REAP_WAIT):
                 await self.process.wait()
             await self.stdout.aclose()
