@@ -5,13 +5,18 @@ The tests start this file with ``sys.executable``: ``python parent_program.py DR
 CLI WORKDIR``. It runs ``CLI`` (a script of :func:`write_cli`) through ``agent_sdk`` with
 one of the ways a program drives a run (``DRIVERS``), or, for ``fork-<backend>``, runs
 it in a thread and forks a child that exits normally (its ``atexit`` hooks run) while
-the run is live. It prints ``result: <text>`` or ``error: <type>`` at the end, and in
+the run is live, or, for ``forked-<backend>``, forks a child that outlives it (its pid
+in ``WORKDIR/forked``). It prints ``result: <text>`` or ``error: <type>`` at the end, and in
 the fork modes ``alive after fork: <bool>`` once the forked child has exited.
 
 The CLI writes its pid to ``WORKDIR/pid`` once it runs, then (``CLI_WAIT``):
-``orphaned``: waits until its parent is gone, a second more, writes ``WORKDIR/outlived``
-(what a CLI that outlives its parent would go on to do) and lingers; ``go``: waits for
-``WORKDIR/go``, then prints its result and exits 0.
+``orphaned``: starts a grandchild in its process group (its pid in
+``WORKDIR/grandchild``, written before ``WORKDIR/pid``), waits until its parent is gone,
+a second more, writes ``WORKDIR/outlived`` (what a CLI that outlives its parent would go
+on to do) and lingers; ``go``: waits for ``WORKDIR/go``, then prints its result and
+exits 0. It prints the stream-json ``init`` event first, except for the live agent
+(``live``: a CLI in ACP mode speaks only when spoken to; the start is left waiting for
+the ``initialize`` answer).
 """
 
 from __future__ import annotations
@@ -32,13 +37,21 @@ GUARD = 60.0  # how long anything here waits before giving up; a bound, not a ti
 #: The ways a program drives a run: an async run on each backend, ``run_sync`` from a
 #: plain script, and ``run_sync`` from a running loop (a private loop in a worker thread).
 DRIVERS = ["asyncio", "trio", "run_sync", "run_sync_in_loop"]
+#: Every surface that starts a CLI: print mode (each driver), the live agent, a fleet.
+SURFACES = [*DRIVERS, "live-asyncio", "live-trio", "fleet-asyncio", "fleet-trio"]
 
 _CLI = """\
 #!{python} -I
 import json, os, sys, time
 workdir, wait = os.environ["CLI_DIR"], os.environ["CLI_WAIT"]
 parent = os.getppid()
-print(json.dumps({{"type": "system", "subtype": "init", "session_id": "s1"}}), flush=True)
+if "acp" not in sys.argv:
+    print(json.dumps({{"type": "system", "subtype": "init", "session_id": "s1"}}), flush=True)
+if wait == "orphaned":
+    import subprocess
+    grandchild = subprocess.Popen([sys.executable, "-c", "import time; time.sleep({guard})"])
+    with open(os.path.join(workdir, "grandchild"), "w") as f:
+        f.write(str(grandchild.pid))
 with open(os.path.join(workdir, "pid.tmp"), "w") as f:
     f.write(str(os.getpid()))
 os.rename(os.path.join(workdir, "pid.tmp"), os.path.join(workdir, "pid"))
@@ -98,7 +111,24 @@ async def _stream(options: AgentOptions) -> str:
     return events.result.result
 
 
+async def _live(options: AgentOptions) -> str:
+    from agent_sdk.live import LiveAgent
+
+    async with LiveAgent(options=options, request_timeout=GUARD) as agent:
+        return repr(agent)
+
+
+async def _fleet(options: AgentOptions) -> str:
+    from agent_sdk.fleet import Fleet, Task
+
+    async with Fleet([Task(prompt="go", options=options)]) as fleet:
+        return " ".join([type(outcome).__name__ async for outcome in fleet])
+
+
 def _drive(driver: str, options: AgentOptions) -> str:
+    surface, _, backend = driver.partition("-")
+    if surface in ("live", "fleet"):
+        return anyio.run(_live if surface == "live" else _fleet, options, backend=backend)
     if driver == "run_sync":
         return run_sync("go", options=options).result
     if driver == "run_sync_in_loop":
@@ -135,6 +165,26 @@ def _fork_while_running(backend: str, options: AgentOptions, workdir: Path) -> N
     runner.join()
 
 
+def _fork_and_linger(backend: str, options: AgentOptions, workdir: Path) -> None:
+    import threading
+
+    threading.Thread(target=_report, args=(backend, options), daemon=True).start()
+    _wait_for(workdir / "pid")
+    if os.fork() == 0:  # a child that outlives its parent, holding what it inherited
+        with open(workdir / "forked.tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.rename(workdir / "forked.tmp", workdir / "forked")
+        time.sleep(GUARD)
+        os._exit(0)
+    time.sleep(GUARD)
+
+
+def _wait_for(path: Path) -> None:
+    deadline = time.monotonic() + GUARD
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def _running(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -146,7 +196,9 @@ def _running(pid: int) -> bool:
 def main() -> None:
     driver, cli, workdir = sys.argv[1:4]
     options = AgentOptions(binary=cli, env={"CLI_DIR": workdir})
-    if driver.startswith("fork-"):
+    if driver.startswith("forked-"):
+        _fork_and_linger(driver.removeprefix("forked-"), options, Path(workdir))
+    elif driver.startswith("fork-"):
         _fork_while_running(driver.removeprefix("fork-"), options, Path(workdir))
     else:
         _report(driver, options)

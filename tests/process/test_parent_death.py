@@ -1,11 +1,12 @@
-"""The CLI dies with the program that started it, however that program dies
-(docs/lifecycle.md, "When the program dies").
+"""The CLI and what it started die with the program that started it, however that
+program dies (docs/lifecycle.md, "When the program dies").
 
 A program killed by SIGKILL (or SIGTERM without a handler) runs no teardown of its own;
-the CLI, which runs in its own session, would live on. These tests kill a real program
-(parent_program.py) with a run in progress, driven each way a program drives one: an
-async run on asyncio and on trio, ``run_sync``, ``run_sync`` from a running loop. They
-are plain functions: the event loop that matters is the killed program's.
+the CLI, which runs in its own session, would live on, and so would its children. These
+tests kill a real program (parent_program.py) with a CLI running, started by each
+surface: a run driven each way a program drives one (an async run on asyncio and on
+trio, ``run_sync``, ``run_sync`` from a running loop), the live agent, a fleet. They are
+plain functions: the event loop that matters is the killed program's.
 """
 
 from __future__ import annotations
@@ -19,18 +20,19 @@ from pathlib import Path
 
 import anyio
 import pytest
-from parent_program import DRIVERS, start_parent, write_cli
+from parent_program import SURFACES, start_parent, write_cli
 from proctable import is_running, settles
 
 from agent_sdk import AgentOptions, run, run_async
 
-WITHIN = 10.0  # how long the kernel's signal may take to land; a bound, not a claim
+WITHIN = 10.0  # how long the watchdog's kill may take to land; a bound, not a claim
 
 
 @contextlib.contextmanager
 def parent_with_a_run(driver: str, directory: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """A program whose run is in progress, and its CLI's pid; whatever the test does, the
-    CLI does not outlive it (a failing test must not leave one behind)."""
+    """A program whose run is in progress, and its CLI's pid; whatever the test does,
+    neither the CLI nor its grandchild outlives it (a failing test must not leave one
+    behind)."""
     parent, cli = start_parent(driver, directory, wait="orphaned")
     try:
         assert is_running(cli)
@@ -38,16 +40,50 @@ def parent_with_a_run(driver: str, directory: Path) -> Iterator[tuple[subprocess
     finally:
         parent.kill()
         parent.communicate()
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(cli, signal.SIGKILL)
+        for pid in (cli, grandchild_of(directory)):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
-@pytest.mark.parametrize("driver", DRIVERS)
-def test_killing_the_program_kills_its_cli(driver: str, tmp_path: Path) -> None:
-    with parent_with_a_run(driver, tmp_path) as (parent, cli):
+def grandchild_of(directory: Path) -> int:
+    """The process the CLI started in its process group (written before the CLI's pid)."""
+    return int((directory / "grandchild").read_text())
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_killing_the_program_kills_its_cli(surface: str, tmp_path: Path) -> None:
+    with parent_with_a_run(surface, tmp_path) as (parent, cli):
         parent.send_signal(signal.SIGKILL)
         parent.wait()
         assert settles(lambda: not is_running(cli), within=WITHIN)
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_killing_the_program_kills_what_its_cli_started(surface: str, tmp_path: Path) -> None:
+    with parent_with_a_run(surface, tmp_path) as (parent, _cli):
+        grandchild = grandchild_of(tmp_path)
+        assert is_running(grandchild)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        assert settles(lambda: not is_running(grandchild), within=WITHIN)
+
+
+# A forked child inherits what the program holds open; it must not keep the program's
+# CLIs alive after the program's death (docs/lifecycle.md, "When the program forks").
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_a_forked_child_that_lives_on_does_not_keep_the_cli_alive(
+    backend: str, tmp_path: Path
+) -> None:
+    with parent_with_a_run(f"forked-{backend}", tmp_path) as (parent, cli):
+        forked = tmp_path / "forked"
+        assert settles(forked.exists, within=WITHIN)
+        try:
+            parent.send_signal(signal.SIGKILL)
+            parent.wait()
+            assert is_running(int(forked.read_text()))
+            assert settles(lambda: not is_running(cli), within=WITHIN)
+        finally:
+            os.kill(int(forked.read_text()), signal.SIGKILL)
 
 
 @pytest.mark.parametrize("driver", ["asyncio", "trio"])
@@ -80,7 +116,7 @@ def command_line(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
 
 
-# The CLI is started through a shim that execs it: the pid a run holds must be the CLI's
+# The CLI is started directly, not through a wrapper: the pid a run holds must be the CLI's
 # own, leader of its own session and process group (what teardown signals).
 @pytest.mark.anyio
 async def test_the_pid_of_a_run_is_the_cli_leading_its_own_session_and_group(
@@ -93,7 +129,7 @@ async def test_the_pid_of_a_run_is_the_cli_leading_its_own_session_and_group(
             break
         pid = events.pid
         assert pid is not None
-        # The kernel ran its #! line: python -I cli.py, not the shim's python -I -S -c.
+        # The kernel ran its #! line: python -I cli.py, and nothing wraps it.
         assert command_line(pid)[1:3] == ["-I", str(cli)]
         assert session_and_group(pid) == (pid, pid)
 
@@ -107,8 +143,8 @@ def cli_reporting(directory: Path, command: str) -> Path:
     return cli
 
 
-# The shim is Python, which changes its own environment when the locale is C (PEP 538
-# coerces LC_CTYPE to C.UTF-8): the CLI must still get exactly what the run gave it.
+# Python changes its own environment when the locale is C (PEP 538 coerces LC_CTYPE to
+# C.UTF-8): the CLI must still get exactly what the run gave it.
 @pytest.mark.anyio
 async def test_the_cli_gets_the_environment_of_the_run_unchanged(tmp_path: Path) -> None:
     cli = cli_reporting(tmp_path, "echo $LC_CTYPE")
@@ -117,7 +153,7 @@ async def test_the_cli_gets_the_environment_of_the_run_unchanged(tmp_path: Path)
 
 
 # Python ignores SIGPIPE and SIGXFSZ for itself; a child started directly gets them back
-# (subprocess restores them), and so must the CLI that the shim execs.
+# (subprocess restores them), and so must the CLI.
 @pytest.mark.anyio
 async def test_the_cli_starts_with_sigpipe_and_sigxfsz_not_ignored(tmp_path: Path) -> None:
     cli = cli_reporting(tmp_path, "grep SigIgn /proc/$$/status | cut -f2")
@@ -125,10 +161,10 @@ async def test_the_cli_starts_with_sigpipe_and_sigxfsz_not_ignored(tmp_path: Pat
     assert [sig for sig in (signal.SIGPIPE, signal.SIGXFSZ) if ignored >> (sig - 1) & 1] == []
 
 
-# The kernel ties the parent-death signal to the *thread* that forked the child: when
-# that thread ends, the child is killed even though the program lives. trio starts
-# processes from worker threads that end after a few idle seconds (10 by default;
-# shortened here, a test's patience), so the CLI must not be forked from one.
+# The CLI lives as long as its run, not as long as the thread that started it: trio
+# starts processes from worker threads that end after a few idle seconds (10 by default;
+# shortened here, a test's patience), and nothing of the CLI's may be tied to one (the
+# kernel's parent-death signal would be: docs/lifecycle.md, "When the program dies").
 @pytest.mark.anyio
 async def test_the_cli_outlives_the_worker_threads_of_its_event_loop(
     anyio_backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
