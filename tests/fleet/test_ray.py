@@ -358,7 +358,35 @@ async def test_a_worker_that_dies_fails_its_task_and_takes_its_cli_along(
         assert isinstance(outcome, TaskFailed)
         assert type(outcome.error) is AgentProcessError
         assert "Ray task ended without an outcome" in str(outcome.error)
-        # Its parent-death signal: nothing was left to end its process group.
+        # Its watchdog: nothing was left to end its process group.
         assert settles(lambda: not is_running(cli), within=10)
     finally:
         kill_left(marked(word))
+
+
+async def test_a_worker_that_dies_takes_the_children_of_its_cli_along(
+    backend: RayBackend, fake_binary: str, tmp_path: Path
+) -> None:
+    scenario = tmp_path / "hang.ndjson"
+    scenario.write_text(HANG_WITH_CHILD)
+    mark = uuid.uuid4().hex
+    streaming = anyio.Event()
+
+    def follow(progress: Progress) -> None:
+        if isinstance(progress, TaskEvent):
+            streaming.set()
+
+    task = Task(prompt=f"hang-{mark}", options=fake(fake_binary, scenario, **{MARK: mark}))
+    try:
+        with anyio.fail_after(60):
+            async with Fleet([task], backend=backend, on_progress=follow) as fleet:
+                await streaming.wait()
+                # The CLI and the child it leaves in its process group.
+                assert settles(lambda: len(marked(mark)) == 2, within=10)
+                (worker,) = {parent_of(pid) for pid in marked(mark)} - set(marked(mark))
+                os.kill(worker, signal.SIGKILL)  # the Ray worker, killed outright
+                _ = [outcome async for outcome in fleet]
+        # Its watchdog ended the whole group: nothing of the CLI's is left.
+        assert settles(lambda: marked(mark) == [], within=10)
+    finally:
+        kill_left(marked(mark))
