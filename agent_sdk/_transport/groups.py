@@ -7,16 +7,20 @@ freed for reuse while it is tracked). Two things end the groups still tracked:
 
 - the program's own exit (:func:`kill_all`, an ``atexit`` hook of the transport);
 - **the watchdog**, when the program dies without running it (SIGKILL, a signal it has
-  no handler for): one small process per program, started at the first start, that
-  holds the read end of a pipe only this program writes to. It learns each group as
-  ``+pgid`` and ``-pgid`` lines; at end of file (the program has died, or exited: the
-  kernel closes the write end either way) it sends SIGKILL to every group it holds, and
-  exits. It is not this program's child (``sh`` starts it in the background and
-  exits), so nothing has to reap it and it is never among the program's children.
+  no handler for): one small process per program, started at the first start, blocked
+  on the read end of a pipe whose write end only this program holds. At end of file
+  (the program died, or exited: the kernel closes the write end either way) it reads
+  the table of groups and sends SIGKILL to each, then exits. It is not this program's
+  child (``sh`` starts it in the background and exits), so nothing has to reap it.
+
+The table is a file with no name (a memfd; elsewhere a temporary file unlinked at once)
+shared with the watchdog as its stdout: one 12-byte record per slot, ``+pgid`` while
+the group is tracked, ``-`` once it is not. Writing it wakes nobody: a start costs one
+``pwrite``, an end one more.
 
 A forked child starts with no group and no watchdog (``os.register_at_fork``): its
-parent's groups are its parent's, and the inherited write end is closed so that the
-parent's death is still an end of file.
+parent's groups are its parent's, and the inherited descriptors are closed, so that the
+parent's death is still an end of file and the child never writes the parent's table.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import threading
 __all__ = ["kill_all", "track", "untrack"]
 
 SIGKILL = 9
+RECORD = 12  # b"+%10d\n": a pid fits in 10 digits on every system
 
 #: The watchdog (``python -I -S``: no site, no ``PYTHON*`` variables; a few
 #: milliseconds, once). It ignores the terminal's signals: it must outlive the program,
@@ -37,22 +42,18 @@ PROGRAM = """\
 import _signal, os
 for sig in (_signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT, _signal.SIGTSTP):
     _signal.signal(sig, _signal.SIG_IGN)
-groups, rest = set(), b""
-while True:
-    data = os.read(0, 65536)
-    if not data:
-        break
-    *lines, rest = (rest + data).split(b"\\n")
-    for line in lines:
-        if line[:1] == b"+":
-            groups.add(int(line[1:]))
-        elif line[:1] == b"-":
-            groups.discard(int(line[1:]))
-for pgid in groups:
-    try:
-        os.killpg(pgid, 9)
-    except OSError:
-        pass
+while os.read(0, 512):
+    pass
+os.lseek(1, 0, 0)
+table = b""
+while chunk := os.read(1, 65536):
+    table += chunk
+for i in range(0, len(table), 12):
+    if table[i : i + 1] == b"+":
+        try:
+            os.killpg(int(table[i + 1 : i + 12]), 9)
+        except (OSError, ValueError):
+            pass
 """
 
 #: ``sh`` starts the watchdog in the background, on the pipe (a background job's stdin
@@ -60,81 +61,123 @@ for pgid in groups:
 #: list; nothing of the user's goes through this shell.
 _DETACH = 'exec 3<&0; "$@" <&3 3<&- &'
 
+
+class _Watchdog:
+    """This program's side: the pipe's write end, the table, its slots."""
+
+    __slots__ = ("life", "slots", "spare", "table")
+
+    def __init__(self, life: int, table: int) -> None:
+        self.life = life
+        self.table = table
+        self.slots: dict[int, int] = {}  # pgid -> record index
+        self.spare: list[int] = []
+
+    def write(self, pgid: int) -> None:
+        slot = self.spare.pop() if self.spare else len(self.slots)
+        os.pwrite(self.table, b"+%10d\n" % pgid, slot * RECORD)
+        self.slots[pgid] = slot
+
+    def erase(self, pgid: int) -> None:
+        slot = self.slots.pop(pgid, None)
+        if slot is not None:
+            os.pwrite(self.table, b"-", slot * RECORD)
+            self.spare.append(slot)
+
+    def alive(self) -> bool:
+        """Whether the watchdog still holds the pipe (someone may have killed it)."""
+        import select
+
+        poller = select.poll()
+        poller.register(self.life, 0)
+        return not poller.poll(0)  # POLLERR: no reader left
+
+    def close(self) -> None:
+        os.close(self.life)
+        os.close(self.table)
+
+
 _groups: set[int] = set()
 _lock = threading.Lock()
-_pipe: int | None = None  # our end: the write end of the watchdog's pipe
+_watchdog: _Watchdog | None = None
 _UNKNOWN = ""
 _python: str | None = _UNKNOWN
 
 
 def track(pgid: int) -> None:
     """A group was started: ended at exit, or by the watchdog if the program dies."""
-    _groups.add(pgid)
-    _tell(b"+%d\n" % pgid)
+    global _watchdog
+    with _lock:
+        _groups.add(pgid)
+        if _watchdog is not None and not _watchdog.alive():
+            _watchdog.close()
+            _watchdog = None
+        if _watchdog is None:
+            _watchdog = _start()  # it learns every tracked group, this one included
+        else:
+            _watchdog.write(pgid)
 
 
 def untrack(pgid: int) -> None:
     """A group was sent SIGKILL (it cannot survive it): nothing more to end."""
-    _groups.discard(pgid)
-    _tell(b"-%d\n" % pgid)
+    with _lock:
+        _groups.discard(pgid)
+        if _watchdog is not None:
+            _watchdog.erase(pgid)
 
 
 def kill_all() -> None:
     """Kill every tracked group (the program's exit), and let the watchdog go."""
+    global _watchdog
     for pgid in list(_groups):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, SIGKILL)
-    _groups.clear()
-    _close()  # end of file: the watchdog exits, holding no group
-
-
-def _tell(line: bytes) -> None:
+        untrack(pgid)
     with _lock:
-        if _pipe is not None:
-            try:
-                os.write(_pipe, line)
-                return
-            except OSError:  # the watchdog was killed: start another
-                _close_locked()
-        if line[:1] == b"+":
-            _start_locked()  # it learns every tracked group, this one included
+        if _watchdog is not None:
+            _watchdog.close()  # end of file: the watchdog exits, with nothing to kill
+            _watchdog = None
 
 
-def _start_locked() -> None:
-    global _pipe
+def _start() -> _Watchdog | None:
     python = _interpreter()
     if python is None:
-        return
+        return None
     import subprocess
 
-    read, write = os.pipe()
     try:
+        table = _table()
+    except OSError:
+        return None  # no descriptor left: the exit-time kill still holds
+    read, write = os.pipe()
+    watchdog = _Watchdog(write, table)
+    try:
+        for pgid in _groups:
+            watchdog.write(pgid)
         subprocess.Popen(
             ["/bin/sh", "-c", _DETACH, "agent_sdk-watchdog", python, "-I", "-S", "-c", PROGRAM],
             stdin=read,
-            stdout=subprocess.DEVNULL,
+            stdout=table,
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # no terminal signal of the program's group reaches it
         ).wait()  # sh only: it exits at once, leaving the watchdog running
-        os.write(write, b"".join(b"+%d\n" % pgid for pgid in _groups))
     except OSError:
-        os.close(write)  # no watchdog (no fd, no sh): the exit-time kill still holds
-        return
+        watchdog.close()
+        return None
     finally:
         os.close(read)
-    _pipe = write
+    return watchdog
 
 
-def _close() -> None:
-    with _lock:
-        _close_locked()
+def _table() -> int:
+    """A file with no name, for the watchdog's table."""
+    if hasattr(os, "memfd_create"):  # Linux
+        return os.memfd_create("agent_sdk-watchdog")
+    import tempfile
 
-
-def _close_locked() -> None:
-    global _pipe
-    fd, _pipe = _pipe, None
-    if fd is not None:
-        os.close(fd)
+    fd, path = tempfile.mkstemp(prefix="agent_sdk-watchdog-")
+    os.unlink(path)
+    return fd
 
 
 def _interpreter() -> str | None:
@@ -149,12 +192,12 @@ def _interpreter() -> str | None:
 
 
 def _forget_in_child() -> None:
-    global _pipe, _lock
+    global _watchdog, _lock
     _lock = threading.Lock()  # another thread may have held it at the fork
     _groups.clear()
-    fd, _pipe = _pipe, None
-    if fd is not None:
-        os.close(fd)
+    watchdog, _watchdog = _watchdog, None
+    if watchdog is not None:
+        watchdog.close()
 
 
 if hasattr(os, "register_at_fork"):  # POSIX
