@@ -187,3 +187,33 @@ async def test_the_cli_outlives_the_worker_threads_of_its_event_loop(
         async for _ in events:
             pass
     assert events.result.result == "done"
+
+
+def watchdogs_of(life: int) -> list[int]:
+    """The processes reading the pipe whose write end ``life`` this process holds."""
+    pipe = os.readlink(f"/proc/self/fd/{life}")
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and os.readlink(entry / "fd" / "0") == pipe:
+                found.append(int(entry.name))
+    return [pid for pid in found if pid != os.getpid() and is_running(pid)]
+
+
+# The watchdog is an ordinary process: someone may kill it. The next start notices
+# (its pipe has no reader) and starts another, which learns every group still running.
+@pytest.mark.anyio
+async def test_a_killed_watchdog_is_replaced_at_the_next_start(tmp_path: Path) -> None:
+    from agent_sdk._transport import groups
+
+    env = {"CLI_DIR": str(tmp_path), "CLI_WAIT": "go"}
+    options = AgentOptions(binary=write_cli(tmp_path), env=env)
+    (tmp_path / "go").touch()
+    await run_async("go", options=options)
+    assert groups._watchdog is not None
+    (first,) = watchdogs_of(groups._watchdog.life)
+    os.kill(first, signal.SIGKILL)
+    assert settles(lambda: not is_running(first))
+    await run_async("go", options=options)
+    assert groups._watchdog is not None
+    assert len(watchdogs_of(groups._watchdog.life)) == 1
