@@ -63,7 +63,8 @@ class RayBackend:
     Cancelling the fleet cancels each running Ray task: a ``KeyboardInterrupt`` in the
     worker cancels its run, whose teardown ends the CLI's process group; the caller
     waits for that up to ``cancel_grace`` seconds, then kills the worker process
-    (``ray.cancel(force=True)``), and the CLI dies by its parent-death signal (Linux).
+    (``ray.cancel(force=True)``), and the CLI's process group dies by the worker's watchdog
+    (docs/lifecycle.md).
 
     Example::
 
@@ -237,7 +238,8 @@ def _task_stream(task: Task, settings: TaskSettings) -> Iterator[list[Progress |
 
     The run has an event loop of its own in a thread (a blocking portal) so that this
     generator can yield while it runs. That thread starts the CLI, and lives until the
-    run's teardown is over: the CLI's parent-death signal is tied to it (docs/lifecycle.md).
+    run's teardown is over; a worker killed meanwhile leaves the CLI's group to its
+    watchdog (docs/lifecycle.md).
     ``ray.cancel`` raises ``KeyboardInterrupt`` here (or closes the generator): leaving
     the portal then cancels the run and waits for its teardown, its process group ended.
     """
