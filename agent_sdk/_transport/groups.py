@@ -109,13 +109,15 @@ def track(pgid: int) -> None:
     global _watchdog
     with _lock:
         _groups.add(pgid)
-        if _watchdog is not None and not _watchdog.alive():
-            _watchdog.close()
-            _watchdog = None
-        if _watchdog is None:
-            _watchdog = _start()  # it learns every tracked group, this one included
-        else:
-            _watchdog.write(pgid)
+        if _watchdog is not None and _watchdog.alive():
+            # A table that cannot grow (no memory) leaves this group to the exit-time
+            # kill: closing our end would make the watchdog kill every group.
+            with contextlib.suppress(OSError):
+                _watchdog.write(pgid)
+            return
+        if _watchdog is not None:
+            _watchdog.close()  # it was killed: nobody reads its pipe any more
+        _watchdog = _start()  # it learns every tracked group, this one included
 
 
 def untrack(pgid: int) -> None:
@@ -123,7 +125,8 @@ def untrack(pgid: int) -> None:
     with _lock:
         _groups.discard(pgid)
         if _watchdog is not None:
-            _watchdog.erase(pgid)
+            with contextlib.suppress(OSError):  # then the watchdog kills a dead group
+                _watchdog.erase(pgid)
 
 
 def kill_all() -> None:
