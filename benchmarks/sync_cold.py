@@ -10,7 +10,8 @@ on ``PYTHONPATH`` (copied, so its bytecode caches get written as after ``pip ins
 
 - stream: ``run()`` with its defaults and ``run_sync()`` (keeps every event, as it must)
   over the same long realistic stream (``streams.py``), replayed by ``cat``; each worker
-  warms up on a tiny stream first, as ``workers.py`` does.
+  warms up on a tiny stream first, as ``workers.py`` does, and has Python's default
+  SIGINT handler, as a script started from a terminal has.
 - cold: ``cold_sdk.py`` (import agent_sdk, one tiny ``run_sync`` of the fake agent) and
   ``cold_plain.py`` (the same job by hand), from start to exit.
 """
@@ -35,7 +36,14 @@ import streams  # noqa: E402
 
 def worker(api: str, stream: str, warmup: str) -> None:
     """Time one run of ``api`` (``run`` or ``run_sync``) over ``stream``; print seconds."""
+    import signal
+
     import anyio
+
+    # As in a script started from a terminal: a background job (nohup, `&`) inherits an
+    # ignored SIGINT, and asyncio.run then installs no handler of its own; with one, it
+    # formats its main task at the end (what issue 24 found in run_sync).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     from agent_sdk import AgentOptions, run, run_sync
 
