@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, TypeVar, overload
 
 from ._run import run
-from ._structured import output_run
 from ._transport.base import Transport
 from .errors import AgentConfigError
 from .options import AgentOptions, given_options, given_prompt
@@ -67,6 +66,10 @@ async def run_async(
             "run_async(transport=...) runs once; with output_type it may take several runs",
             hint="leave transport out, or test the output with the fake agent",
         )
+    # Loaded by the runs that ask for an output only: `import agent_sdk` is a cost every
+    # short script pays (docs/benchmarks.md).
+    from ._structured import output_run
+
     return await output_run(_one_run, given_prompt(prompt), given_options(options), output_type)
 
 

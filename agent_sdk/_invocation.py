@@ -15,7 +15,13 @@ import msgspec
 if TYPE_CHECKING:  # options.py imports this module
     from .options import AgentOptions
 
-__all__ = ["MAX_PROMPT_ARG_BYTES", "Invocation", "build_invocation", "child_environment"]
+__all__ = [
+    "MAX_PROMPT_ARG_BYTES",
+    "Invocation",
+    "build_invocation",
+    "child_environment",
+    "passes_model",
+]
 
 # Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); stay well below it
 # and send longer prompts on stdin, which the CLI reads when no positional prompt is given.
@@ -47,6 +53,17 @@ class Invocation(msgspec.Struct, frozen=True):
             ("stdin", stdin),
             ("env", _Shown(f"<{len(self.env)} variables>")),
         ]
+
+
+def passes_model(argv: list[str]) -> bool:
+    """Whether ``argv`` gives the CLI ``--model`` (``AgentOptions.model`` or
+    ``extra_args``), before the ``--`` that ends the options."""
+    for arg in argv[1:]:
+        if arg == "--":
+            return False
+        if arg == "--model" or arg.startswith("--model="):
+            return True
+    return False
 
 
 class _Shown(str):

@@ -63,7 +63,12 @@ def run_sync(
         plan = run_sync("Plan the refactor", output_type=Steps).output
     """
     if not _loop_running_in_this_thread():
-        return anyio.run(_run_async_positional, prompt, options, output_type)
+        # The main task returns nothing: asyncio formats that task (its SIGINT handler's
+        # repr, at the end of the run), and a task holding the result would format
+        # every kept event (docs/benchmarks.md, "run_sync").
+        kept: list[RunResult[Any]] = []
+        anyio.run(_run_into, kept, prompt, options, output_type)
+        return kept[0]
     from anyio.from_thread import start_blocking_portal
 
     # Leaving the portal's block with an exception cancels the run and waits for its
@@ -94,6 +99,15 @@ async def _run_async_positional(
     if output_type is None:
         return await run_async(prompt, options=options)
     return await run_async(prompt, options=options, output_type=output_type)
+
+
+async def _run_into(
+    kept: list[RunResult[Any]],
+    prompt: str,
+    options: AgentOptions | None,
+    output_type: type[Any] | None,
+) -> None:
+    kept.append(await _run_async_positional(prompt, options, output_type))
 
 
 def _loop_running_in_this_thread() -> bool:

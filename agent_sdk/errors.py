@@ -37,6 +37,7 @@ from typing import Any
 
 import msgspec
 
+from ._short_repr import count, short, start
 from .events import Event, ResultEvent
 from .tool_calls import ToolCall, calls_of
 
@@ -82,6 +83,17 @@ class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
     stdout_lines: list[str] = msgspec.field(default_factory=list)
     events: list[Event] = msgspec.field(default_factory=list)
 
+    def __repr__(self) -> str:
+        # Counts, not every event: a long run's repr would cost seconds (_short_repr.py).
+        return short(
+            type(self).__name__,
+            ("session_id", repr(self.session_id)),
+            ("exit_code", repr(self.exit_code)),
+            ("stderr", start(self.stderr)),
+            ("stdout_lines", count(self.stdout_lines)),
+            ("events", count(self.events)),
+        )
+
 
 _NO_CONTEXT = ErrorContext()
 
@@ -114,6 +126,17 @@ class AgentError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message}\nHint: {self.hint}" if self.hint else self.message
+
+    def __repr__(self) -> str:
+        # Short whatever the run held: the start of the message, counts (_short_repr.py).
+        context = self.context
+        return short(
+            type(self).__name__,
+            ("", start(self.message)),
+            ("session_id", repr(context.session_id)),
+            ("exit_code", repr(context.exit_code)),
+            ("events", count(context.events)),
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its class, args and attributes: the default reduction calls

@@ -6,6 +6,7 @@ from typing import Generic, TypeVar
 
 import msgspec
 
+from ._short_repr import count, short, start
 from .events import Event, ThinkingBlock, Usage
 from .tool_calls import Plan, ToolCall
 
@@ -69,6 +70,19 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     exit_code: int = 0
     stderr: str = ""
     output: OutputT
+
+    def __repr__(self) -> str:
+        # Counts, not every event: a long run's repr would cost seconds (_short_repr.py).
+        output = self.output
+        return short(
+            type(self).__name__,
+            ("result", start(self.result)),
+            ("session_id", repr(self.session_id)),
+            ("events", count(self.events)),
+            ("tool_calls", count(self.tool_calls)),
+            ("exit_code", repr(self.exit_code)),
+            ("output", "None" if output is None else f"<{type(output).__name__}>"),
+        )
 
 
 PlainResult = RunResult[Plan | None]

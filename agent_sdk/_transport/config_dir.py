@@ -28,7 +28,7 @@ from pathlib import Path
 
 import msgspec
 
-from .._invocation import Invocation
+from .._invocation import Invocation, passes_model
 from .._owner import PREFIXES, mark, stale_dirs
 from ..errors import AgentStartError
 
@@ -54,17 +54,6 @@ PREFIX = PREFIXES[2]
 _live: set[PrivateConfig] = set()
 if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_live.clear)
-
-
-def passes_model(argv: list[str]) -> bool:
-    """Whether ``argv`` gives the CLI ``--model`` (``AgentOptions.model`` or
-    ``extra_args``), before the ``--`` that ends the options."""
-    for arg in argv[1:]:
-        if arg == "--":
-            return False
-        if arg == "--model" or arg.startswith("--model="):
-            return True
-    return False
 
 
 def in_private_config(invocation: Invocation) -> tuple[PrivateConfig, Invocation]:

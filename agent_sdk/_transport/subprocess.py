@@ -16,15 +16,20 @@ import atexit
 import contextlib
 import enum
 import os
+import sys
 import time
+from typing import TYPE_CHECKING
 
 import anyio
 
+from .._invocation import passes_model
 from ..options import AgentOptions, Invocation, build_invocation
-from .config_dir import PrivateConfig, in_private_config, passes_model, release_all
 from .discovery import locate_binary
 from .groups import kill_all, untrack
 from .spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
+
+if TYPE_CHECKING:
+    from .config_dir import PrivateConfig
 
 __all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe"]
 
@@ -44,7 +49,11 @@ STDERR_GRACE = 0.25  # after the exit, how long a grandchild may hold stderr ope
 @atexit.register
 def _kill_live_groups() -> None:
     kill_all()
-    release_all()  # the private config dirs of runs given a model, now their groups are dead
+    # The private config dirs of runs given a model, now their groups are dead; loaded
+    # only by such a run (a short script pays no import it does not use).
+    config_dir = sys.modules.get(f"{__package__}.config_dir")
+    if config_dir is not None:
+        config_dir.release_all()
 
 
 def grow_pipe(fd: int) -> None:
@@ -122,6 +131,8 @@ class SubprocessTransport:
         if passes_model(invocation.argv):
             # --model is sticky (docs/protocol.md §1): stored in a private config, not
             # in the user's, so no later run without a model gets this one.
+            from .config_dir import in_private_config
+
             self._config, invocation = in_private_config(invocation)
         try:
             await self._spawn(invocation, options)

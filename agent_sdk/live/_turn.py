@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from .._short_repr import count, short, start
 from ..errors import AgentRetriableError, AgentUsageError, ErrorContext
 from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
 from ..tool_calls import ToolCall, ToolCallTracker
@@ -58,6 +59,18 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
     plan: AcpPlan | None = None
     subagents: list[Subagent] = msgspec.field(default_factory=list)
+
+    def __repr__(self) -> str:
+        # Counts, not every event: a long turn's repr would cost seconds (_short_repr.py).
+        return short(
+            type(self).__name__,
+            ("text", start(self.text)),
+            ("stop_reason", repr(self.stop_reason)),
+            ("session_id", repr(self.session_id)),
+            ("events", count(self.events)),
+            ("tool_calls", count(self.tool_calls)),
+            ("subagents", count(self.subagents)),
+        )
 
     @property
     def cancelled(self) -> bool:

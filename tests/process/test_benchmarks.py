@@ -50,3 +50,16 @@ def test_quick_live_turns_benchmark_prints_every_figure(tmp_path: Path) -> None:
     assert [len(run) for run in figures["print"]] == [figures["turns"]]
     assert [len(run) for run in figures["live"]] == [figures["turns"]]
     assert figures["summary"]["live_start_ms"] > 0
+
+
+def test_quick_sync_and_cold_benchmark_prints_every_figure() -> None:
+    # The old code is the repository itself here: the harness is checked, not a figure.
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "sync_cold.py"), "--quick", "--base", str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    for row in ("new: run()", "old: run()", "run_sync / run()", "plain:", "/ plain"):
+        assert row in done.stdout

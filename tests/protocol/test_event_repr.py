@@ -102,7 +102,7 @@ def test_an_error_holding_tool_call_events_shows_no_raw_object(
     error = error_type("it failed", context=ErrorContext(events=list(events)), hint="retry")
     for shown in (repr(error), repr(error.context), repr(error.events), repr(error.tool_calls)):
         assert RAW_OBJECT not in shown
-    assert "<raw " in repr(error.context)
+    assert "<raw " in repr(error.context.events)
     result = AgentResultError(
         "error result",
         event=ResultEvent(is_error=True),
