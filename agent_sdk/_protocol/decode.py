@@ -116,8 +116,12 @@ class LineDecoder:
                 elif cls is ToolCallWire:
                     # _public_tool_call, inlined: a call per tool call cost hundreds of
                     # instructions on the hot path (docs/benchmarks.md, issue 24).
-                    public = _TOOL_CALL_CLASSES.get(event.subtype)
-                    if public is None:
+                    subtype = event.subtype  # compared, not hashed: a new string each time
+                    if subtype == "started":
+                        public: type[ToolCallStarted | ToolCallCompleted] = ToolCallStarted
+                    elif subtype == "completed":
+                        public = ToolCallCompleted
+                    else:
                         raise _NeedsLineError
                     raw = event.tool_call
                     events[i] = event = public(
