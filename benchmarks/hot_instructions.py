@@ -45,6 +45,9 @@ def instructions(checkout: Path, stream: Path) -> int:
     done = subprocess.run(
         [*CALLGRIND, sys.executable, "-c", FEED, str(stream)],
         env=env,
+        # `-c` puts the working directory first on sys.path: run in the checkout, or
+        # every checkout would import the agent_sdk of the directory it was started from.
+        cwd=checkout,
         capture_output=True,
         text=True,
         check=True,
