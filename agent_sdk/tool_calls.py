@@ -126,11 +126,12 @@ class ToolCallTracker:
     """Pairs tool-call events as they stream, in any order (parallel calls included),
     and keeps every call."""
 
-    __slots__ = ("_calls", "_plan_id")
+    __slots__ = ("_calls", "_plan_id", "_plans_started")
 
     def __init__(self) -> None:
         self._calls: dict[str, ToolCall] = {}
         self._plan_id: str | None = None
+        self._plans_started: set[str] = set()
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """Record an event; return the :class:`ToolCall` it belongs to, as known now."""
@@ -140,8 +141,10 @@ class ToolCallTracker:
         else:
             call = ToolCall(call.call_id, call.started, event)
         self._calls[event.call_id] = call
-        if _is_plan(event):
+        if _may_be_plan(event, call.started, self._plans_started) and _is_plan(event):
             self._plan_id = event.call_id
+            if event is call.started:
+                self._plans_started.add(event.call_id)
         return call
 
     @property
@@ -172,11 +175,12 @@ class RunningToolCalls:
     :meth:`call_of` pairs them for as long as someone holds the ``completed`` event.
     """
 
-    __slots__ = ("_plan", "_running")
+    __slots__ = ("_plan", "_plans_started", "_running")
 
     def __init__(self) -> None:
         self._running: dict[str, ToolCallStarted] = {}
         self._plan: ToolCall | None = None
+        self._plans_started: set[str] = set()
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> None:
         """Record an event (this is on the hot path of every streamed run)."""
@@ -184,11 +188,15 @@ class RunningToolCalls:
             self._running[event.call_id] = event
             if _is_plan(event):
                 self._plan = ToolCall(event.call_id, event)
+                self._plans_started.add(event.call_id)
             return
         started = self._running.pop(event.call_id, None)
         if started is not None:
             # Events are frozen, but have a __dict__ (for their lazily parsed payload).
             event.__dict__[_STARTED] = started
+            if event.call_id not in self._plans_started:
+                return  # see _may_be_plan
+            self._plans_started.discard(event.call_id)
         if _is_plan(event):
             self._plan = self.call_of(event)
 
@@ -227,6 +235,17 @@ def _is_plan(event: ToolCallStarted | ToolCallCompleted) -> bool:
     # Searched in the raw bytes (a buffer: nothing is copied), then confirmed by the kind.
     found = _find_plan_key(event.tool_call, 0, _PLAN_SCAN)
     return found is not None and event.kind == _PLAN_KIND
+
+
+def _may_be_plan(
+    event: ToolCallStarted | ToolCallCompleted,
+    started: ToolCallStarted | None,
+    plans_started: set[str],
+) -> bool:
+    # A call's kind is told once, from its first event: the completion of a call that
+    # started as another kind is not searched (the search cost about 2,000 instructions
+    # per tool call on the hot path, docs/benchmarks.md, issue 24).
+    return event is started or started is None or event.call_id in plans_started
 
 
 class Plan(msgspec.Struct, frozen=True, kw_only=True):

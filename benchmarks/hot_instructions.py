@@ -1,5 +1,7 @@
 """Instructions per event of the print-mode hot path, counted by callgrind: a rendered
 stream (``streams.py``) fed to a ``Stream`` in 256 KiB chunks, as a run reads its pipe.
+Both of its mixes are counted: the realistic one (tool calls nearly half the events) and
+the chatty one the figures before issue 24 were taken on.
 
     python benchmarks/hot_instructions.py                 # this checkout
     python benchmarks/hot_instructions.py OLD_CHECKOUT    # and another, in the same run
@@ -43,6 +45,9 @@ def instructions(checkout: Path, stream: Path) -> int:
     done = subprocess.run(
         [*CALLGRIND, sys.executable, "-c", FEED, str(stream)],
         env=env,
+        # `-c` puts the working directory first on sys.path: run in the checkout, or
+        # every checkout would import the agent_sdk of the directory it was started from.
+        cwd=checkout,
         capture_output=True,
         text=True,
         check=True,
@@ -56,14 +61,16 @@ def instructions(checkout: Path, stream: Path) -> int:
 def main() -> None:
     checkouts = [HERE.parent, *(Path(arg).resolve() for arg in sys.argv[1:])]
     with tempfile.TemporaryDirectory() as tmp:
-        long, short = Path(tmp, "long.ndjson"), Path(tmp, "short.ndjson")
-        streams.write_stream(long, EVENTS)
+        short = Path(tmp, "short.ndjson")
         streams.write_stream(short, 4)
-        for checkout in checkouts:
-            per_event = (instructions(checkout, long) - instructions(checkout, short)) / (
-                EVENTS - 4
-            )
-            print(f"{per_event:,.0f} instructions per event  {checkout}")
+        for mix, realistic in (("realistic", True), ("chatty", False)):
+            long = Path(tmp, f"{mix}.ndjson")
+            streams.write_stream(long, EVENTS, realistic=realistic)
+            for checkout in checkouts:
+                per_event = (instructions(checkout, long) - instructions(checkout, short)) / (
+                    EVENTS - 4
+                )
+                print(f"{per_event:,.0f} instructions per event, {mix} stream  {checkout}")
 
 
 if __name__ == "__main__":

@@ -101,27 +101,44 @@ class LineDecoder:
         mark = len(text)
         try:
             # One pass in Python over the block; everything else was done by msgspec.
-            # Most events are assistant text, final as decoded.
-            for i, cls in enumerate(map(type, events)):
-                if cls is AssistantEvent or (
-                    cls is PartialAssistantEvent and not events[i].is_flush
-                ):
+            # Tool calls (about half of a real stream's events, docs/benchmarks.md) and
+            # assistant text come first; most other events are final as decoded.
+            for i, event in enumerate(events):
+                cls = type(event)
+                if cls is AssistantEvent or (cls is PartialAssistantEvent and not event.is_flush):
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
-                    content = events[i].message.content
+                    content = event.message.content
                     if len(content) == 1 and content[0].type == "text":
                         text.append(content[0].text)
                     else:
-                        text.append(events[i].message.text)
+                        text.append(event.message.text)
                 elif cls is ToolCallWire:
-                    events[i] = event = _public_tool_call(events[i])
+                    # _public_tool_call, inlined: a call per tool call cost hundreds of
+                    # instructions on the hot path (docs/benchmarks.md, issue 24).
+                    subtype = event.subtype  # compared, not hashed: a new string each time
+                    if subtype == "started":
+                        public: type[ToolCallStarted | ToolCallCompleted] = ToolCallStarted
+                    elif subtype == "completed":
+                        public = ToolCallCompleted
+                    else:
+                        raise _NeedsLineError
+                    raw = event.tool_call
+                    events[i] = event = public(
+                        call_id=event.call_id,
+                        tool_call=raw.copy() if len(raw) < _COPY_BELOW else raw,
+                        model_call_id=event.model_call_id,
+                        session_id=event.session_id,
+                        timestamp_ms=event.timestamp_ms,
+                    )
                     notable.append(event)
+                elif cls is ThinkingDelta:
+                    if event.subtype != "delta":
+                        events[i] = _public_thinking(event)
                 elif cls is ResultEvent:
-                    notable.append(events[i])
-                elif cls is ThinkingDelta and events[i].subtype != "delta":
-                    events[i] = _public_thinking(events[i])
+                    notable.append(event)
                 elif cls is InteractionWire:
-                    events[i] = query = _public_interaction(events[i])
+                    events[i] = query = _public_interaction(event)
                     notable.append(query)
         except _NeedsLineError:
             del text[mark:]  # the block is decoded again, line by line

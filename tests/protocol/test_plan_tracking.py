@@ -1,0 +1,73 @@
+"""The plan of a run, told from the tool calls as they stream (both trackers): a plan
+call's kind is read from its first event, and its completion still completes the plan."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk.events import ToolCallCompleted, ToolCallStarted
+from agent_sdk.tool_calls import RunningToolCalls, ToolCallTracker
+
+Tracker = type[ToolCallTracker] | type[RunningToolCalls]
+TRACKERS = [ToolCallTracker, RunningToolCalls]
+
+
+def call(subtype: str, call_id: str, kind: str, name: str) -> ToolCallStarted | ToolCallCompleted:
+    body: dict[str, Any] = {"args": {"plan": f"# {name}", "name": name, "todos": []}}
+    if subtype == "completed":
+        body["result"] = {"success": {}, "planUri": f"file:///plans/{name}.md"}
+    line = {
+        "type": "tool_call",
+        "subtype": subtype,
+        "call_id": call_id,
+        "tool_call": {kind: body, "toolCallId": call_id},
+    }
+    event = LineDecoder(partial=False).decode(json.dumps(line).encode())
+    assert isinstance(event, ToolCallStarted | ToolCallCompleted)
+    return event
+
+
+def plan_name_and_uri(tracker: Tracker, *events: ToolCallStarted | ToolCallCompleted) -> Any:
+    calls = tracker()
+    for event in events:
+        calls.add(event)
+    plan = calls.plan
+    return None if plan is None else (plan.name, plan.uri)
+
+
+@pytest.mark.parametrize("tracker", TRACKERS)
+def test_a_completed_plan_call_gives_the_plan_its_uri(tracker: Tracker) -> None:
+    events = [call(s, "c1", "createPlanToolCall", "A") for s in ("started", "completed")]
+    assert plan_name_and_uri(tracker, *events) == ("A", "file:///plans/A.md")
+
+
+@pytest.mark.parametrize("tracker", TRACKERS)
+def test_of_two_plan_calls_in_flight_the_last_completed_is_the_plan(tracker: Tracker) -> None:
+    events = [
+        call("started", "c1", "createPlanToolCall", "A"),
+        call("started", "c2", "createPlanToolCall", "B"),
+        call("completed", "c2", "createPlanToolCall", "B"),
+        call("completed", "c1", "createPlanToolCall", "A"),
+    ]
+    assert plan_name_and_uri(tracker, *events) == ("A", "file:///plans/A.md")
+
+
+@pytest.mark.parametrize("tracker", TRACKERS)
+def test_a_plan_completed_before_its_start_is_seen_is_the_plan(tracker: Tracker) -> None:
+    event = call("completed", "c1", "createPlanToolCall", "A")
+    assert plan_name_and_uri(tracker, event) == ("A", "file:///plans/A.md")
+
+
+@pytest.mark.parametrize("tracker", TRACKERS)
+def test_a_call_of_another_kind_leaves_the_plan_alone(tracker: Tracker) -> None:
+    events = [
+        call("started", "c1", "createPlanToolCall", "A"),
+        call("completed", "c1", "createPlanToolCall", "A"),
+        call("started", "c2", "readToolCall", "B"),
+        call("completed", "c2", "readToolCall", "B"),
+    ]
+    assert plan_name_and_uri(tracker, *events) == ("A", "file:///plans/A.md")
