@@ -5,8 +5,7 @@ essential ones has a default, because the CLI adds and drops fields between vers
 fields this module does not know are ignored. A tool kind this module does not know
 keeps its arguments and result as plain dicts.
 
-The arguments are defined here; the results, in :mod:`agent_sdk.tool_results`, and
-re-exported here: import both from this module.
+The arguments are defined here, the results in :mod:`agent_sdk.tool_results` (re-exported).
 """
 
 from __future__ import annotations
@@ -282,8 +281,7 @@ class CustomSubagent(_Payload, frozen=True):
 
 
 class SubagentType(_Payload, frozen=True):
-    """``subagentType``: ``{"unspecified": {}}`` for the built-in general agent, ``{"custom":
-    {"name": ...}}`` for a custom one (docs/protocol.md §3.4b)."""
+    """``subagentType``: ``unspecified`` (``{}``) for the general agent, else ``custom``."""
 
     unspecified: dict[str, Any] | None = None
     custom: CustomSubagent | None = None
@@ -292,11 +290,9 @@ class SubagentType(_Payload, frozen=True):
 class TaskArgs(_Payload, frozen=True):
     """Arguments of ``taskToolCall``: work handed to a subagent (docs/protocol.md §3.4b).
 
-    ``description`` is a short title, ``prompt`` what the child was asked. ``subagentType``
-    is ``{"unspecified": {}}`` for the built-in general agent and ``{"custom": {"name":
-    ...}}`` for one defined in ``.cursor/agents/<name>.md`` (see :attr:`subagent_name`).
-    ``mode`` and ``environment`` are kept as they came.
-    """
+    ``description`` is a short title, ``prompt`` what the child was asked, ``subagentType``
+    which agent (:class:`SubagentType`, :attr:`subagent_name`); ``mode`` and
+    ``environment`` are kept as they came."""
 
     description: str = ""
     prompt: str = ""

@@ -37,6 +37,7 @@ __all__ = [
     "CONFIG_NAME",
     "PREFIX",
     "PrivateConfig",
+    "copy_file",
     "in_private_config",
     "passes_model",
     "release_all",
@@ -144,23 +145,28 @@ def _fill(user: Path, target: Path) -> None:
         return
     for entry in entries:
         if entry.name == CONFIG_NAME:
-            _copy_config(Path(entry.path), target / CONFIG_NAME)
+            copy_file(Path(entry.path), target / CONFIG_NAME)
         elif not entry.name.startswith(CONFIG_NAME):
             # Not its temp or .bad files: an older CLI writes `cli-config.json.tmp` in
             # place, and through a link would write into the user's dir.
             os.symlink(os.path.abspath(entry.path), target / entry.name)
 
 
-def _copy_config(source: Path, target: Path) -> None:
-    """Copy the user's config file, if it is a regular file, content and mode."""
+def copy_file(source: Path, target: Path) -> None:
+    """Copy one regular file's content and permission bits; anything else is skipped.
+
+    Opened non-blocking and checked with ``fstat`` so a FIFO or device never blocks or gets
+    read, and a file swapped between listing and opening is judged by what was opened.
+    """
     try:
         fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # gone since listed (e.g. a .tmp)
         return
     with os.fdopen(fd, "rb") as src:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             return
+        # Created 0600 so the content is never readable by others, then given its mode.
         out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(out, "wb") as dst:
             shutil.copyfileobj(src, dst)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -17,34 +16,13 @@ from pathlib import Path
 import anyio
 
 from .._owner import MARKER, mark
-from .._transport.config_dir import user_config_dir
+from .._transport.config_dir import copy_file, user_config_dir
 from ..errors import AgentConfigError, AgentStartError
 
 __all__ = ["isolated_config", "remove_tree", "temp_dir"]
 
 
 # --- config isolation ------------------------------------------------------------------
-def _copy_file(source: Path, target: Path) -> None:
-    """Copy one regular file's content and permission bits; anything else is skipped.
-
-    Opened non-blocking and checked with ``fstat`` so a FIFO or device never blocks or gets
-    read, and a file swapped between listing and opening is judged by what was opened.
-    """
-    try:
-        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except (FileNotFoundError, NotADirectoryError):  # gone since listed (e.g. a .tmp)
-        return
-    with os.fdopen(fd, "rb") as src:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            return
-        # Created 0600 so the content is never readable by others, then given its mode.
-        out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(out, "wb") as dst:
-            shutil.copyfileobj(src, dst)
-            os.fchmod(dst.fileno(), stat.S_IMODE(mode))
-
-
 def _seed(seed: Path, target: Path) -> None:
     try:
         entries = sorted(os.scandir(seed), key=lambda entry: entry.name)
@@ -55,7 +33,7 @@ def _seed(seed: Path, target: Path) -> None:
         # A symlink to a regular file gives its content as a plain file, never the link:
         # a link would let the CLI write through it into the user's config.
         if entry.is_file(follow_symlinks=True):
-            _copy_file(Path(entry.path), target / entry.name)
+            copy_file(Path(entry.path), target / entry.name)
 
 
 def remove_tree(path: Path) -> None:

@@ -7,6 +7,7 @@ changed. Against the fake, which is sticky as the CLI is (tests/fake/test_fake_f
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -57,27 +58,30 @@ async def test_a_run_with_a_model_leaves_the_users_config_file_as_it_was(
     assert (config / "cli-config.json").read_bytes() == before
 
 
+@pytest.fixture
+def temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The system's temp dir for this test: where the private config dirs are made."""
+    where = tmp_path / "tmp"
+    where.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(where))
+    return where
+
+
 async def test_a_run_with_a_model_leaves_no_directory_behind(
-    fake_options: MakeOptions, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake_options: MakeOptions, tmp_path: Path, temp: Path
 ) -> None:
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     env = {"CURSOR_CONFIG_DIR": str(user_config(tmp_path))}
     await run_async("go", options=fake_options(env=env, model="gpt-5"))
-    assert list(temp.iterdir()) == []
+    assert os.listdir(temp) == []
 
 
 async def test_a_failed_run_with_a_model_leaves_no_directory_behind(
-    fake_options: MakeOptions, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake_options: MakeOptions, tmp_path: Path, temp: Path
 ) -> None:
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     env = {"CURSOR_CONFIG_DIR": str(user_config(tmp_path))}
     with pytest.raises(Exception):  # noqa: B017, PT011 - any failure: the crash scenario's
         await run_async("go", options=fake_options("crash", env=env, model="gpt-5"))
-    assert list(temp.iterdir()) == []
+    assert os.listdir(temp) == []
 
 
 async def test_a_run_with_a_model_leaves_the_users_other_files_in_place(
