@@ -59,11 +59,24 @@ def caller(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[str]]:
             process.kill()
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return file.read()
+    except OSError:
+        return b""  # it just ended
+
+
 def _cli_of(caller: subprocess.Popen[str]) -> int:
+    """The caller's child that runs the fake agent: the caller has another, short-lived
+    child at its first start (the ``sh`` that starts the parent-death watchdog)."""
     found: list[int] = []
+    binary = os.fsencode(fake_agent.executable())
 
     def started() -> bool:
-        found[:] = [pid for pid, _, ppid, _ in _table() if ppid == caller.pid]
+        found[:] = [
+            pid for pid, _, ppid, _ in _table() if ppid == caller.pid and binary in _cmdline(pid)
+        ]
         return bool(found)
 
     assert settles(started, within=30), "the caller never started the CLI"
