@@ -67,6 +67,11 @@ def _cmdline(pid: int) -> bytes:
         return b""  # it just ended
 
 
+def _is_cli(cmdline: bytes, binary: bytes) -> bool:
+    # Not a fork of the caller before its exec: its command line still holds CALLER.
+    return binary in cmdline and CALLER.encode() not in cmdline
+
+
 def _cli_of(caller: subprocess.Popen[str]) -> int:
     """The caller's child that runs the fake agent: the caller has another, short-lived
     child at its first start (the ``sh`` that starts the parent-death watchdog)."""
@@ -74,9 +79,8 @@ def _cli_of(caller: subprocess.Popen[str]) -> int:
     binary = os.fsencode(fake_agent.executable())
 
     def started() -> bool:
-        found[:] = [
-            pid for pid, _, ppid, _ in _table() if ppid == caller.pid and binary in _cmdline(pid)
-        ]
+        mine = [pid for pid, _, ppid, _ in _table() if ppid == caller.pid]
+        found[:] = [pid for pid in mine if _is_cli(_cmdline(pid), binary)]
         return bool(found)
 
     assert settles(started, within=30), "the caller never started the CLI"
