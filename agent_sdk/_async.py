@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any, TypeVar, overload
 
-from ._run import run
+from ._run import Run, run
 from ._transport.base import Transport
 from .errors import AgentConfigError
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult, RunResult
 
-__all__ = ["run_async"]
+__all__ = ["run_async", "to_result"]
 
 T = TypeVar("T")
 
@@ -76,7 +76,12 @@ async def run_async(
 async def _one_run(
     prompt: str, options: AgentOptions | None, transport: Transport | None = None
 ) -> PlainResult:
-    async with run(prompt, options=options, transport=transport)._for_result() as events:
+    return await to_result(run(prompt, options=options, transport=transport))
+
+
+async def to_result(events: Run) -> PlainResult:
+    """``events`` iterated to their end, kept for the :class:`RunResult` it returns."""
+    async with events._for_result():
         async for _ in events:
             pass
     return events.result

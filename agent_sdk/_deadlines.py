@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Literal
-
-import anyio
 
 from .options import AgentOptions
 
@@ -15,15 +14,17 @@ Limit = Literal["timeout", "idle", "grace"]
 
 
 class Deadlines:
-    """The limits of one run, on the event loop's clock: the one place they are computed.
+    """The limits of one run, on the run's clock (``now``: the event loop's, or a blocking
+    run's monotonic clock): the one place they are computed.
 
     ``timeout`` runs from the start; ``idle_timeout`` from the last output; the result
     grace from the ``result`` event (docs/protocol.md §5, the known hang).
     """
 
-    __slots__ = ("_timeout", "end", "grace", "idle", "result_grace")
+    __slots__ = ("_now", "_timeout", "end", "grace", "idle", "result_grace")
 
-    def __init__(self, options: AgentOptions) -> None:
+    def __init__(self, options: AgentOptions, now: Callable[[], float]) -> None:
+        self._now = now
         self.end = math.inf
         self.grace = math.inf
         self.idle = options.idle_timeout
@@ -32,17 +33,17 @@ class Deadlines:
 
     def started(self) -> None:
         if self._timeout is not None:
-            self.end = anyio.current_time() + self._timeout
+            self.end = self._now() + self._timeout
 
     def result_seen(self) -> None:
         if self.grace == math.inf:
-            self.grace = anyio.current_time() + self.result_grace
+            self.grace = self._now() + self.result_grace
 
     def next_wait(self, *, idle: bool) -> tuple[float, Limit]:
         """How long the next wait on the CLI may last, and which limit that is."""
         if self.end == self.grace == math.inf and (not idle or self.idle is None):
             return math.inf, "timeout"  # no limit: spare the clock, this is the hot path
-        now = anyio.current_time()
+        now = self._now()
         limits: list[tuple[float, Limit]] = [(self.end - now, "timeout")]
         if idle and self.idle is not None:
             limits.append((self.idle, "idle"))

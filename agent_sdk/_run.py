@@ -22,7 +22,7 @@ from ._deadlines import Deadlines, Limit
 from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
-from ._transport.base import Transport
+from ._transport.base import Clock, Transport
 from .errors import AgentError, AgentUsageError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions, given_options, given_prompt
@@ -66,14 +66,20 @@ class Run:
     """
 
     def __init__(
-        self, prompt: str, options: AgentOptions, *, transport: Transport | None = None
+        self,
+        prompt: str,
+        options: AgentOptions,
+        *,
+        transport: Transport | None = None,
+        clock: Clock = anyio,
     ) -> None:
         self._prompt = given_prompt(prompt)
         self._options = options
         self._transport = transport
+        self._clock = clock  # the event loop's; a blocking transport's own (run_sync)
         self._state = _State.NEW
         self._iterating = False  # a guard against two tasks iterating one run
-        self._deadlines = Deadlines(options)
+        self._deadlines = Deadlines(options, clock.current_time)
         self._redaction = redaction_of(options, os.environ)  # kept lines, errors
         self._stream = Stream(
             output_format=options.output_format,
@@ -199,7 +205,7 @@ class Run:
         self._deadlines.started()
         # Writing a long prompt to stdin is waiting on the CLI like any read.
         delay, limit = self._deadlines.next_wait(idle=True)
-        with anyio.move_on_after(delay) as scope:
+        with self._clock.move_on_after(delay) as scope:
             await self._transport.start(self._prompt, self._options)
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
@@ -236,7 +242,7 @@ class Run:
         delay, limit = self._deadlines.next_wait(idle=True)
         if delay == math.inf:
             return await transport.receive()
-        chunk = await _receive_within(transport, delay)
+        chunk = await _receive_within(transport, delay, self._clock)
         if chunk == b"":
             if limit != "grace":
                 await self._expired(limit)
@@ -262,7 +268,7 @@ class Run:
         assert transport is not None
         ended_by_us = False
         if self._state is _State.ENDING:
-            ran_out = await _await_exit(transport, self._deadlines)
+            ran_out = await _await_exit(transport, self._deadlines, self._clock)
             if ran_out is not None:
                 if ran_out != "grace":
                     await self._expired(ran_out)
@@ -300,17 +306,17 @@ class Run:
             await self._transport.aclose()
 
 
-async def _receive_within(transport: Transport, delay: float) -> bytes | None:
+async def _receive_within(transport: Transport, delay: float, clock: Clock) -> bytes | None:
     """A chunk within ``delay`` seconds; ``b""`` if none came. When a limit runs out, what
     the CLI printed before it is still taken: a timeout measures the CLI, not how fast its
     events were consumed (docs/lifecycle.md)."""
     if delay > 0:
-        with anyio.move_on_after(delay):
+        with clock.move_on_after(delay):
             return await transport.receive()
     return transport.receive_ready()
 
 
-async def _await_exit(transport: Transport, deadlines: Deadlines) -> Limit | None:
+async def _await_exit(transport: Transport, deadlines: Deadlines, clock: Clock) -> Limit | None:
     """Wait for the exit of a CLI that closed stdout; the limit that ran out first, if any.
 
     If it lingers (the known hang, or a grandchild) it gets the result grace; an exit
@@ -320,7 +326,7 @@ async def _await_exit(transport: Transport, deadlines: Deadlines) -> Limit | Non
     delay, limit = deadlines.next_wait(idle=False)
     if transport.returncode is not None:
         delay = math.inf
-    with anyio.move_on_after(max(delay, 0)):
+    with clock.move_on_after(max(delay, 0)):
         await transport.wait()
     return limit if transport.returncode is None else None
 

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import anyio
 
-from ._async import run_async
-from .options import AgentOptions
+from ._async import run_async, to_result
+from ._run import Run
+from .options import AgentOptions, given_options
 from .result import PlainResult, RunResult
 
 T = TypeVar("T")
@@ -63,6 +64,8 @@ def run_sync(
         plan = run_sync("Plan the refactor", output_type=Steps).output
     """
     if not _loop_running_in_this_thread():
+        if output_type is None:
+            return _run_blocking(prompt, options)
         # The main task returns nothing: asyncio formats that task (its SIGINT handler's
         # repr, at the end of the run), and a task holding the result would format
         # every kept event (docs/benchmarks.md, "run_sync").
@@ -76,6 +79,24 @@ def run_sync(
     with start_blocking_portal() as portal:
         future = portal.start_task_soon(_run_async_positional, prompt, options, output_type)
         return _wait(future, _current_asyncio_task())
+
+
+def _run_blocking(prompt: str, options: AgentOptions | None) -> PlainResult:
+    """A whole run with no event loop (docs/lifecycle.md, "run_sync without an event
+    loop"): :class:`Run` over a transport whose waits block, so its coroutine finishes
+    in one step."""
+    from ._transport.blocking import BlockingTransport
+
+    transport = BlockingTransport()
+    run = Run(prompt, given_options(options), transport=transport, clock=transport.clock)
+    step = to_result(run)
+    try:
+        step.send(None)
+    except StopIteration as done:
+        result: PlainResult = done.value
+        return result
+    step.close()
+    raise RuntimeError("internal error: a blocking run waited on an event loop")
 
 
 def _wait(future: Future[RunResult[Any]], task: asyncio.Task[object] | None) -> RunResult[Any]:
@@ -111,9 +132,10 @@ async def _run_into(
 
 
 def _loop_running_in_this_thread() -> bool:
-    import asyncio
-
+    asyncio = sys.modules.get("asyncio")  # no loop can run before it is imported
     try:
+        if asyncio is None:
+            raise RuntimeError
         asyncio.get_running_loop()
     except RuntimeError:
         trio = sys.modules.get("trio")  # only look if the program uses trio at all

@@ -8,11 +8,37 @@ of a run is tested without a process.
 
 from __future__ import annotations
 
+from types import TracebackType
 from typing import Protocol
 
 from ..options import AgentOptions
 
-__all__ = ["Transport"]
+__all__ = ["Clock", "Transport"]
+
+
+class Scope(Protocol):
+    """A deadline while entered (``anyio.CancelScope`` is one)."""
+
+    @property
+    def cancelled_caught(self) -> bool: ...
+
+    def __enter__(self) -> Scope: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None: ...
+
+
+class Clock(Protocol):
+    """How a run tells the time and bounds a wait: the ``anyio`` module itself, on an
+    event loop; a blocking run's own clock without one (``_transport/blocking.py``)."""
+
+    def current_time(self) -> float: ...
+
+    def move_on_after(self, delay: float | None) -> Scope: ...
 
 
 class Transport(Protocol):

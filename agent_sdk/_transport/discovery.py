@@ -1,4 +1,5 @@
-"""Finding the cursor-agent binary (docs/protocol.md §1): ``locate_binary`` from async code."""
+"""Finding the cursor-agent binary (docs/protocol.md §1): ``locate_binary`` from async code,
+``binary_for`` from code that may block."""
 
 from __future__ import annotations
 
@@ -21,8 +22,12 @@ INSTALL_HINT = (
 async def locate_binary(options: AgentOptions) -> str:
     """The CLI to run for these options, searched in a worker thread: the filesystem
     probes block, and a loop's blocking-call detectors rightly complain of them."""
-    environ = {**os.environ, **(options.env or {})}
-    return await anyio.to_thread.run_sync(find_binary, options.binary, environ)
+    return await anyio.to_thread.run_sync(binary_for, options)
+
+
+def binary_for(options: AgentOptions) -> str:
+    """The CLI to run for these options (:func:`find_binary`, with their environment)."""
+    return find_binary(options.binary, {**os.environ, **(options.env or {})})
 
 
 def _resolve(name: str, path: str) -> str | None:

@@ -13,8 +13,10 @@ event loop starts it.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Protocol
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol
 
 import anyio
 
@@ -23,7 +25,10 @@ from ..options import Invocation
 from ._pidfd import pidfds, spawn_now
 from .groups import track
 
-__all__ = ["SIGKILL", "SIGTERM", "Child", "Pipes", "open_pipes", "spawn"]
+if TYPE_CHECKING:
+    import subprocess
+
+__all__ = ["SIGKILL", "SIGTERM", "Child", "Pipes", "open_pipes", "spawn", "spawn_blocking"]
 
 # POSIX numbers, as constants: the `signal` module costs a millisecond of import time.
 SIGTERM, SIGKILL = 15, 9
@@ -93,12 +98,8 @@ async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipe
         AgentNotFoundError: the binary vanished between discovery and now.
         AgentStartError: any other reason the OS gave for not starting it.
     """
-    import subprocess  # loaded by the event loop's subprocess support by now; not at import
-
-    stdin = pipes.stdin[0] if pipes.stdin else subprocess.DEVNULL
-    stdout, stderr = pipes.stdout[1], pipes.stderr[1]
-    child: Child
-    try:
+    with _starting(invocation, cwd, pipes) as (stdin, stdout, stderr):
+        child: Child
         if pidfds():
             child = spawn_now(
                 invocation.argv,
@@ -120,6 +121,41 @@ async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipe
             )
         track(child.pid)  # its group is the caller's to untrack, at its SIGKILL
         return child
+
+
+def spawn_blocking(
+    invocation: Invocation, cwd: str | os.PathLike[str] | None, pipes: Pipes
+) -> subprocess.Popen[bytes]:
+    """:func:`spawn` for a caller with no event loop (``run_sync`` from a plain script),
+    which waits for the child itself."""
+    with _starting(invocation, cwd, pipes) as (stdin, stdout, stderr):
+        import subprocess
+
+        popen = subprocess.Popen(
+            invocation.argv,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            cwd=cwd,
+            env=invocation.env,
+            start_new_session=True,
+        )
+        track(popen.pid)  # its group is the caller's to untrack, at its SIGKILL
+        return popen
+
+
+@contextlib.contextmanager
+def _starting(
+    invocation: Invocation, cwd: str | os.PathLike[str] | None, pipes: Pipes
+) -> Iterator[tuple[int, int, int]]:
+    """The child's stdin, stdout and stderr for a start; on the way out, the child's ends
+    closed, and ours too if the start failed, whose ``OSError`` becomes the error a user
+    can act on."""
+    import subprocess  # loaded by the event loop's subprocess support by now; not at import
+
+    stdin = pipes.stdin[0] if pipes.stdin else subprocess.DEVNULL
+    try:
+        yield stdin, pipes.stdout[1], pipes.stderr[1]
     except BaseException as exc:
         for fd in pipes.ours():
             if fd is not None:

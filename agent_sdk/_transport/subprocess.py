@@ -18,29 +18,27 @@ import enum
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
 
 import anyio
 
-from .._invocation import passes_model
 from ..options import AgentOptions, Invocation, build_invocation
+from .child import (
+    CHUNK_BYTES,
+    PIPE_BYTES,
+    REAP_WAIT,
+    STDERR_GRACE,
+    TERM_GRACE,
+    ChildPipes,
+    grow_pipe,
+)
 from .discovery import locate_binary
-from .groups import kill_all, untrack
-from .spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
-
-if TYPE_CHECKING:
-    from .config_dir import PrivateConfig
+from .groups import kill_all
+from .spawn import SIGTERM, Child, open_pipes, spawn
 
 __all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe"]
 
-CHUNK_BYTES = 256 * 1024  # a quarter megabyte decodes fastest: a chunk's events stay in cache
-PIPE_BYTES = 1 << 20
-STDERR_TAIL_BYTES = 64 * 1024
 CHECKPOINT_EVERY = 0.005  # longest stretch of reading without letting other tasks run
 STDOUT_GLANCE = 0.01  # wait this long for stdout alone before also watching stderr and exit
-TERM_GRACE = 0.5  # after SIGTERM, how long the group gets before SIGKILL
-REAP_WAIT = 2.0  # after SIGKILL, how long to wait for the kernel to report the exit
-STDERR_GRACE = 0.25  # after the exit, how long a grandchild may hold stderr open
 
 
 # Process groups started and not yet killed (``groups``) are killed at interpreter exit,
@@ -56,34 +54,6 @@ def _kill_live_groups() -> None:
         config_dir.release_all()
 
 
-def grow_pipe(fd: int) -> None:
-    """Ask Linux for a 1 MiB pipe (the default is 64 KiB): 16 times fewer wake-ups."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, 1031, PIPE_BYTES)  # F_SETPIPE_SZ
-    except (ImportError, OSError):
-        pass  # another OS, or above /proc/sys/fs/pipe-max-size: the default works too
-
-
-class StderrTail:
-    """The last ``limit`` bytes written to stderr (a chatty run must not grow memory)."""
-
-    __slots__ = ("_buf", "_limit")
-
-    def __init__(self, limit: int = STDERR_TAIL_BYTES) -> None:
-        self._buf = bytearray()
-        self._limit = limit
-
-    def write(self, data: bytes) -> None:
-        self._buf += data
-        if len(self._buf) > 2 * self._limit:
-            del self._buf[: -self._limit]
-
-    def text(self) -> str:
-        return bytes(self._buf[-self._limit :]).decode("utf-8", "replace")
-
-
 class _Phase(enum.Enum):
     NEW = "new"
     RUNNING = "running"
@@ -91,33 +61,20 @@ class _Phase(enum.Enum):
     CLOSED = "closed"
 
 
-class SubprocessTransport:
+class SubprocessTransport(ChildPipes):
     """The CLI as a child process, leader of its own process group (see the module)."""
 
     def __init__(self) -> None:
+        super().__init__(anyio.current_time)
         self._phase = _Phase.NEW
         self._process: Child | None = None
-        self._stdout: int | None = None
-        self._stderr: int | None = None
-        self._stdin: int | None = None
-        self._stderr_tail = StderrTail()
         self._stderr_closed = anyio.Event()
         self._closed: anyio.Event | None = None
-        self._linger = 0.0
-        self._exited_at: float | None = None
         self._last_checkpoint = time.monotonic()
-        self._config: PrivateConfig | None = None
-
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
 
     @property
     def returncode(self) -> int | None:
         return self._process.returncode if self._process is not None else None
-
-    def stderr_tail(self) -> str:
-        return self._stderr_tail.text()
 
     # --- start ----------------------------------------------------------------------
     async def start(self, prompt: str, options: AgentOptions) -> None:
@@ -128,12 +85,7 @@ class SubprocessTransport:
     async def start_invocation(self, invocation: Invocation, options: AgentOptions) -> None:
         """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder); one
         that passes ``--model`` in a private config dir (:func:`passes_model`)."""
-        if passes_model(invocation.argv):
-            # --model is sticky (docs/protocol.md §1): stored in a private config, not
-            # in the user's, so no later run without a model gets this one.
-            from .config_dir import in_private_config
-
-            self._config, invocation = in_private_config(invocation)
+        invocation = self._in_private_config(invocation)
         try:
             await self._spawn(invocation, options)
         except BaseException:
@@ -141,17 +93,13 @@ class SubprocessTransport:
                 self._release_config()
             raise
 
-    def _release_config(self) -> None:
-        config, self._config = self._config, None
-        if config is not None:
-            config.release()
-
     async def _spawn(self, invocation: Invocation, options: AgentOptions) -> None:
         self._linger = options.result_grace
         pipes = open_pipes(stdin=invocation.stdin is not None)
         process = await spawn(invocation, options.cwd, pipes)  # closes the pipes it fails with
         # Ours from here on, before anything awaits (docs/lifecycle.md).
         self._process = process
+        self._pid = process.pid
         self._stdout, self._stderr, self._stdin = pipes.ours()
         if self._phase is not _Phase.NEW:
             # aclose() ran in another task while we were spawning: end it now.
@@ -195,26 +143,6 @@ class SubprocessTransport:
                 return chunk
             await self._wait_for_output()
 
-    def receive_ready(self) -> bytes | None:
-        fd = self._stdout
-        if fd is None:
-            return None
-        try:
-            data = os.read(fd, CHUNK_BYTES)
-        except BlockingIOError:
-            self._read_stderr()
-            if (
-                self._exited_at is not None
-                and anyio.current_time() >= self._exited_at + self._linger
-            ):
-                return None  # it exited, and what holds stdout open is not the CLI
-            return b""
-        self._read_stderr()  # along the way: a full stderr pipe must never block the CLI
-        if not data:
-            self._close_fd("_stdout")
-            return None
-        return data
-
     async def _wait_for_output(self) -> None:
         """Until stdout may have something, or the output may have ended."""
         fd = self._stdout
@@ -241,21 +169,6 @@ class SubprocessTransport:
         await self._process.wait()
         self._exited_at = anyio.current_time()
         waiting.deadline = self._exited_at + self._linger
-
-    def _read_stderr(self) -> bool:
-        """Read what stderr holds now, without waiting; ``False`` once it is closed."""
-        fd = self._stderr
-        while fd is not None:
-            try:
-                data = os.read(fd, CHUNK_BYTES)
-            except BlockingIOError:
-                return True
-            if not data:
-                self._close_fd("_stderr")
-                self._stderr_closed.set()
-                return False
-            self._stderr_tail.write(data)
-        return False
 
     async def _drain_stderr(self) -> None:
         while (fd := self._stderr) is not None:
@@ -316,29 +229,15 @@ class SubprocessTransport:
             self._kill_and_release()
 
     def _kill_and_release(self) -> None:
-        # Synchronous: nothing can interrupt it. Stragglers of the group (tool
-        # subprocesses) are killed even when the leader exited on its own.
         self._phase = _Phase.CLOSED
-        self._read_stderr()  # what it said last is kept
-        if self._process is not None:
-            self._signal_group(SIGKILL)
-            untrack(self._process.pid)  # SIGKILL cannot be ignored: it is dead
-        for name in ("_stdout", "_stderr", "_stdin"):
-            self._close_fd(name)
-        self._release_config()  # the group is dead: nothing writes in it any more
+        super()._kill_and_release()
 
-    def _signal_group(self, signum: int) -> None:
-        assert self._process is not None
-        with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already
-            os.killpg(self._process.pid, signum)
-
-    def _close_fd(self, name: str) -> None:
-        fd = getattr(self, name)
-        if fd is not None:
-            setattr(self, name, None)
-            with contextlib.suppress(RuntimeError):  # no event loop (garbage collection)
-                anyio.notify_closing(fd)  # wakes a task waiting on it in receive()
-            os.close(fd)
+    def _closing(self, name: str, fd: int) -> None:
+        with contextlib.suppress(RuntimeError):  # no event loop (garbage collection)
+            anyio.notify_closing(fd)  # wakes a task waiting on it in receive()
+        if name == "_stderr":
+            with contextlib.suppress(RuntimeError):  # its loop is closed (garbage collection)
+                self._stderr_closed.set()
 
 
 async def _readable(fd: int) -> None:

@@ -18,9 +18,9 @@ from collections.abc import Mapping
 import anyio
 import anyio.abc
 
+from .._transport.child import StderrTail, grow_pipe
 from .._transport.groups import untrack
 from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
-from .._transport.subprocess import StderrTail, grow_pipe
 from ..options import AgentOptions, Invocation
 
 __all__ = ["AcpProcess", "FdReceiveStream", "FdSendStream", "acp_invocation"]

@@ -1,6 +1,7 @@
 """A short script pays for what it uses: ``import agent_sdk`` loads no event loop and no
-optional part, and a plain run loads neither the output nor the private-config machinery
-(docs/benchmarks.md, "Cold start"). Each check runs in a fresh interpreter."""
+optional part, and a plain ``run_sync`` loads neither an event loop nor the output nor the
+private-config machinery (docs/benchmarks.md, "Cold start"). Each check runs in a fresh
+interpreter."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def test_importing_agent_sdk_loads_no_event_loop_and_no_optional_part(module: st
 
 def test_a_run_without_a_model_or_an_output_type_loads_neither_machinery() -> None:
     loaded = _loaded("run")
-    assert "agent_sdk._transport.subprocess" in loaded
+    assert "agent_sdk._transport.blocking" in loaded
     assert not loaded & {
         "agent_sdk._structured",
         "agent_sdk._output",
@@ -63,3 +64,9 @@ def test_a_run_without_a_model_or_an_output_type_loads_neither_machinery() -> No
         "tempfile",
         "shutil",
     }
+
+
+def test_run_sync_from_a_plain_script_loads_no_event_loop() -> None:
+    loaded = _loaded("run")
+    assert "agent_sdk._transport.blocking" in loaded  # it did run
+    assert not loaded & {"asyncio", "trio", "anyio._backends._asyncio", "concurrent.futures"}

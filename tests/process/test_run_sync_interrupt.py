@@ -1,8 +1,10 @@
-"""``run_sync`` inside a running loop: interrupting the caller ends the run and its CLI.
+"""``run_sync``: interrupting the caller ends the run and its CLI, from a plain script
+(no event loop: docs/lifecycle.md, "run_sync without an event loop") and inside a running
+loop.
 
-The caller is a real Python process (a loop of asyncio or trio, as in a notebook) that
-survives the interruption, as a notebook kernel does; the CLI is the fake agent stalled
-mid-run, a real child process.
+The caller is a real Python process (a plain script, or a loop of asyncio or trio, as in
+a notebook) that survives the interruption, as a notebook kernel does; the CLI is the
+fake agent stalled mid-run, a real child process.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import selectors
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -32,7 +35,9 @@ async def cell():
     run_sync("Run the full test suite", options=options)
 
 try:
-    if sys.argv[1] == "asyncio":
+    if sys.argv[1] == "plain":
+        run_sync("Run the full test suite", options=options)
+    elif sys.argv[1] == "asyncio":
         import asyncio
         asyncio.run(cell())
     else:
@@ -44,7 +49,7 @@ except KeyboardInterrupt:
 """
 
 
-@pytest.fixture(params=["asyncio", "trio"])
+@pytest.fixture(params=["plain", "asyncio", "trio"])
 def caller(request: pytest.FixtureRequest) -> Iterator[subprocess.Popen[str]]:
     with subprocess.Popen(
         [sys.executable, "-c", CALLER, request.param, fake_agent.executable()],
@@ -107,3 +112,17 @@ def test_the_first_ctrl_c_ends_the_run_and_its_cli(caller: subprocess.Popen[str]
     assert _said(caller) == "interrupted"
     assert not is_running(cli), "the CLI outlived the interrupted run_sync"
     assert caller.poll() is None  # the caller lives on, as a notebook does
+
+
+def test_a_second_ctrl_c_while_the_run_ends_still_ends_its_cli(
+    caller: subprocess.Popen[str],
+) -> None:
+    cli = _cli_of(caller)
+    assert settles(lambda: is_running(cli))
+
+    caller.send_signal(signal.SIGINT)
+    time.sleep(0.005)  # within the teardown's grace: the second lands while it ends
+    caller.send_signal(signal.SIGINT)
+
+    assert _said(caller) == "interrupted"
+    assert settles(lambda: not is_running(cli)), "the CLI outlived the interrupted run_sync"
