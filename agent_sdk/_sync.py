@@ -1,8 +1,10 @@
 """``run_sync()``: a whole run from code that is not async, even inside a running loop.
 
-Inside a running loop (a notebook, a sync helper called from async code) the run cannot
-use that loop without blocking on itself, so it gets a loop of its own in a worker
-thread, and the caller's thread waits. The wait is what a user interrupts: Ctrl-C (a
+From a plain script it runs no event loop at all: the same :class:`Run` over a transport
+that blocks (docs/lifecycle.md, "run_sync without an event loop"), so a short script does
+not import one. Inside a running loop (a notebook, a sync helper called from async code)
+the run cannot use that loop without blocking on itself, so it gets a loop of its own in
+a worker thread, and the caller's thread waits. The wait is what a user interrupts: Ctrl-C (a
 ``KeyboardInterrupt``) or the cancellation ``asyncio.run`` delivers on the first Ctrl-C
 must end the run and its CLI at once, not leave it editing files in the worker until it
 is done (docs/lifecycle.md, "run_sync in a running loop").
@@ -45,12 +47,13 @@ def run_sync(
     """Run the agent to completion and return its :class:`RunResult` (blocking).
 
     Same arguments and errors as :func:`run_async` (``output_type=``: a validated value
-    of that type in ``result.output``, docs/output.md). From a plain script it runs an event loop
-    of its own. Called inside a running event loop (a notebook cell, a sync helper of
-    async code) it still works, but it **blocks that loop** for the whole run: the run
-    happens on a private loop in a worker thread while the caller waits. In async code
-    use ``await run_async(...)`` instead. Interrupting the wait (Ctrl-C, or the
-    cancellation ``asyncio.run`` sends) ends the run and its CLI before it returns.
+    of that type in ``result.output``, docs/output.md). From a plain script it runs
+    without an event loop (with ``output_type``, a loop of its own). Called inside a
+    running event loop (a notebook cell, a sync helper of async code) it still works, but
+    it **blocks that loop** for the whole run: the run happens on a private loop in a
+    worker thread while the caller waits. In async code use ``await run_async(...)``
+    instead. Interrupting the wait (Ctrl-C, or the cancellation ``asyncio.run`` sends)
+    ends the run and its CLI before it returns.
 
     Raises:
         AgentError: those of :func:`run`, once the run is over: AgentConfigError,

@@ -15,6 +15,7 @@ from ._flags import Options
 from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, stored_model, write_config
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
+from ._reply import with_reply
 from ._scenario import ScenarioError, load_scenario, pick_scenario, scenario_path
 from ._wire import write_stderr, write_stdout
 
@@ -189,6 +190,7 @@ def run_headless(options: Options) -> int:
         scenario = load_scenario(scenario_path("not_logged_in"))
     # A bare `--resume` and `--continue` (the latest chat) resume too.
     scenario = scenario.played(resumed=options.resume is not None or options.continue_)
+    with_reply(scenario.steps, prompt, os.environ)  # $FAKE_AGENT_REPLY, or JSON asked for
     missing = missing_environment(scenario.steps, os.environ)
     if missing is not None:
         write_stderr(f"fake_agent: {missing}\n")

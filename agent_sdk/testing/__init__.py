@@ -60,6 +60,7 @@ class FakeAgent:
         self.binary = fake_agent.executable()
         monkeypatch.setenv("CURSOR_AGENT_BIN", self.binary)
         monkeypatch.delenv("FAKE_AGENT_SCENARIO", raising=False)
+        monkeypatch.delenv("FAKE_AGENT_REPLY", raising=False)
 
     def scenario(self, scenario: str | os.PathLike[str]) -> Path:
         """The file of a scenario: a path, a name in :attr:`scenario_dirs`, or a bundled one.
@@ -75,6 +76,19 @@ class FakeAgent:
         path = self.scenario(scenario)
         self._monkeypatch.setenv("FAKE_AGENT_SCENARIO", str(path.resolve()))
         return path
+
+    def reply(self, text: str) -> None:
+        """End every run of the test from now on with this reply (the last assistant
+        message and the result's text), whatever the scenario: a test of your own
+        ``output_type`` passes the JSON it wants checked, a fenced block or bare::
+
+            fake_cursor_agent.reply('{"verdict": "approve", "summary": "ok", "findings": []}')
+            assert run_sync("Review", output_type=Review).output.verdict == "approve"
+
+        Without it, a run that asks for an ``output_type`` gets an example value of the
+        type's schema (docs/output.md, "Testing on the fake agent").
+        """
+        self._monkeypatch.setenv("FAKE_AGENT_REPLY", text)
 
     def options(
         self, scenario: str | os.PathLike[str] | None = None, **kwargs: Any
