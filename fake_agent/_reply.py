@@ -71,7 +71,8 @@ def example_of(schema: Any, root: Mapping[str, Any], depth: int = 0) -> Any:
         count = max(1, int(schema.get("minItems", 1)))
         return [example_of(schema.get("items", {}), root, depth + 1) for _ in range(count)]
     if kind in ("integer", "number"):
-        low = schema.get("minimum", schema.get("exclusiveMinimum", 0))
+        low = schema.get("minimum", schema.get("exclusiveMinimum"))
+        low = low if isinstance(low, (int, float)) else 0
         return int(low) + 1 if kind == "integer" else float(low) + 1
     if kind == "boolean":
         return True
