@@ -93,9 +93,14 @@ def _schema_asked(prompt: str) -> dict[str, Any] | None:
 
 
 def _last_reply(steps: list[dict[str, Any]]) -> str:
+    """The last assistant message, else the result's text (a scenario may script only
+    the result)."""
     for step in reversed(steps):
         if step.get("type") == "assistant":
             return _text(step)
+    for step in reversed(steps):
+        if step.get("type") == "result" and isinstance(step.get("result"), str):
+            return str(step["result"])
     return ""
 
 

@@ -113,3 +113,12 @@ def test_a_reply_that_never_fits_ends_in_an_output_error(fake_cursor_agent: Fake
     fake_cursor_agent.reply('{"verdict": "maybe"}')
     with pytest.raises(AgentOutputError):
         run_sync("Review the cart module", output_type=Review)
+
+
+def test_a_scenario_whose_result_alone_holds_json_is_played_as_written(tmp_path: Any) -> None:
+    scenario = tmp_path / "only_result.ndjson"
+    result = {"type": "result", "subtype": "success", "is_error": False, "session_id": "s"}
+    result["result"] = '```json\n{"verdict": "maybe"}\n```'
+    scenario.write_text(json.dumps(result) + "\n")
+    said = play("Review" + instruction(Review), FAKE_AGENT_SCENARIO=str(scenario))
+    assert said["result"] == result["result"]
