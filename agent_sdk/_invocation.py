@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
-if TYPE_CHECKING:  # options.py imports this module
-    from .options import AgentOptions
+from ._options import AgentOptions
+from ._protocol.redaction import redacted_argv
 
 __all__ = [
     "MAX_PROMPT_ARG_BYTES",
@@ -45,8 +45,6 @@ class Invocation(msgspec.Struct, frozen=True):
     def __rich_repr__(self) -> list[tuple[str, Any]]:
         """What rich shows (its ``__rich_repr__`` protocol): the argv with header values
         as ``***``, the sizes of stdin and the environment."""
-        from ._protocol.redaction import redacted_argv  # the one redaction; imports us
-
         stdin = None if self.stdin is None else _Shown(f"<{len(self.stdin)} bytes>")
         return [
             ("argv", redacted_argv(self.argv)),

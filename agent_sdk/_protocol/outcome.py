@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
+from .._options import AgentOptions
 from ..errors import (
     AgentError,
     AgentProtocolError,
@@ -26,7 +27,6 @@ from ..errors import (
     AgentTimeoutError,
     ErrorContext,
 )
-from ..options import AgentOptions
 from ..result import PlainResult, RunResult
 from .classify import (
     MESSAGE_CHARS,  # how much of what the CLI said a message quotes (classify.shorten)

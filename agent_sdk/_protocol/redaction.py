@@ -49,9 +49,9 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from .._options import AgentOptions
 from ..errors import AgentError, AgentResultError
 from ..events import Event
-from ..options import AgentOptions
 
 __all__ = [
     "MASK",

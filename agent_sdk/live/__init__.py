@@ -49,10 +49,9 @@ from ._session import (
     LiveSession,
     PermissionCallback,
     PermissionDecision,
-    TurnUpdates,
 )
 from ._subagents import Subagent, TaskCallback
-from ._turn import LiveResult, LiveTurn
+from ._turn import LiveResult, LiveTurn, TurnUpdates
 from ._updates import (
     AcpPlan,
     AcpToolCall,

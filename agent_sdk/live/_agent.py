@@ -273,7 +273,7 @@ class LiveAgent:
             params = LoadSessionParams(
                 session_id=session_id, cwd=where, mcp_servers=list(mcp_servers)
             )
-            raw = await request(self, "session/load", params, session=session)
+            raw = await request(self, "session/load", params, session_id=session_id)
         except BaseException:
             if known is None:  # a session open before stays as it was
                 del self._router.sessions[session_id]

@@ -1,26 +1,38 @@
 """A request or a turn under its limits, its failure as an agent_sdk error (docs/live.md
 "Errors"; docs/acp.md §1: time out every request, §3.7: cancel, §5.2 item 9: a lost agent).
+
+The lowest of the live agent's shells: it sees the agent only as a :class:`RequestAgent`
+(``LiveAgent`` is one) and a session only as its id and its cancel, so the sessions and
+the agent above it can use it without it knowing them.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 import anyio
 import msgspec
 
 from .._protocol.classify import process_error
+from .._protocol.redaction import Redaction
 from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
+from ._connection import Connection
 from ._errors import live_error
 from ._jsonrpc import JsonRpcError, decode
 from ._messages import InitializeParams, InitializeResult, PromptParams, PromptResult
+from ._seam import LiveTransport
 
-if TYPE_CHECKING:
-    from ._agent import LiveAgent
-    from ._session import LiveSession
-
-__all__ = ["CANCEL_GRACE", "ended_error", "initialize", "prompt", "request", "result_of"]
+__all__ = [
+    "CANCEL_GRACE",
+    "RequestAgent",
+    "ended_error",
+    "initialize",
+    "prompt",
+    "request",
+    "result_of",
+]
 
 T = TypeVar("T")
 
@@ -30,19 +42,41 @@ CANCEL_GRACE = 5.0
 EXIT_WAIT = 2.0
 
 
+class RequestAgent(Protocol):
+    """What a request needs of the agent it goes to (:class:`~agent_sdk.live.LiveAgent` is
+    one): the connection (``_conn`` while open), the process for its exit status and
+    stderr, the redaction of every error, and the turn's time limit."""
+
+    @property
+    def turn_timeout(self) -> float | None: ...
+
+    @property
+    def _conn(self) -> Connection | None: ...
+
+    @property
+    def _connection(self) -> Connection: ...
+
+    @property
+    def _process(self) -> LiveTransport | None: ...
+
+    @property
+    def _redaction(self) -> Redaction: ...
+
+    def stderr_tail(self) -> str: ...
+
+
 async def request(
-    agent: LiveAgent, method: str, params: Any, *, session: LiveSession | None = None
+    agent: RequestAgent, method: str, params: Any, *, session_id: str | None = None
 ) -> msgspec.Raw:
     """A request under ``request_timeout``; an error answer or a lost agent is raised as an
     agent_sdk error with the method, the session id and the agent's stderr, redacted."""
-    session_id = session.session_id if session is not None else None
     try:
         return await agent._connection.request(method, params)
     except (JsonRpcError, AgentProtocolError) as exc:
         raise await _failure(agent, exc, method, session_id) from None
 
 
-async def initialize(agent: LiveAgent, params: InitializeParams) -> InitializeResult:
+async def initialize(agent: RequestAgent, params: InitializeParams) -> InitializeResult:
     """``initialize`` (§3.1), the first request. An agent that ends before answering failed
     to start (an unusable ``--model`` exits 1 with a message on stderr, §1): its exit status
     and stderr say why, typed as a print-mode start failure would be (``AgentModelError``,
@@ -56,7 +90,7 @@ async def initialize(agent: LiveAgent, params: InitializeParams) -> InitializeRe
     return result_of(agent, raw, InitializeResult, "initialize")
 
 
-async def _start_error(agent: LiveAgent, exc: AgentProtocolError) -> AgentError:
+async def _start_error(agent: RequestAgent, exc: AgentProtocolError) -> AgentError:
     process = agent._process
     assert process is not None
     with anyio.move_on_after(EXIT_WAIT):
@@ -67,7 +101,7 @@ async def _start_error(agent: LiveAgent, exc: AgentProtocolError) -> AgentError:
     return agent._redaction.error(process_error(said, context))
 
 
-def result_of(agent: LiveAgent, raw: msgspec.Raw, kind: type[T], method: str) -> T:
+def result_of(agent: RequestAgent, raw: msgspec.Raw, kind: type[T], method: str) -> T:
     """An answer's result as its type.
 
     Raises:
@@ -84,7 +118,7 @@ def result_of(agent: LiveAgent, raw: msgspec.Raw, kind: type[T], method: str) ->
 
 
 async def _failure(
-    agent: LiveAgent, exc: JsonRpcError | AgentProtocolError, method: str, session_id: str | None
+    agent: RequestAgent, exc: JsonRpcError | AgentProtocolError, method: str, session_id: str | None
 ) -> AgentError:
     """An error answer, an answer that could not be read, or the connection's end (the
     agent went away: say what it left), as the agent_sdk error to raise, redacted."""
@@ -102,7 +136,7 @@ async def _failure(
     return agent._redaction.error(error)
 
 
-async def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> AgentProtocolError:
+async def ended_error(agent: RequestAgent, why: str, session_id: str | None) -> AgentProtocolError:
     """The agent is gone: its exit status (once reaped, briefly awaited) and stderr, and how
     to go on."""
     process = agent._process
@@ -118,26 +152,32 @@ async def ended_error(agent: LiveAgent, why: str, session_id: str | None) -> Age
     )
 
 
-async def prompt(agent: LiveAgent, session: LiveSession, params: PromptParams) -> PromptResult:
+async def prompt(
+    agent: RequestAgent, params: PromptParams, cancel: Callable[[], Awaitable[None]]
+) -> PromptResult:
     """One ``session/prompt`` to its stop reason, under ``turn_timeout``: past it the turn
-    is cancelled; if it does not stop within :data:`CANCEL_GRACE`, the agent is ended (its
-    other turns too: a process that ignores a cancel cannot be trusted with them)."""
+    is cancelled (``cancel``: the session's), and if it does not stop within
+    :data:`CANCEL_GRACE`, the agent is ended (its other turns too: a process that ignores a
+    cancel cannot be trusted with them)."""
     call = await agent._connection.call("session/prompt", params)
     try:
         try:
             raw = await call.result(agent.turn_timeout)
         except AgentTimeoutError:
-            raise agent._redaction.error(await _time_out(agent, session, call)) from None
+            timed_out = await _time_out(agent, params.session_id, cancel, call)
+            raise agent._redaction.error(timed_out) from None
         return result_of(agent, raw, PromptResult, "session/prompt")
     except (JsonRpcError, AgentProtocolError) as exc:
-        raise await _failure(agent, exc, "session/prompt", session.session_id) from None
+        raise await _failure(agent, exc, "session/prompt", params.session_id) from None
     finally:
         call.close()
 
 
-async def _time_out(agent: LiveAgent, session: LiveSession, call: Any) -> AgentTimeoutError:
+async def _time_out(
+    agent: RequestAgent, session_id: str, cancel: Callable[[], Awaitable[None]], call: Any
+) -> AgentTimeoutError:
     with contextlib.suppress(AgentProtocolError):
-        await session.cancel()
+        await cancel()
     try:
         await call.result(CANCEL_GRACE)
         what = "was cancelled; the session is still usable"
@@ -147,6 +187,6 @@ async def _time_out(agent: LiveAgent, session: LiveSession, call: Any) -> AgentT
         what = f"did not stop within {CANCEL_GRACE} s of its cancel: the agent was ended"
     return AgentTimeoutError(
         f"the turn took longer than turn_timeout={agent.turn_timeout} s and {what}",
-        context=ErrorContext(session_id=session.session_id),
+        context=ErrorContext(session_id=session_id),
         hint="raise LiveAgent(turn_timeout=...) or split the prompt",
     )

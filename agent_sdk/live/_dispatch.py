@@ -10,15 +10,19 @@ other not-awaited ``cursor/*`` notifications with ``{}``, anything else ``-32601
 
 A subagent's updates and requests name its own session id (§3.13): they go to the
 session that spawned it (its turn shows them as the subagent's).
+
+The router sees its agent only as a :class:`RouterAgent` (``LiveAgent`` is one, and makes
+the router); it knows the sessions it routes to.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
+from ._connection import DiagnosticLog
 from ._decisions import Verdict, decide, permission_outcome
 from ._jsonrpc import (
     INVALID_PARAMS,
@@ -44,10 +48,7 @@ from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, Perm
 from ._subagents import TaskCallback
 from ._updates import SessionNotification, SessionUpdate, SubagentSpawned, decode_update
 
-if TYPE_CHECKING:
-    from ._agent import LiveAgent
-
-__all__ = ["Router", "default_ask_question"]
+__all__ = ["Router", "RouterAgent", "default_ask_question"]
 
 T = TypeVar("T")
 
@@ -63,12 +64,27 @@ def default_ask_question(params: AskQuestionParams) -> AskQuestionResult:
     return AskQuestionResult(outcome=QuestionSkippedOutcome(reason=SKIPPED_REASON))
 
 
+class RouterAgent(Protocol):
+    """What the router needs of its agent (:class:`~agent_sdk.live.LiveAgent` is one): the
+    log of what was dropped, and the limit and the failures of the callbacks, for a
+    request no running turn owns."""
+
+    @property
+    def decision_timeout(self) -> float: ...
+
+    @property
+    def callback_errors(self) -> list[BaseException]: ...
+
+    @property
+    def _log(self) -> DiagnosticLog: ...
+
+
 class Router:
     """The sessions of one agent, and the answers to the agent's requests."""
 
     def __init__(
         self,
-        agent: LiveAgent,
+        agent: RouterAgent,
         *,
         permission: PermissionCallback | None,
         ask_question: AskQuestionCallback | None,

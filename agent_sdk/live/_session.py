@@ -1,5 +1,8 @@
 """``LiveSession``: one ACP session's prompts, cancel, modes and decisions (docs/acp.md §2,
 §3.6–§3.8, §3.11), and the callback types of :class:`~agent_sdk.live.LiveAgent`.
+
+A session sees its agent only as a :class:`SessionAgent` (``LiveAgent`` is one): the agent
+makes sessions, a session never imports the agent. Its turns are ``_turn``'s.
 """
 
 from __future__ import annotations
@@ -7,13 +10,11 @@ from __future__ import annotations
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import anyio
-import anyio.lowlevel
 import msgspec
 
-from ..errors import AgentProtocolError
 from . import _control
 from ._decisions import Verdict, decide
 from ._feed import TurnFeed
@@ -24,7 +25,6 @@ from ._messages import (
     ModelInfo,
     NewSessionResult,
     PromptParams,
-    PromptResult,
     SessionMode,
     SetConfigOptionResult,
 )
@@ -37,6 +37,7 @@ from ._requests import (
     RequestPermissionParams,
     SelectedOutcome,
 )
+from ._turn import LiveResult, LiveTurn, TurnUpdates
 from ._updates import (
     AvailableCommand,
     AvailableCommandsUpdate,
@@ -47,16 +48,13 @@ from ._updates import (
     SubagentUpdate,
 )
 
-if TYPE_CHECKING:
-    from ._agent import LiveAgent
-    from ._turn import LiveResult, LiveTurn
-
 __all__ = [
     "AskQuestionCallback",
     "CreatePlanCallback",
     "LiveSession",
     "PermissionCallback",
     "PermissionDecision",
+    "SessionAgent",
 ]
 
 PermissionDecision = Literal["allow_once", "allow_always", "reject"]
@@ -70,6 +68,21 @@ AskQuestionCallback = Callable[
 """Sync or async; returns the nested answer (§4)."""
 CreatePlanCallback = Callable[[CreatePlanParams], CreatePlanResult | Awaitable[CreatePlanResult]]
 """Sync or async; returns the nested answer (§4)."""
+
+
+class SessionAgent(_control.RequestAgent, Protocol):
+    """What a session needs of its agent (:class:`~agent_sdk.live.LiveAgent` is one): what
+    its requests need, the limit and the failures of its callbacks, and the replays of the
+    sessions being loaded (§3.4)."""
+
+    @property
+    def decision_timeout(self) -> float: ...
+
+    @property
+    def callback_errors(self) -> list[BaseException]: ...
+
+    @property
+    def _loading(self) -> dict[str, list[SessionUpdate]]: ...
 
 
 class LiveSession:
@@ -93,7 +106,7 @@ class LiveSession:
         print(result.text, result.stop_reason)
     """
 
-    def __init__(self, agent: LiveAgent, session_id: str, cwd: str) -> None:
+    def __init__(self, agent: SessionAgent, session_id: str, cwd: str) -> None:
         self._agent = agent
         self.session_id = session_id
         self.cwd = cwd
@@ -141,8 +154,6 @@ class LiveSession:
     def run(self, prompt: str | Sequence[ContentBlock]) -> LiveTurn:
         """A turn to iterate: agent_sdk events as they come (docs/live.md "Events");
         ``turn.result`` once it ended. See :class:`LiveTurn`."""
-        from ._turn import LiveTurn
-
         return LiveTurn(self, prompt)
 
     async def send(self, prompt: str | Sequence[ContentBlock]) -> LiveResult:
@@ -191,7 +202,7 @@ class LiveSession:
     async def _run_prompt(self, params: PromptParams, feed: TurnFeed) -> None:
         item: object = None
         try:
-            item = await _control.prompt(self._agent, self, params)
+            item = await _control.prompt(self._agent, params, self.cancel)
         except Exception as exc:  # delivered to the iterating task, raised there
             item = exc
         finally:
@@ -248,7 +259,7 @@ class LiveSession:
             self._agent,
             "session/set_mode",
             {"sessionId": self.session_id, "modeId": mode_id},
-            session=self,
+            session_id=self.session_id,
         )
         self.current_mode_id = mode_id
 
@@ -274,7 +285,7 @@ class LiveSession:
             params["type"] = "boolean"
         params["value"] = value
         method = "session/set_config_option"
-        raw = await _control.request(self._agent, method, params, session=self)
+        raw = await _control.request(self._agent, method, params, session_id=self.session_id)
         result = _control.result_of(self._agent, raw, SetConfigOptionResult, method)
         self._apply_options(result.config_options)
         return self.config_options
@@ -305,58 +316,3 @@ class LiveSession:
 
     def _was_rejected(self, call_id: str) -> bool:
         return call_id in self._rejected
-
-
-class TurnUpdates:
-    """The updates of one prompt, then its :class:`PromptResult` (an async iterator, from
-    :meth:`LiveSession.prompt`); the prompt is sent on the first ``__anext__``."""
-
-    def __init__(self, session: LiveSession, params: PromptParams) -> None:
-        self._session = session
-        self._params = params
-        self._feed: TurnFeed | None = None
-        self._done = False
-
-    def __aiter__(self) -> TurnUpdates:
-        return self
-
-    async def __anext__(self) -> SessionUpdate | SubagentUpdate | PromptResult:
-        if self._done:
-            raise StopAsyncIteration
-        try:
-            if self._feed is None:
-                self._feed = await self._session._start(self._params)
-            item = await self._feed.get()
-        except anyio.EndOfStream:
-            self.close()
-            # Ended by our own cancel scope (the agent closed inside it): that cancel,
-            # not an error (asyncio may wake the wait before delivering it).
-            await anyio.lowlevel.checkpoint_if_cancelled()
-            raise AgentProtocolError(
-                "the turn ended without a stop reason (the agent was closed)"
-            ) from None
-        except BaseException:
-            self.close()  # a cancelled consumer leaves the turn (it goes on in the agent)
-            raise
-        if isinstance(item, BaseException):
-            self.close()
-            raise item
-        if isinstance(item, PromptResult):
-            self.close()
-        return item  # type: ignore[return-value]
-
-    def close(self) -> None:
-        """Stop reading this turn (it goes on in the agent: :meth:`LiveSession.cancel`
-        stops it)."""
-        self._done = True
-        if self._feed is not None:
-            self._feed.close()
-
-    async def aclose(self) -> None:
-        """As :meth:`close`."""
-        self.close()
-
-    def __del__(self) -> None:
-        # Dropped unread (a `break` out of `async for`): the reader must not wait for it.
-        if self._feed is not None:
-            self._feed.close()

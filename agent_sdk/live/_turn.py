@@ -1,5 +1,8 @@
-"""``LiveTurn`` and ``LiveResult``: one prompt of a live session as agent_sdk events, and
-what it came to (docs/live.md).
+"""One prompt of a live session: ``TurnUpdates``, its ACP updates as they come;
+``LiveTurn``, the same as agent_sdk events; ``LiveResult``, what it came to (docs/live.md).
+
+A turn sees its session only as a :class:`TurnSession` (``LiveSession`` is one): the
+session makes turns, a turn never imports the session.
 
 A turn's reply is the join of its message chunks; only the stop reason ends it
 (docs/acp.md §6). ACP reports no token usage, cost or duration: ``duration_ms`` is timed
@@ -14,26 +17,98 @@ import re
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+import anyio
+import anyio.lowlevel
 import msgspec
 
 from .._short_repr import count, short, start
-from ..errors import AgentRetriableError, AgentUsageError, ErrorContext
+from ..errors import AgentProtocolError, AgentRetriableError, AgentUsageError, ErrorContext
 from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
 from ..tool_calls import ToolCall, ToolCallTracker
 from ._bridge import Bridge, LiveEvent
-from ._messages import ContentBlock, PromptResult
+from ._feed import TurnFeed
+from ._messages import ContentBlock, PromptParams, PromptResult
 from ._subagents import Subagent, Subagents
-from ._updates import AcpPlan, SubagentUpdate
+from ._updates import AcpPlan, SessionUpdate, SubagentUpdate
 
-if TYPE_CHECKING:
-    from ._session import LiveSession, TurnUpdates
-
-__all__ = ["LiveResult", "LiveTurn"]
+__all__ = ["LiveResult", "LiveTurn", "TurnSession", "TurnUpdates"]
 
 # The shape of a backend error in the reply (§5.2 item 7): a blank line, then "Error: T:".
 BACKEND_ERROR = re.compile(r"\n\nError: T: (.+)\s*\Z", re.DOTALL)
+
+
+class TurnSession(Protocol):
+    """What a turn needs of its session (:class:`~agent_sdk.live.LiveSession` is one): its
+    id, its prompt queue (``_start``, the protocol-level turn), its cancel, and whether it
+    rejected a tool call."""
+
+    @property
+    def session_id(self) -> str: ...
+
+    def prompt(self, prompt: str | Sequence[ContentBlock]) -> TurnUpdates: ...
+
+    async def cancel(self) -> None: ...
+
+    async def _start(self, params: PromptParams) -> TurnFeed: ...
+
+    def _was_rejected(self, call_id: str) -> bool: ...
+
+
+class TurnUpdates:
+    """The updates of one prompt, then its :class:`PromptResult` (an async iterator, from
+    :meth:`LiveSession.prompt`); the prompt is sent on the first ``__anext__``."""
+
+    def __init__(self, session: TurnSession, params: PromptParams) -> None:
+        self._session = session
+        self._params = params
+        self._feed: TurnFeed | None = None
+        self._done = False
+
+    def __aiter__(self) -> TurnUpdates:
+        return self
+
+    async def __anext__(self) -> SessionUpdate | SubagentUpdate | PromptResult:
+        if self._done:
+            raise StopAsyncIteration
+        try:
+            if self._feed is None:
+                self._feed = await self._session._start(self._params)
+            item = await self._feed.get()
+        except anyio.EndOfStream:
+            self.close()
+            # Ended by our own cancel scope (the agent closed inside it): that cancel,
+            # not an error (asyncio may wake the wait before delivering it).
+            await anyio.lowlevel.checkpoint_if_cancelled()
+            raise AgentProtocolError(
+                "the turn ended without a stop reason (the agent was closed)"
+            ) from None
+        except BaseException:
+            self.close()  # a cancelled consumer leaves the turn (it goes on in the agent)
+            raise
+        if isinstance(item, BaseException):
+            self.close()
+            raise item
+        if isinstance(item, PromptResult):
+            self.close()
+        return item  # type: ignore[return-value]
+
+    def close(self) -> None:
+        """Stop reading this turn (it goes on in the agent: :meth:`LiveSession.cancel`
+        stops it)."""
+        self._done = True
+        if self._feed is not None:
+            self._feed.close()
+
+    async def aclose(self) -> None:
+        """As :meth:`close`."""
+        self.close()
+
+    def __del__(self) -> None:
+        # Dropped unread (a `break` out of `async for`): the reader must not wait for it.
+        if self._feed is not None:
+            self._feed.close()
 
 
 class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,8 +166,9 @@ class LiveTurn:
         print(turn.result.stop_reason)
     """
 
-    def __init__(self, session: LiveSession, prompt: str | Sequence[ContentBlock]) -> None:
+    def __init__(self, session: TurnSession, prompt: str | Sequence[ContentBlock]) -> None:
         self.session = session
+        """The :class:`~agent_sdk.live.LiveSession` the turn runs on."""
         self._prompt = prompt
         self._bridge = Bridge(session.session_id, session._was_rejected)
         self._subagents = Subagents(session._was_rejected)

@@ -1,0 +1,294 @@
+"""What a run is asked to do: :class:`AgentOptions`, the one place a caller configures a
+run, and the checks of what a caller passes (:func:`given_options`, :func:`given_prompt`).
+
+Users import it from ``agent_sdk`` or ``agent_sdk.options``; ``agent_sdk/_invocation.py``
+turns it into the CLI's argv and environment. Nothing here imports either: the options
+are a public type, at the bottom of the layers (docs/lifecycle.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from typing import Any, Literal
+
+import msgspec
+
+from ._option_checks import HIDDEN, SECRET_FIELDS, OptionChecks, shown, unknown_option
+from .errors import AgentConfigError
+
+__all__ = [
+    "AgentOptions",
+    "Mode",
+    "OutputFormat",
+    "Sandbox",
+    "given_options",
+    "given_prompt",
+]
+
+OutputFormat = Literal["stream-json", "json", "text"]
+Mode = Literal["plan", "ask"]
+Sandbox = Literal["enabled", "disabled"]
+
+
+_SECRET_FLAGS = ("--api-key", "--auth-token")
+
+# True while _OptionsMeta.__call__ builds options whose keywords it has checked, so that
+# __post_init__ checks the values only when built another way (msgspec.structs.replace,
+# msgspec.convert). Per thread and task, as a ContextVar is.
+_KEYWORDS_CHECKED: ContextVar[bool] = ContextVar("agent_sdk_keywords_checked", default=False)
+
+
+class _OptionsMeta(msgspec.StructMeta):
+    """The metaclass of :class:`AgentOptions`: a call checks its keywords, names and
+    values, before the options exist, so a typo is named with the option meant. (A
+    Struct cannot define ``__init__``; its metaclass can be subclassed since msgspec
+    0.20.) Type checkers still see the fields' signature, as ``__call__`` returns Any.
+    """
+
+    _option_names: frozenset[str]
+
+    # A metaclass's methods take the class (ruff knows only type's subclasses as such).
+    def __init__(cls, *args: Any, **kwargs: Any) -> None:  # noqa: N805
+        super().__init__(*args, **kwargs)
+        cls._option_names = frozenset(cls.__struct_fields__)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        if args or not cls._option_names.issuperset(kwargs):
+            raise AgentConfigError(
+                unknown_option(cls.__name__, cls.__struct_fields__, args, kwargs)
+            )
+        _CHECK_VALUES.check(kwargs)
+        token = _KEYWORDS_CHECKED.set(True)
+        try:
+            return super().__call__(**kwargs)
+        finally:
+            _KEYWORDS_CHECKED.reset(token)
+
+
+class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_OptionsMeta):
+    """Options of one agent run. Frozen and keyword-only; all have defaults.
+
+    Args:
+        binary: path or name of the CLI. Default: ``CURSOR_AGENT_BIN``, then
+            ``cursor-agent`` on PATH, then ``~/.local/bin/cursor-agent``, then ``agent``
+            if it is cursor-agent.
+        cwd: working directory of the CLI process (the workspace, unless ``workspace``).
+        workspace: ``--workspace``: the workspace directory the agent works in.
+        model: ``--model``, e.g. ``"auto"``, ``"gpt-5"``, ``"sonnet-4"``. The CLI saves
+            the model it is given as its stored default; a run given one therefore runs
+            under a private copy of the config file, so that the user's stored default and
+            later runs without a model are unaffected (docs/protocol.md §1). ``None``: the
+            model the user's config names, else the CLI's default.
+        force: ``--force``: allow tool calls (shell, writes). Without it headless runs get
+            tool calls rejected.
+        trust: ``--trust``: trust the workspace. Headless runs fail without it (or ``force``).
+        mode: ``--mode``: ``"plan"`` or ``"ask"`` (read-only modes). ``None`` is agent mode.
+        resume: ``--resume``: the ``session_id`` of an earlier run to continue.
+        continue_session: ``--continue``: continue the latest chat.
+        api_key: sent as the ``CURSOR_API_KEY`` environment variable, never in argv, and
+            never shown in ``repr``.
+        auth_token: the CLI's other credential, sent as the ``CURSOR_AUTH_TOKEN``
+            environment variable (never ``--auth-token`` in argv), and never shown.
+        env: variables merged over the current environment for the child, names and
+            values str. ``repr`` hides the values of ``CURSOR_API_KEY`` and
+            ``CURSOR_AUTH_TOKEN``.
+        output_format: ``"stream-json"`` (typed events, default), ``"json"`` (only the
+            result event) or ``"text"`` (the output lines).
+        stream_partial_output: ``--stream-partial-output``: assistant text in small deltas
+            (stream-json only).
+        approve_mcps: ``--approve-mcps``: approve all configured MCP servers.
+        sandbox: ``--sandbox``: ``"enabled"`` or ``"disabled"``.
+        worktree: ``--worktree``: the CLI runs in a git worktree it makes (2026 CLIs;
+            where and how it makes it is the CLI's: docs/protocol.md §1). For many runs,
+            each in a worktree agent_sdk makes and diffs, see ``agent_sdk.fleet``.
+        worktree_name: ``--worktree=NAME``: the worktree's name (needs ``worktree``).
+        worktree_base: ``--worktree-base``: the ref it is made from (needs ``worktree``).
+        skip_worktree_setup: ``--skip-worktree-setup`` (needs ``worktree``).
+        headers: extra request headers, each sent as ``--header "Name: Value"``. They go
+            into the CLI's argv, so every user of the machine can read them in the
+            process list (``ps``): credentials belong in ``api_key=`` or ``auth_token=``,
+            which are sent in the environment (the CLI reads ``CURSOR_API_KEY`` and
+            ``CURSOR_AUTH_TOKEN``); the CLI has no environment variable for headers
+            (docs/protocol.md §1). ``repr`` shows the names, never the values.
+        endpoint: ``--endpoint``: API endpoint URL.
+        add_dirs: ``--add-dir`` for each: extra directories the agent may touch.
+        extra_args: more CLI flags, appended before the prompt as given.
+        timeout: seconds the whole run may take; then its process group is ended and
+            :class:`~agent_sdk.AgentTimeoutError` raised. ``None``: no limit.
+        idle_timeout: seconds the CLI may print nothing before the run is ended the same
+            way. Off by default. With ``output_format="text"`` the CLI prints nothing
+            until it is done, so there it bounds the whole run.
+        result_grace: seconds the CLI gets to exit after its ``result`` event (or after
+            closing stdout) before agent_sdk ends its process group; a run with a
+            result still succeeds (docs/protocol.md §5, the known hang).
+        keep_events: whether the run keeps every event, for ``RunResult.events`` and
+            ``.tool_calls``, ``Run.events`` and the ``events`` of errors.
+            ``None`` (the default): :func:`~agent_sdk.run_sync`, :func:`~agent_sdk.run_async`
+            and ``Session.send`` keep them, as their result returns them; a streamed
+            :func:`~agent_sdk.run` keeps none, so its memory stays flat however long the stream
+            (its consumer sees every event as it arrives). ``True`` keeps them in a
+            streamed run too; ``False`` never does. Without them, those lists are empty;
+            ``RunResult.text`` is the assembled reply either way.
+        output_attempts: with ``output_type=``, how many replies a run asks for at most:
+            the first, then corrections in the same chat while its JSON value does not
+            fit the type (docs/output.md). At least 1.
+
+    Raises:
+        AgentConfigError: (also a ``TypeError`` and a ``ValueError``) when the options
+            are built, before anything runs: an unknown or positional argument, a value
+            of the wrong type (``force="false"``; bools take only bools, numbers are
+            int or float), a number out of range, a NUL byte, options that contradict
+            each other or the CLI's rules. The message names the option, the value
+            (never a credential) and the fix.
+
+    Example::
+
+        options = AgentOptions(model="gpt-5", force=True, cwd="/path/to/repo")
+    """
+
+    binary: str | os.PathLike[str] | None = None
+    cwd: str | os.PathLike[str] | None = None
+    workspace: str | os.PathLike[str] | None = None
+    model: str | None = None
+    force: bool = False
+    trust: bool = True
+    mode: Mode | None = None
+    resume: str | None = None
+    continue_session: bool = False
+    api_key: str | None = None
+    auth_token: str | None = None
+    env: Mapping[str, str] | None = None
+    output_format: OutputFormat = "stream-json"
+    stream_partial_output: bool = False
+    approve_mcps: bool = False
+    sandbox: Sandbox | None = None
+    worktree: bool = False
+    worktree_name: str | None = None
+    worktree_base: str | None = None
+    skip_worktree_setup: bool = False
+    headers: Mapping[str, str] | None = None
+    endpoint: str | None = None
+    add_dirs: Sequence[str | os.PathLike[str]] = ()
+    extra_args: Sequence[str] = ()
+    timeout: float | None = None
+    idle_timeout: float | None = None
+    result_grace: float = 2.0
+    keep_events: bool | None = None
+    output_attempts: int = 2
+
+    def __repr__(self) -> str:
+        # Only what differs from the defaults, and never a credential.
+        shown_ = (
+            f"{name}={HIDDEN if name in SECRET_FIELDS else repr(value)}"
+            for name, value in self.__rich_repr__()
+        )
+        return f"AgentOptions({', '.join(shown_)})"
+
+    def __rich_repr__(self) -> list[tuple[str, Any]]:
+        """The fields rich shows (its ``__rich_repr__`` protocol): those that differ from
+        the defaults, credentials and header values as ``'***'``."""
+        return [
+            (name, shown(name, value))
+            for name, value in zip(
+                self.__struct_fields__, msgspec.structs.astuple(self), strict=True
+            )
+            if value != _DEFAULTS[name]
+        ]
+
+    def __post_init__(self) -> None:
+        # Each value against its field's type, range, NUL bytes (_option_checks.py),
+        # unless the call did already; then the rules that tie fields together or come
+        # from the CLI.
+        if not _KEYWORDS_CHECKED.get():
+            _CHECK_VALUES.check_options(self)
+        if self.stream_partial_output and self.output_format != "stream-json":
+            raise AgentConfigError(
+                "stream_partial_output=True needs output_format='stream-json' "
+                f"(got {self.output_format!r})"
+            )
+        if not self.worktree and (
+            self.worktree_name is not None
+            or self.worktree_base is not None
+            or self.skip_worktree_setup
+        ):
+            raise AgentConfigError(
+                "worktree_name, worktree_base and skip_worktree_setup need worktree=True"
+            )
+        if self.output_attempts < 1:
+            raise AgentConfigError(
+                f"output_attempts must be at least 1 (the first reply), got {self.output_attempts}"
+            )
+        if self.resume is not None and self.continue_session:
+            raise AgentConfigError(
+                "pass either resume=<session_id> or continue_session=True, not both"
+            )
+        if self.resume is not None and not self.resume:
+            raise AgentConfigError(
+                "resume must be a session id (continue_session=True: the latest)"
+            )
+        for arg in self.extra_args:
+            flag = arg.split("=", 1)[0]
+            if flag in _SECRET_FLAGS:
+                field = flag[2:].replace("-", "_")
+                raise AgentConfigError(
+                    f"do not pass {flag} in extra_args: it would be visible in the process "
+                    f"list; use AgentOptions({field}=...), which sends it in the environment"
+                )
+        for name, value in (self.headers or {}).items():
+            if not name or any(c in name for c in ":\r\n") or any(c in value for c in "\r\n"):
+                raise AgentConfigError(
+                    f"AgentOptions(headers=...): invalid header {name!r}: names cannot be "
+                    "empty or hold ':', and neither names nor values can hold line breaks"
+                )
+        for name in self.env or ():
+            # The environment block is NAME=value: a name can hold no '=' (POSIX).
+            if not name or "=" in name:
+                raise AgentConfigError(
+                    f"AgentOptions(env=...): invalid variable name {name!r}: names cannot "
+                    "be empty or hold '='"
+                )
+
+
+_DEFAULTS: dict[str, Any] = dict(
+    zip(
+        AgentOptions.__struct_fields__,
+        (None,) * (len(AgentOptions.__struct_fields__) - len(AgentOptions.__struct_defaults__))
+        + AgentOptions.__struct_defaults__,
+        strict=True,
+    )
+)
+
+
+_CHECK_VALUES = OptionChecks(AgentOptions, positive=("timeout", "idle_timeout"))
+
+
+def given_options(options: object) -> AgentOptions:
+    """The options a caller passed (``options=``), or the defaults for ``None``.
+
+    Raises:
+        AgentConfigError: ``options`` is something else, e.g. a dict.
+    """
+    if options is None:
+        return AgentOptions()
+    if not isinstance(options, AgentOptions):
+        raise AgentConfigError(
+            f"options must be AgentOptions(...), got {type(options).__name__}",
+            hint="pass e.g. options=AgentOptions(model='gpt-5'), or leave it out",
+        )
+    return options
+
+
+def given_prompt(prompt: object) -> str:
+    """The prompt a caller passed, which must be text.
+
+    Raises:
+        AgentConfigError: ``prompt`` is not a str.
+    """
+    if not isinstance(prompt, str):
+        raise AgentConfigError(
+            f"the prompt must be a str, got {type(prompt).__name__}",
+            hint="decode bytes first (prompt.decode()), or pass the text itself",
+        )
+    return prompt
