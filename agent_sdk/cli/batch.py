@@ -25,6 +25,7 @@ from ..errors import AgentConfigError
 from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task, TaskFinished, TaskRetrying
 from ..options import AgentOptions
 from ._batch_table import BatchState, BatchTable, seconds, tokens_of, totals_line
+from ._parser import CommandParser
 from ._report import ReportData, build_report, summary_json
 from ._screen import cut, fold
 from ._signals import SignalWatch
@@ -78,7 +79,8 @@ JSON summary still say what ended so far.
 
 def batch_parser() -> argparse.ArgumentParser:
     """The parser of ``agent-sdk batch``."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
+        command="agent-sdk batch",
         prog="agent-sdk batch",
         description="Run a file of tasks, several at once, with a live table; write a JSON "
         "summary or an HTML report of every run.",
