@@ -45,7 +45,7 @@ from .args import (
     print_error,
     use_color,
 )
-from .hints import error_in_flag_terms, in_flag_terms
+from .hints import error_in_flag_terms
 from .render import Renderer, isatty
 
 __all__ = ["JsonSink", "reader_gone", "run_main"]
