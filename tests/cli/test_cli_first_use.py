@@ -109,3 +109,11 @@ def test_version_without_the_cli_nests_no_parenthesis(tmp_path: Path) -> None:
     nested = re.compile(r"\([^()]*\(")
     assert not [line for line in done.stdout.splitlines() if nested.search(line)], done.stdout
     assert "cursor-agent was not found (looked at CURSOR_AGENT_BIN" in done.stdout
+
+
+# --- errors -----------------------------------------------------------------------------
+def test_a_failed_run_prints_its_hint_once() -> None:
+    done = cli("--fake", "unknown_model", "hi")
+    assert done.returncode == 2
+    assert done.stderr.count("Hint:") == 1
+    assert done.stderr.count("leave --model out") == 1
