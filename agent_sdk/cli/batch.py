@@ -262,7 +262,8 @@ def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Tas
     try:
         text = stdin.read() if args.tasks == "-" else Path(args.tasks).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        parser.error(f"cannot read {name}: {exc}")
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        parser.error(f"cannot read {name}: {reason}")
     try:
         tasks = read_tasks(text, defaults, worktrees="worktree" in isolation, name=name)
     except TasksError as exc:

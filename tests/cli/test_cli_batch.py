@@ -138,7 +138,10 @@ def test_bad_flags_are_usage_errors(tmp_path: Path, args: list[str], said: str) 
 def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     done = cli("batch", "--fake", str(tmp_path / "none.jsonl"))
     assert done.returncode == 2
-    assert "cannot read" in done.stderr
+    said = (
+        f"agent-sdk batch: error: cannot read {tmp_path / 'none.jsonl'}: No such file or directory"
+    )
+    assert done.stderr.splitlines()[0] == said  # the OS's words, not Python's repr of them
 
 
 # --- running ----------------------------------------------------------------------------
