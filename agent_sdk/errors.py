@@ -101,12 +101,19 @@ _NO_CONTEXT = ErrorContext()
 class AgentError(Exception):
     """Base class of every agent_sdk error.
 
+    ``str(error)`` is the whole story: the message, then ``Hint: `` and the hint on a
+    line of its own (when there is one). :attr:`message` and :attr:`hint` are its two
+    parts, for whoever lays them out apart: print the error, or its parts, not both
+    (docs/errors.md says why the hint is in ``str()``).
+
     Args:
         message: what went wrong, in the terms of the interface the caller used.
         context: what the CLI said and did (:class:`ErrorContext`).
-        hint: how to fix it; also the last line of ``str(error)``.
+        hint: how to fix it.
 
     Attributes:
+        message: the message alone, without the hint (also ``args[0]``).
+        hint: how to fix it, or ``None``; the last line of ``str(error)``, and only there.
         events: the events received before the failure, in order, when the run kept
             them (``run_sync``, ``run_async``, ``Session.send``, or
             ``keep_events=True``); a streamed run handed them over already.

@@ -6,9 +6,10 @@
 
 Every prompt is one run of the agent; at most ``--concurrency`` (4) run at a time. A run
 that fails does not stop the others: each task's outcome (ok, or the AgentError class and
-message), duration, token counts and tool calls go into a JSON summary
-(``batch-summary.json`` by default) and a table on stdout. Exits 1 if any task failed,
-2 on a usage error (a prompts file that cannot be read).
+message), duration, token counts and tool calls go into a JSON summary and a table on
+stdout. The summary goes where ``--out`` says, else into a new temporary directory (never
+into the directory you run it from); the last line says where. Exits 1 if any task
+failed, 2 on a usage error (a prompts file that cannot be read).
 
 With the fake agent the built-in prompts carry ``scenario:NAME`` tokens, so some tasks
 fail the way the real CLI can (a crash, an error result, the usage limit).
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -117,7 +119,9 @@ def print_table(outcomes: list[Outcome]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("prompts", nargs="?", type=Path, help="file with one prompt per line")
-    parser.add_argument("--out", type=Path, default=Path("batch-summary.json"))
+    parser.add_argument(
+        "--out", type=Path, help="where the JSON summary goes (default: a new temporary directory)"
+    )
     parser.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
 
@@ -151,8 +155,12 @@ def main() -> int:
         "failed": failed,
         "tasks": [asdict(o) for o in outcomes],
     }
-    args.out.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    print(f"\n{len(outcomes) - failed} ok, {failed} failed; summary in {args.out}")
+    out, elsewhere = args.out, ""
+    if out is None:  # not into the repository, or wherever the user happens to be
+        out = Path(tempfile.mkdtemp(prefix="agent_sdk_batch_")) / "summary.json"
+        elsewhere = " (--out FILE puts it elsewhere)"
+    out.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    print(f"\n{len(outcomes) - failed} ok, {failed} failed; summary in {out}{elsewhere}")
     return 1 if failed else 0
 
 

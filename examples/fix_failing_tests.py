@@ -10,7 +10,9 @@ one task per module to ``agent-sdk batch`` (a fleet: at most 3 agents at once, e
 worktree of the repository, a retry for failures worth retrying), reads back its ``--json``
 summary and prints, for each module, whether the agent succeeded and which files it
 changed. The repository itself is never touched: the changes are in the report's diffs,
-to review and apply. ``fix_failing_tests.html`` is the report, a page to open in a browser.
+to review and apply. The report is a page to open in a browser, written where
+``--report`` says, else into a new temporary directory (never into the directory you run
+this from); ``agent-sdk batch`` says where, once, as it ends.
 
 With the bundled fake agent (see ``_agent.py``) every task plays the ``fix_tests``
 scenario, which really rewrites ``src/cart.py`` and adds ``tests/test_cart_totals.py`` in
@@ -113,9 +115,15 @@ def batch(repo: Path, modules: list[str], work: Path, report: Path) -> dict[str,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("repo", nargs="?", help="a git repository (default: a generated one)")
-    parser.add_argument("--report", default="fix_failing_tests.html", help="the HTML report")
+    parser.add_argument(
+        "--report", help="where the HTML report goes (default: a new temporary directory)"
+    )
     args = parser.parse_args()
     default_options()  # says on stderr which agent the tasks will run
+    if args.report is None:  # not into the repository, or wherever the user happens to be
+        report = Path(tempfile.mkdtemp(prefix="agent_sdk_fixes_")) / "fix_failing_tests.html"
+    else:
+        report = Path(args.report).resolve()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
         repo = Path(args.repo).resolve() if args.repo else make_shop(work)
@@ -123,8 +131,9 @@ def main() -> int:
         if not modules:
             print(f"no failing test module in {repo}")
             return 0
-        print(f"{len(modules)} failing: {', '.join(modules)}")
-        summary = batch(repo, modules, work, Path(args.report).resolve())
+        # Before the batch's own lines, which go straight to the terminal.
+        print(f"{len(modules)} failing: {', '.join(modules)}", flush=True)
+        summary = batch(repo, modules, work, report)
     results = summary["results"]
     assert isinstance(results, list)
     for result in results:
@@ -132,7 +141,7 @@ def main() -> int:
         files = [*changes.get("modified", []), *changes.get("added", [])]
         mark = "✓" if result["ok"] else "✗"
         print(f"{mark} {result['id']}: {', '.join(files) or 'no change'}")
-    print(f"report: {args.report}")
+    # Where the report is, agent-sdk batch said on stderr as it ended: not twice.
     return 0 if summary["failed"] == 0 else 1
 
 

@@ -64,20 +64,30 @@ and the session stay, for the next prompt.
 On SIGINT or SIGTERM (``python examples/sse_server.py``) the server stops every run at once,
 as ``POST /stop`` does (print mode: their process groups end; live mode: their turns are
 cancelled, then the lifespan ends the agent), and exits 130 or 143. A run that takes over
-:data:`SHUTDOWN_WAIT` seconds to end, or any run at a second signal, is cancelled
+``_web_main.SHUTDOWN_WAIT`` seconds to end, or any run at a second signal, is cancelled
 (``_web_process.py``). If the server is killed outright (SIGKILL), each agent it started
 ends with it (the SDK's parent-death signal, docs/lifecycle.md).
+
+The command line is ``_web_main.py``: it runs before anything here is imported, so
+``--help`` needs neither Starlette nor uvicorn, and their absence is said in one line.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
 import uuid
 from pathlib import Path
 from typing import Protocol
+
+if __name__ == "__main__":  # python examples/sse_server.py
+    # The command line first (_web_main.py, the standard library only): --help, and the
+    # message for a missing Starlette, need nothing of the web extra installed.
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _web_main import main
+
+    sys.exit(main())
 
 import anyio
 import anyio.lowlevel
@@ -103,25 +113,23 @@ if __package__:  # uvicorn examples.sse_server:app
     from ._live_web import LiveWeb
     from ._page_stream import PageStream, sse
     from ._web_guard import SameOriginOnly
+    from ._web_main import ALLOW_HOSTS_ENV, LIVE_ENV, default_max_runs
 else:  # python examples/sse_server.py
     from _agent import default_options, using_fake
     from _live_web import LiveWeb
     from _page_stream import PageStream, sse
     from _web_guard import SameOriginOnly
+    from _web_main import ALLOW_HOSTS_ENV, LIVE_ENV, default_max_runs
 
 # Partial output: the reply arrives in small deltas, as it is written.
 OPTIONS: AgentOptions = default_options(stream_partial_output=True)
 WEB = Path(__file__).resolve().parent / "web"
 STOP_WAIT = 30.0  # seconds POST /stop waits for the run to end (SIGTERM, grace, SIGKILL)
-LIVE_ENV = "AGENT_SDK_EXAMPLES_LIVE"  # "1": live mode (what --live sets)
-ALLOW_HOSTS_ENV = "AGENT_SDK_EXAMPLES_ALLOW_HOSTS"  # names besides localhost, comma-separated
-MAX_RUNS_ENV = "AGENT_SDK_EXAMPLES_MAX_RUNS"
 #: Runs at once: each is an agent process working on the user's machine.
-MAX_RUNS = int(os.environ.get(MAX_RUNS_ENV) or 4)
+MAX_RUNS = default_max_runs()
 #: Seconds a client may leave an event untaken before it is taken as gone (a client that
 #: stopped reading would otherwise hold its run, and its agent, for ever).
 SEND_TIMEOUT = 30.0
-SHUTDOWN_WAIT = 5  # seconds stopped runs may take to end at shutdown; then they are cancelled
 MAX_BODY = 1 << 20  # bytes of a POST /run body
 
 
@@ -379,39 +387,3 @@ app = Starlette(
     # First of all, for every request (the page and its files too), in both modes.
     middleware=[Middleware(SameOriginOnly, allow_hosts=ALLOW_HOSTS)],
 )
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description="The example web page (examples/README.md).")
-    parser.add_argument("port", nargs="?", type=int, default=8000)
-    parser.add_argument("--live", action="store_true", help="one live agent (cursor-agent acp)")
-    parser.add_argument(
-        "--allow-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="answer to this name too (NAME or NAME:PORT), besides localhost and 127.0.0.1",
-    )
-    parser.add_argument("--max-runs", type=int, metavar="N", help=f"runs at once ({MAX_RUNS})")
-    args = parser.parse_args()
-    # The app is made at import: these reach it through the environment.
-    if args.live:
-        os.environ[LIVE_ENV] = "1"
-    if args.allow_host:
-        os.environ[ALLOW_HOSTS_ENV] = ",".join(args.allow_host)
-    if args.max_runs is not None:
-        os.environ[MAX_RUNS_ENV] = str(args.max_runs)
-    if args.port:
-        print(f"open http://127.0.0.1:{args.port}/", file=sys.stderr)
-    # Imported afresh by name (this is __main__): the app is made at import, in the mode
-    # just chosen.
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import sse_server
-    from _web_process import serve
-
-    served = sse_server.app, sse_server.stop_runs, sse_server.cancel_runs
-    return serve(*served, host="127.0.0.1", port=args.port, shutdown_wait=SHUTDOWN_WAIT)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -40,6 +40,7 @@ from ..fleet import (
 from ..fleet._summary import total_usage
 from ..options import AgentOptions
 from ..tool_calls import ToolCall
+from ._batch_failures import reason
 from ._lines import DIM, GREEN, RED, YELLOW, painted
 from ._screen import cells, cut
 from .labels import command_failure, failure_detail, result_detail, tool_label
@@ -57,24 +58,20 @@ __all__ = [
 ]
 
 State = Literal["queued", "running", "retrying", "succeeded", "failed", "interrupted"]
-_MARKS: dict[State, tuple[str, str]] = {
-    "queued": ("·", DIM),
-    "running": ("▸", YELLOW),
-    "retrying": ("↻", YELLOW),
-    "succeeded": ("✓", GREEN),
-    "failed": ("✗", RED),
-    "interrupted": ("■", RED),
+# Each state's mark, its colour, and the word a wide row says it with.
+_MARKS: dict[State, tuple[str, str, str]] = {
+    "queued": ("·", DIM, "queued"),
+    "running": ("▸", YELLOW, "running"),
+    "retrying": ("↻", YELLOW, "retrying"),
+    "succeeded": ("✓", GREEN, "done"),
+    "failed": ("✗", RED, "failed"),
+    "interrupted": ("■", RED, "stopped"),
 }
 # Below this many cells a row drops its state word (its mark says it) and its tokens.
 _WIDE = 64
-_WORDS: dict[State, str] = {
-    "queued": "queued",
-    "running": "running",
-    "retrying": "retrying",
-    "succeeded": "done",
-    "failed": "failed",
-    "interrupted": "stopped",
-}
+# Cells a row keeps for its last column (a running tool call, why a task failed): a long
+# id is cut first.
+_LAST = 12
 
 
 @dataclass
@@ -197,7 +194,7 @@ class BatchState:
             if outcome.ok:
                 record.last = record.calls[-1].label if record.calls else ""
             else:
-                record.last = _first_line(outcome.error.message)
+                record.last = reason(outcome.error)
 
     def _event(self, record: TaskRecord, progress: TaskEvent) -> None:
         event = record.redaction.event(progress.event)
@@ -249,10 +246,6 @@ class BatchState:
         for record in self.records:
             counts[record.state] += 1
         return counts
-
-
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0]
 
 
 def compact(count: int) -> str:
@@ -340,17 +333,18 @@ class BatchTable:
             hidden = [r for r in records if r not in shown]
             counts: dict[str, int] = {}
             for record in hidden:
-                word = _WORDS[record.state]
+                word = _MARKS[record.state][2]
                 counts[word] = counts.get(word, 0) + 1
             said = ", ".join(f"{n} {word}" for word, n in counts.items())
             more = cut(f"… {len(hidden)} more ({said})", width)
-        header = f"  {'task':<{self._id_width}} "
+        ids = self._ids(width)
+        header = f"  {'task':<{ids}} "
         if width >= _WIDE:
             header += f"{'state':<8} {'time':>7} {'tools':>5} {'tokens':>6}  last"
         else:
             header += f"{'time':>7} {'tools':>5}  last"
         lines = [painted(cut(header, width), DIM, color=self.color)]
-        lines += [self._row(record, now, width) for record in shown]
+        lines += [self._row(record, now, width, ids) for record in shown]
         if more:
             lines.append(painted(more, DIM, color=self.color))
         lines.append(totals)
@@ -372,13 +366,18 @@ class BatchTable:
         picked = sorted(self.state.records, key=rank)[: max(count, 0)]
         return sorted(picked, key=lambda record: record.index)
 
-    def _row(self, record: TaskRecord, now: float, width: int) -> str:
-        mark, colour = _MARKS[record.state]
-        word = _WORDS[record.state]
+    def _ids(self, width: int) -> int:
+        """The id column's cells: the longest id's (at most 24), less what a narrow
+        terminal needs for the row's last column, where a failure says why."""
+        fixed = 34 if width >= _WIDE else 18  # the row but for its id and last
+        return max(min(self._id_width, width - fixed - _LAST), 4)
+
+    def _row(self, record: TaskRecord, now: float, width: int, ids: int) -> str:
+        mark, colour, word = _MARKS[record.state]
         if record.state == "running" and len(record.attempts) > 1:
             word = f"try {len(record.attempts)}"
-        name = cut(record.id, self._id_width)
-        name += " " * (self._id_width - cells(name))
+        name = cut(record.id, ids)
+        name += " " * (ids - cells(name))
         figures = (
             f"{seconds(record.elapsed(now)):>7} {record.tool_calls if record.attempts else '-':>5}"
         )

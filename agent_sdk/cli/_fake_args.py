@@ -5,15 +5,17 @@ The rule (also in ``agent-sdk --help``): the word after ``--fake`` is the scenar
 it is a path (it ends in ``.ndjson`` or holds a ``/``) or the name of a bundled scenario.
 Any other word begins the prompt, unless it looks like a scenario name (one lowercase
 word: letters, digits, ``_``, ``-``) and more prompt words are given: that is taken for a
-mistyped scenario (``--fake tool "Add a test"``) and refused, naming the scenarios. A
-prompt that begins with such a word goes after ``--`` (``--fake -- fix the bug``) or is
-quoted whole (``--fake "fix the bug"``).
+mistyped scenario (``--fake tool "Add a test"``) and refused, in a few lines: the one
+meant if a scenario's name is close, the command that runs the prompt, where the
+scenarios are. A prompt that begins with such a word goes after ``--`` (``--fake -- fix
+the bug``) or is quoted whole (``--fake "fix the bug"``).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 
 __all__ = ["FAKE_HELP", "UnknownScenarioError", "fake_scenario"]
 
@@ -28,6 +30,8 @@ FAKE_HELP = (
 # What a scenario name looks like to a user: one lowercase word. A word with capitals,
 # spaces, dots or other punctuation is prose (the fake refuses such names anyway).
 _NAME_LIKE = re.compile(r"[a-z0-9][a-z0-9_-]*")
+# The scenarios an unknown name's error shows, as a taste of the rest.
+_SHOWN = ("hello", "tools", "cart", "crash")
 
 
 class UnknownScenarioError(ValueError):
@@ -35,27 +39,40 @@ class UnknownScenarioError(ValueError):
     ``str()`` is the message for the user."""
 
 
-def _unknown(word: str) -> UnknownScenarioError:
+def _unknown(word: str, rest: Sequence[str]) -> UnknownScenarioError:
     import difflib  # only this error needs it
+    import shlex
 
     import fake_agent
 
     names = fake_agent.scenario_names()
     close = difflib.get_close_matches(word, names, n=1)
-    guess = f" (did you mean {close[0]!r}?)" if close else ""
+    guess = f"; did you mean {close[0]!r}?" if close else ""
+    # Short: what is wrong, the command that runs the prompt, where the scenarios are
+    # (not all of them: they are dozens).
+    command = f"agent-sdk --fake -- {shlex.join([word, *rest])}"
+    if rest in ([], ["-"]) or len(command) > 100:
+        fix = f"to begin the prompt with {word!r}, put '--' before the prompt"
+    else:
+        fix = (
+            f"to run the fake agent on the prompt {' '.join([word, *rest])!r}, put '--' "
+            f"before the prompt: {command}"
+        )
+    few = ", ".join(name for name in _SHOWN if name in names)
+    folder = fake_agent.scenario_path(names[0]).parent
     return UnknownScenarioError(
-        f"--fake: unknown scenario {word!r}{guess}; known: {', '.join(names)}. "
-        f"To begin the prompt with {word!r}, put '--' before the prompt"
+        f"--fake {word}: there is no scenario named {word!r}{guess}\n{fix}\n"
+        f"the {len(names)} scenarios ({few}, ...) are the .ndjson files in {folder}"
     )
 
 
-def fake_scenario(word: str, *, more_words: bool) -> str | None:
+def fake_scenario(word: str, prompt: Sequence[str]) -> str | None:
     """What ``FAKE_AGENT_SCENARIO`` gets for ``--fake WORD``; ``None`` if WORD is the
     first word of the prompt.
 
     Args:
         word: the word argparse gave ``--fake``.
-        more_words: whether the command line has other prompt words (``-`` included).
+        prompt: the other words of the prompt on the command line (``-`` included).
 
     Raises:
         UnknownScenarioError: WORD looks like a scenario name, names none, and is followed by
@@ -70,7 +87,7 @@ def fake_scenario(word: str, *, more_words: bool) -> str | None:
     try:
         fake_agent.resolve_scenario(word)
     except fake_agent.ScenarioError:
-        if more_words and _NAME_LIKE.fullmatch(word):
-            raise _unknown(word) from None
+        if prompt and _NAME_LIKE.fullmatch(word):
+            raise _unknown(word, prompt) from None
         return None
     return word

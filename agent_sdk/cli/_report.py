@@ -20,11 +20,10 @@ from typing import Any
 
 import msgspec
 
-from ..errors import AgentError
 from ..fleet._summary import total_usage
 from ._batch_table import AttemptRecord, CallRecord, TaskRecord, compact, seconds
 from ._lines import tokens
-from .hints import in_flag_terms
+from .hints import message_and_hint
 
 __all__ = ["ReportData", "build_report", "summary_json"]
 
@@ -288,7 +287,7 @@ def _section(record: TaskRecord, now: float) -> str:
     ]
     if record.outcome is not None and not record.outcome.ok:
         error = record.outcome.error
-        message, hint = _in_flag_terms(error)
+        message, hint = message_and_hint(error)
         shown_hint = f'<p class="hint">Hint: {_e(hint)}</p>' if hint else ""
         parts.append(
             f'<div class="error"><h3>Error</h3><p><span class="error-class">'
@@ -348,7 +347,7 @@ def _json_record(record: TaskRecord, now: float) -> dict[str, Any]:
     }
     if outcome is not None and not outcome.ok:
         error = outcome.error
-        message, hint = _in_flag_terms(error)
+        message, hint = message_and_hint(error)
         said["error"] = {"class": type(error).__name__, "message": message}
         if hint:
             said["error"]["hint"] = hint
@@ -380,10 +379,3 @@ def summary_json(records: list[TaskRecord], wall_time: float, stopped: str | Non
         "results": results,
     }
     return json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
-
-
-def _in_flag_terms(error: AgentError) -> tuple[str, str | None]:
-    """An error's message and hint as the command line says them (``--resume ID``, not
-    ``AgentOptions(resume=...)``); what the message quotes of the CLI stays as it was."""
-    message = in_flag_terms(error.message, error.session_id, quotes=True)
-    return message, in_flag_terms(error.hint, error.session_id) if error.hint else None

@@ -70,12 +70,13 @@ def cut(text: str, width: int) -> str:
     return "".join(kept)  # pragma: no cover - cells() said it does not fit
 
 
-def fold(text: str, width: int) -> list[str]:
+def fold(text: str, width: int, *, indent: str | None = None) -> list[str]:
     """Plain ``text`` folded into lines of at most ``width`` cells, at spaces where it can;
-    the lines after the first keep the first's indent."""
+    the lines after the first begin with ``indent``, by default the first's own."""
     if cells(text) <= width:
         return [text]
-    indent = text[: len(text) - len(text.lstrip(" "))]
+    if indent is None:
+        indent = text[: len(text) - len(text.lstrip(" "))]
     lines = textwrap.wrap(
         text,
         width=max(width, len(indent) + 1),

@@ -18,6 +18,7 @@ import msgspec
 
 from ..options import AgentOptions
 from ._fake_args import FAKE_HELP, UnknownScenarioError, fake_scenario
+from ._parser import CommandParser
 from .render import isatty
 
 __all__ = [
@@ -51,18 +52,30 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
 EXIT_TERMINATED = 143  # 128 + SIGTERM
 
+# The commands come first: the flags below are those of `run` alone, and a user who reads
+# only the top of the page must still learn that `batch` and `replay` exist.
+_DESCRIPTION = """\
+Run Cursor's coding agent (cursor-agent) on a prompt and show its progress as it streams.
+
+commands:
+  agent-sdk [run] PROMPT... [options]    run the agent on a prompt (this page)
+  agent-sdk batch TASKS.jsonl [options]  run a file of tasks, several at once, with a
+                                         live table, a JSON summary and an HTML report
+                                         (agent-sdk batch --help)
+  agent-sdk replay FILE [--json]         render a recorded run again: the stream-json
+                                         output of cursor-agent, or agent-sdk's --json
+"""
+
 _EPILOG = """\
 The prompt is the PROMPT words joined by spaces; with PROMPT '-' or absent (and stdin
 not a terminal) it is read from stdin. Put '--' before a prompt that starts with '-' or
-with the word 'replay'.
+with the word 'batch', 'replay' or 'run' (agent-sdk --fake -- batch the writes).
 
 The API key is never a flag (argv is visible to every user of the machine): set
 CURSOR_API_KEY in the environment, which the CLI reads, or log in once with
 `cursor-agent login`.
 
 The reply goes to stdout; tool calls, thinking and the summary go to stderr.
-
-  agent-sdk replay FILE [--json]   render a recorded stream-json (or --json) output
 
 exit status: 0 success; 1 the agent failed (non-zero exit, error result, broken
 output); 2 usage error: a flag the run cannot use (a bad value, a --cwd that is no
@@ -189,10 +202,10 @@ def run_parser(
         fields: the fields the agent flags are derived from; default those of
             :class:`AgentOptions` (a test passes others to see the flags follow).
     """
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
+        command="agent-sdk",
         prog="agent-sdk [run]",
-        description="Run Cursor's coding agent (cursor-agent) on a prompt and show its "
-        "progress as it streams.",
+        description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -232,7 +245,8 @@ def run_parser(
 
 def replay_parser() -> argparse.ArgumentParser:
     """The parser of ``agent-sdk replay``."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
+        command="agent-sdk replay",
         prog="agent-sdk replay",
         description="Render a recorded run: the stream-json output of cursor-agent, or the "
         "--json output of agent-sdk. Runs nothing. Exit status: 0 if the recording ends "
@@ -323,7 +337,7 @@ def given_options(
             parser.error("--fake and --binary exclude each other")
         given["binary"] = fake_agent.executable()
         try:
-            scenario = fake_scenario(args.fake, more_words=bool(words)) if args.fake else None
+            scenario = fake_scenario(args.fake, words) if args.fake else None
         except UnknownScenarioError as exc:
             parser.error(str(exc))
         if scenario is not None:

@@ -22,11 +22,13 @@ import msgspec
 
 from .._protocol.lenient import TOO_DEEP
 from ..errors import AgentConfigError
-from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task, TaskFinished, TaskRetrying
+from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task
 from ..options import AgentOptions
-from ._batch_table import BatchState, BatchTable, seconds, tokens_of, totals_line
+from ._batch_end import finish, log_line
+from ._batch_table import BatchState, BatchTable
+from ._parser import CommandParser
 from ._report import ReportData, build_report, summary_json
-from ._screen import cut, fold
+from ._screen import fold
 from ._signals import SignalWatch
 from .args import (
     EXIT_FAILED,
@@ -78,7 +80,8 @@ JSON summary still say what ended so far.
 
 def batch_parser() -> argparse.ArgumentParser:
     """The parser of ``agent-sdk batch``."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
+        command="agent-sdk batch",
         prog="agent-sdk batch",
         description="Run a file of tasks, several at once, with a live table; write a JSON "
         "summary or an HTML report of every run.",
@@ -203,28 +206,6 @@ def read_tasks(
     return tasks
 
 
-def log_line(state: BatchState, progress: Progress) -> str | None:
-    """The line a stderr that is no terminal gets for ``progress``: one per retry and one
-    per task as it ends, whole; ``None`` for the rest."""
-    if isinstance(progress, TaskRetrying):
-        error = type(progress.error).__name__
-        return (
-            f"↻ {progress.task_id}  attempt {progress.attempt} failed ({error}); "
-            f"again in {progress.delay:.1f} s"
-        )
-    if not isinstance(progress, TaskFinished):
-        return None
-    outcome = progress.outcome
-    parts = [seconds(outcome.elapsed), f"{outcome.tool_calls} tools"]
-    parts += [f"{tokens_of(outcome.usage)} tokens"]
-    if outcome.attempts > 1:
-        parts.append(f"{outcome.attempts} attempts")
-    line = f"{'✓' if outcome.ok else '✗'} {outcome.task.id}  {' · '.join(parts)}"
-    if not outcome.ok:
-        line += f" — {type(outcome.error).__name__}: {state.record(outcome.task.id).last}"
-    return line
-
-
 def _terminal_size(stream: TextIO) -> tuple[int, int]:
     try:
         size = os.get_terminal_size(stream.fileno())
@@ -281,7 +262,8 @@ def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Tas
     try:
         text = stdin.read() if args.tasks == "-" else Path(args.tasks).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        parser.error(f"cannot read {name}: {exc}")
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        parser.error(f"cannot read {name}: {reason}")
     try:
         tasks = read_tasks(text, defaults, worktrees="worktree" in isolation, name=name)
     except TasksError as exc:
@@ -302,7 +284,7 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
 
     def follow(progress: Progress) -> None:
         state.update(progress)
-        line = None if live else log_line(state, progress)
+        line = None if live else log_line(progress)
         if line is not None:
             err.write(line + "\n")
             err.flush()
@@ -359,13 +341,13 @@ def _batch(
     if args.json:
         out.write(summary_json(state.records, state.ended or 0.0, stopped))
         out.flush()
-    _finish(state, table, err, args.html if problem is None else None)
+    width = _terminal_size(err)[0] - 1 if table is not None else None
+    finish(state, table, err, args.html if problem is None else None, width)
     said = [problem] if problem else []
     if stopped is not None:
         said.append(f"{stopped}; the runs were cancelled and their CLIs ended")
     for message in said:
         line = f"agent-sdk: error: {message}"
-        width = _terminal_size(err)[0] - 1 if table is not None else None
         err.write("".join(part + "\n" for part in (fold(line, width) if width else [line])))
     err.flush()
     if signals.stopped is not None:  # also one that came as the report was written
@@ -373,25 +355,3 @@ def _batch(
     if problem is not None:
         return EXIT_FAILED
     return EXIT_OK if all(r.state == "succeeded" for r in state.records) else EXIT_FAILED
-
-
-def _finish(state: BatchState, table: BatchTable | None, err: TextIO, html: str | None) -> None:
-    """The last frame (or the summary line), then each failure and where the report is."""
-    width: int | None = None
-    if table is not None:
-        table.draw()
-        width = _terminal_size(err)[0] - 1
-    else:
-        err.write(totals_line(state, state.ended or 0.0) + "\n")
-
-    def fit(line: str) -> str:
-        return cut(line, width) if width else line
-
-    for record in state.records:
-        outcome = record.outcome
-        if outcome is not None and not outcome.ok and table is not None:
-            said = f"✗ {record.id}: {type(outcome.error).__name__}: {record.last}"
-            err.write(fit(said) + "\n")
-    if html:
-        err.write(fit(f"report: {html}") + "\n")
-    err.flush()

@@ -26,7 +26,7 @@ from ..errors import AgentConfigError, AgentError, AgentUsageError
 from ..options import AgentOptions
 from .args import AGENT_FLAGS, CLI_DEFAULTS
 
-__all__ = ["error_in_flag_terms", "in_flag_terms"]
+__all__ = ["error_in_flag_terms", "in_flag_terms", "message_and_hint"]
 
 # The credentials have no flag (argv is visible to every user): the environment.
 _CREDENTIALS = {"api_key": "CURSOR_API_KEY", "auth_token": "CURSOR_AUTH_TOKEN"}
@@ -155,11 +155,18 @@ def in_flag_terms(text: str, session_id: str | None = None, *, quotes: bool = Fa
     return _UNDERSCORED.sub(_underscored, text)
 
 
-def error_in_flag_terms(error: AgentError, session_id: str | None = None) -> str:
-    """``str(error)`` in flag terms: its hint wholly, its message but for what it quotes
-    of cursor-agent (the message of an error agent_sdk found itself quotes nothing)."""
+def message_and_hint(error: AgentError, session_id: str | None = None) -> tuple[str, str | None]:
+    """An error's message and hint in flag terms: its hint wholly, its message but for
+    what it quotes of cursor-agent (the message of an error agent_sdk found itself quotes
+    nothing)."""
+    session_id = session_id or error.session_id
     quotes = not isinstance(error, (AgentConfigError, AgentUsageError))
     message = in_flag_terms(error.message, session_id, quotes=quotes)
-    if not error.hint:
-        return message
-    return f"{message}\nHint: {in_flag_terms(error.hint, session_id)}"
+    return message, in_flag_terms(error.hint, session_id) if error.hint else None
+
+
+def error_in_flag_terms(error: AgentError, session_id: str | None = None) -> str:
+    """``str(error)`` in flag terms (:func:`message_and_hint`): the message, then
+    ``Hint: ...`` on a line of its own, as ``str()`` says them."""
+    message, hint = message_and_hint(error, session_id)
+    return message if hint is None else f"{message}\nHint: {hint}"

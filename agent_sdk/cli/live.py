@@ -45,7 +45,7 @@ from .args import (
     print_error,
     use_color,
 )
-from .hints import error_in_flag_terms, in_flag_terms
+from .hints import error_in_flag_terms
 from .render import Renderer, isatty
 
 __all__ = ["JsonSink", "reader_gone", "run_main"]
@@ -231,7 +231,12 @@ def _print_versions(options: AgentOptions, out: TextIO) -> int:
     try:
         said = anyio.run(lambda: version(options=asking), backend="asyncio")
     except AgentError as exc:
-        out.write(f"cursor-agent: none found ({in_flag_terms(exc.message)})\n")
+        # What is missing on its own line (a script may read the second line), then why
+        # and the fix, indented: the why has parentheses of its own.
+        missing = isinstance(exc, AgentNotFoundError)
+        out.write("cursor-agent: none found\n" if missing else "cursor-agent: version unknown\n")
+        for line in error_in_flag_terms(exc).splitlines():
+            out.write(f"  {line}\n")
     else:
         out.write(f"cursor-agent {said}\n")
     return EXIT_OK

@@ -138,7 +138,10 @@ def test_bad_flags_are_usage_errors(tmp_path: Path, args: list[str], said: str) 
 def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     done = cli("batch", "--fake", str(tmp_path / "none.jsonl"))
     assert done.returncode == 2
-    assert "cannot read" in done.stderr
+    said = (
+        f"agent-sdk batch: error: cannot read {tmp_path / 'none.jsonl'}: No such file or directory"
+    )
+    assert done.stderr.splitlines()[0] == said  # the OS's words, not Python's repr of them
 
 
 # --- running ----------------------------------------------------------------------------
@@ -208,6 +211,27 @@ def test_a_batch_runs_every_task_and_its_json_summary_says_how_each_ended(
     assert any(line.startswith("✓ hello  ") for line in lines), done.stderr
     assert any(line.startswith("✗ limit  ") and "AgentUsageLimitError" in line for line in lines)
     assert lines[-1] == "4 tasks · 2 ✓ · 2 ✗ · " + lines[-1].split(" · 2 ✗ · ")[1]
+
+
+def test_off_a_terminal_a_failed_tasks_line_is_followed_by_the_rest_and_the_hint(
+    tmp_path: Path,
+) -> None:
+    options = scenario("not_logged_in")
+    tasks = write_tasks(tmp_path / "t.jsonl", {"prompt": "p", "id": "auth", "options": options})
+    done = cli("batch", str(tasks), "--fake")
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("✗ auth  "))
+    assert lines[at].endswith(
+        "— AgentAuthError: cursor-agent exited with code 1: Press any key to sign in..."
+    )
+    # The reason is on the CLI's second line: a first line alone would hide it.
+    assert lines[at + 1] == "  Not logged in. Run `cursor-agent login` or set CURSOR_API_KEY."
+    assert lines[at + 2] == (
+        "  Hint: log in once with `cursor-agent login`, or set a valid key as CURSOR_API_KEY "
+        "in the environment"
+    )
+    assert lines[at + 3].startswith("1 tasks · ")
 
 
 def summary_hint(summary: dict[str, Any], index: int) -> str:

@@ -136,9 +136,66 @@ def test_ctrl_c_stops_the_runs_and_leaves_a_final_table_that_fits(tmp_path: Path
         "· task-6 ",
     ]
     assert lines[7].startswith("6 tasks · 2 stopped · 4 queued · ")
-    assert lines[8] == f"report: {report}"[:48] + ("…" if len(f"report: {report}") > 49 else "")
+    # Where the report is, whole: folded, not cut (a cut path opens nothing).
+    error = next(i for i, line in enumerate(lines) if line.startswith("agent-sdk: error:"))
+    assert "".join(lines[8:error]) == f"report: {report}"
     assert (
-        " ".join(lines[9:])
+        " ".join(lines[error:])
         == "agent-sdk: error: interrupted; the runs were cancelled and their CLIs ended"
     )
     assert "The batch was interrupted" in report.read_text()
+
+
+def _failing_tasks(tmp_path: Path) -> Path:
+    path = tmp_path / "tasks.jsonl"
+    lines = [
+        {"prompt": "p", "id": "ok"},
+        {"prompt": "p", "id": "limit", "options": {"env": {"FAKE_AGENT_SCENARIO": "usage_limit"}}},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_a_failed_task_ends_with_its_whole_reason_and_its_hint(
+    tmp_path: Path, columns: int
+) -> None:
+    with PtyRun(["batch", str(_failing_tasks(tmp_path)), "--fake"], columns=columns) as run:
+        assert run.wait() == 1, run.output[-600:]
+    lines = run.lines()
+    assert all(len(line) < columns for line in lines), lines
+    assert not any(line.endswith("…") for line in lines[lines.index(_totals(lines)) + 1 :])
+    below = " ".join(" ".join(lines[lines.index(_totals(lines)) + 1 :]).split())
+    assert below.startswith(
+        "✗ limit: AgentUsageLimitError: cursor-agent exited with code 1: Error: You've hit "
+        "your usage limit for this billing period. Upgrade your plan or wait until Nov 1, 2026"
+    )
+    # The hint, in the command line's terms.
+    assert "Hint: wait until the limit resets or raise it in your Cursor plan" in below
+    assert "--resume" in below
+    assert "AgentOptions" not in below
+
+
+def _totals(lines: list[str]) -> str:
+    return next(line for line in lines if line.startswith("2 tasks · "))
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_a_failed_tasks_row_shows_what_the_cli_said_first(tmp_path: Path, columns: int) -> None:
+    with PtyRun(["batch", str(_failing_tasks(tmp_path)), "--fake"], columns=columns) as run:
+        assert run.wait() == 1, run.output[-600:]
+    row = next(line for line in run.lines() if line.startswith("✗ limit "))
+    # What the CLI said, not "cursor-agent exited with code 1: …": the mark says it failed.
+    assert "cursor-agent exited" not in row
+    assert "  Error: You" in row, row
+
+
+def test_a_long_id_leaves_the_row_room_for_why_it_failed_at_40_columns(tmp_path: Path) -> None:
+    path = tmp_path / "tasks.jsonl"
+    line = {"prompt": "p", "id": "bad-model-with-a-long-id", "options": {"env": {}}}
+    line["options"]["env"]["FAKE_AGENT_SCENARIO"] = "unknown_model"
+    path.write_text(json.dumps(line) + "\n")
+    with PtyRun(["batch", str(path), "--fake"], columns=40) as run:
+        assert run.wait() == 1, run.output[-600:]
+    row = next(line for line in run.lines() if line.startswith("✗ bad-mode"))
+    assert "  Cannot use" in row, row

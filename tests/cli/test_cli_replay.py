@@ -275,7 +275,7 @@ def test_reader_gone_says_when_the_read_end_of_a_pipe_is_closed() -> None:
     with open(write, "w") as stream:
         gone = reader_gone(stream)
         if gone is None:
-            pytest.skip("no poll() here")
+            pytest.skip("select.poll() is missing on this platform")
         assert gone() is False
         os.close(read)
         assert gone() is True

@@ -1,11 +1,12 @@
-"""Real ``cursor-agent`` captures (``../shared/captures/``) as contract tests.
+"""Recorded runs of the real ``cursor-agent`` (captures, ``tests/recorded_runs.py`` says
+where they are) as contract tests.
 
 Every capture is played by the fake agent, byte for byte, with the flags its README lists,
 through ``run()`` (on asyncio and trio) and ``run_sync()``; the captures that the fake can
 play as a scenario (stream-json without partial output, json) are also played that way.
 Each run must give one typed event per line (json format: the result), no
 ``UnknownEvent``, a typed payload for every tool kind and outcome the contract
-(``../shared/cli-protocol.md`` §3.4) describes, every tool call paired, the reply
+(``cli-protocol.md`` §3.4, beside the captures) describes, every tool call paired, the reply
 assembled exactly (``RunResult.text == RunResult.result``) and the usage decoded.
 
 The captures are never copied into the project: the tests read them where they are, and
@@ -17,7 +18,6 @@ from __future__ import annotations
 import base64
 import functools
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +25,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from recorded_runs import CAPTURES, CONTRACT, require_recorded_runs
 
 import fake_agent
 from agent_sdk import (
@@ -43,22 +44,10 @@ from agent_sdk import (
 
 pytestmark = pytest.mark.anyio
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-CAPTURES = SHARED / "captures"
-CONTRACT = SHARED / "cli-protocol.md"
-
 
 def require_captures() -> None:
-    """Skip (fail under CI) unless the real captures and the contract are there."""
-    if CAPTURES.is_dir() and any(CAPTURES.glob("*.ndjson")) and CONTRACT.is_file():
-        return
-    reason = (
-        f"the real cursor-agent captures are not there: expected {CAPTURES}/*.ndjson, its "
-        f"README.md and {CONTRACT} (../shared beside the checkout)"
-    )
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must have them")
-    pytest.skip(reason)
+    """Skip (fail under CI) unless the recorded runs and the contract are there."""
+    require_recorded_runs(contract=True)
 
 
 def capture_params() -> list[Any]:
@@ -66,7 +55,7 @@ def capture_params() -> list[Any]:
     files = sorted(CAPTURES.glob("*.ndjson")) if CAPTURES.is_dir() else []
     if not files:
         # One placeholder, so the rule above runs (skip, or fail under CI).
-        return [pytest.param(None, "verbatim", id="no-captures")]
+        return [pytest.param(None, "verbatim", id="no-recorded-runs")]
     flags = readme_flags() if (CAPTURES / "README.md").is_file() else {}
     return [
         pytest.param(path.name, how, id=f"{path.stem}-{how}")

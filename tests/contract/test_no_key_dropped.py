@@ -1,5 +1,5 @@
 """No key dropped (issue 23): every key of every line of every real capture
-(``../shared/captures/``, read in place, never copied) is reachable through an attribute
+(``tests/recorded_runs.py``: read in place, never copied) is reachable through an attribute
 of the event the line decodes to, and so is every key of the fake's bundled scenarios.
 
 How a wire key is reached, from the decoded event down:
@@ -237,7 +237,7 @@ def lost_keys(line: bytes, *, partial: bool, shapeless_ok: bool) -> list[str]:
 # --- the real captures ----------------------------------------------------------------
 def capture_names() -> list[str]:
     names = sorted(path.name for path in CAPTURES.glob("*.ndjson")) if CAPTURES.is_dir() else []
-    return names or ["no-captures"]
+    return names or ["no-recorded-runs"]
 
 
 @pytest.mark.parametrize("name", capture_names())
@@ -289,6 +289,7 @@ def test_the_walk_does_not_count_raw() -> None:
 
 
 def test_the_walk_reports_an_unknown_key_inside_a_typed_payload() -> None:
+    require_captures()  # for the contract's tables
     line = (
         b'{"type":"tool_call","subtype":"started","call_id":"c","tool_call":{"readToolCall":'
         b'{"args":{"path":"a.py","brandNew":1}}}}'

@@ -5,7 +5,7 @@ A *shape fact* is an event type, a ``(type, subtype)`` pair, a tool kind, a key 
 call's ``result`` (the outcome and its siblings), and every key path of the wire objects
 (``tool_call.tool_call.shellToolCall.args.parsingResult.redirects``; list items are
 ``[]``, the per-root keys of grep's ``workspaceResults`` are ``*``). The facts of the real
-captures (``../shared/captures/``, read in place, never copied) must all appear in the
+captures (``tests/recorded_runs.py`` says where; read in place, never copied) must all appear in the
 output of the bundled scenarios, played by the fake as the CLI prints them: stream-json,
 with and without ``--stream-partial-output``.
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -24,12 +23,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from fake_env import ROOT, fake_env
+from fake_env import fake_env
+from recorded_runs import require_recorded_runs
 
 import fake_agent
-
-CAPTURES = ROOT.parent / "shared" / "captures"
 
 # Directives that make a run slow or keep it from ending on its own: their scenarios
 # are fault modes (their events are those of other scenarios) and are not played here.
@@ -40,20 +37,6 @@ SLOW_DIRECTIVES = frozenset(
 DATA_KEYED = frozenset({"workspaceResults"})
 
 Fact = tuple[str, ...]
-
-
-def require_captures() -> list[Path]:
-    """The capture files; skip (fail under CI) when there are none."""
-    files = sorted(CAPTURES.glob("*.ndjson")) if CAPTURES.is_dir() else []
-    if files:
-        return files
-    reason = (
-        f"the real cursor-agent captures are not there: expected {CAPTURES}/*.ndjson "
-        "(../shared/captures beside the checkout)"
-    )
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason}; CI must have them")
-    pytest.skip(reason)
 
 
 def shape_facts(event: dict[str, Any]) -> set[Fact]:
@@ -150,14 +133,14 @@ def capture_facts(files: list[Path]) -> set[Fact]:
 
 
 def test_every_shape_of_the_captures_is_played_by_a_bundled_scenario() -> None:
-    files = require_captures()
+    files = require_recorded_runs()
     missing = sorted(capture_facts(files) - scenario_facts())
     listing = "\n".join(" ".join(fact) for fact in missing)
     assert not missing, f"shapes of the real captures no bundled scenario plays:\n{listing}"
 
 
 def test_the_facts_cover_every_level_of_the_captures() -> None:
-    facts = capture_facts(require_captures())
+    facts = capture_facts(require_recorded_runs())
     kinds = {fact[0] for fact in facts}
     assert {"type", "subtype", "tool kind", "result key", "key"} <= kinds
     assert ("type", "result") in facts

@@ -38,7 +38,10 @@ def test_an_ended_process_is_gone() -> None:
     assert is_gone(Owner(pid=_dead_pid(), started=None, host=socket.gethostname()))
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="start times from /proc")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="needs /proc (Linux) to read when a process started",
+)
 def test_a_pid_reused_by_another_process_is_gone() -> None:
     mine = me()
     assert mine.started is not None

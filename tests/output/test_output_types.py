@@ -36,7 +36,7 @@ async def main() -> None:
 
 
 def test_mypy_sees_the_output_as_the_output_type(tmp_path: Path) -> None:
-    api = pytest.importorskip("mypy.api")
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed: pip install -e '.[test]'")
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nstrict = True\npython_version = 3.11\n")
     out, _, status = api.run(

@@ -204,12 +204,12 @@ def test_batch_prints_a_table_and_exits_1_when_a_task_failed(batch: tuple[Any, A
     assert "9 ok, 3 failed" in proc.stdout
 
 
-def test_batch_reads_prompts_from_a_file_and_writes_summary_to_cwd(tmp_path: Path) -> None:
+def test_batch_reads_prompts_from_a_file(tmp_path: Path) -> None:
     prompts = tmp_path / "prompts.txt"
     prompts.write_text("# a comment\nscenario:hello first\n\nscenario:cart second\n")
-    proc = run_example("batch.py", prompts, cwd=tmp_path)
+    proc = run_example("batch.py", prompts, "--out", tmp_path / "out.json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    summary = json.loads((tmp_path / "batch-summary.json").read_text(encoding="utf-8"))
+    summary = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     assert [t["prompt"] for t in summary["tasks"]] == [
         "scenario:hello first",
         "scenario:cart second",

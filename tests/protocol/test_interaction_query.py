@@ -4,12 +4,11 @@ a plan's typed arguments, other query types kept generic, pairing by id, the fas
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
+from recorded_runs import CAPTURES, require_recorded_runs
 
 from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk._protocol.stream import Stream
@@ -25,8 +24,6 @@ from agent_sdk.events import (
     to_json,
 )
 from agent_sdk.tools import CreatePlanArgs, PlanTodo
-
-CAPTURES = Path(__file__).parents[3] / "shared" / "captures"
 
 TODO = {
     "id": "list-rules",
@@ -362,11 +359,8 @@ def test_to_json_leaves_out_the_paired_request() -> None:
 
 # --- a real capture (read in place, never copied) -------------------------------------
 def test_the_plan_capture_decodes_to_a_paired_plan_request_and_response() -> None:
+    require_recorded_runs()
     path = CAPTURES / "satelle-16-plan.ndjson"
-    if not path.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing (CI always has ../shared beside the checkout)")
-        pytest.skip(f"{path} is missing: ../shared is not beside this checkout")
     events = streamed(path.read_bytes())
     queries = [e for e in events if e.type == "interaction_query"]
     assert [type(e) for e in queries] == [CreatePlanRequest, CreatePlanResponse]

@@ -90,7 +90,7 @@ def test_import_agent_sdk_does_not_import_difflib() -> None:
 
 def test_mypy_still_sees_the_keyword_signature(tmp_path: Path) -> None:
     # The metaclass's __call__ returns Any, so type checkers keep the fields' signature.
-    api = pytest.importorskip("mypy.api")
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed: pip install -e '.[test]'")
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nstrict = True\n")
     code = "from agent_sdk import AgentOptions\nAgentOptions(model='x')\nAgentOptions(modle='x')\n"

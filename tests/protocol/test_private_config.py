@@ -130,7 +130,10 @@ def test_the_config_dir_is_the_one_cursor_config_dir_names(tmp_path: Path) -> No
     assert user_config_dir({"CURSOR_CONFIG_DIR": str(tmp_path)}) == tmp_path
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="XDG: Linux and the BSDs")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="the XDG config dir is read on Linux and the BSDs; this test runs on Linux",
+)
 def test_without_cursor_config_dir_the_xdg_dir_holding_a_config_is_used(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
