@@ -12,13 +12,15 @@ import argparse
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, TextIO, Union, get_args, get_origin
+from typing import Any, Literal, TextIO, Union, get_args, get_origin
 
 import msgspec
 
 from ..options import AgentOptions
+from ._agent_flags import AGENT_FLAGS, CLI_DEFAULTS, Flag
 from ._fake_args import FAKE_HELP, UnknownScenarioError, fake_scenario
 from ._parser import CommandParser
+from .hints import in_flag_terms
 from .render import isatty
 
 __all__ = [
@@ -85,65 +87,6 @@ timeout; 130 interrupted (143 on SIGTERM).
 """
 
 
-class _Flag(NamedTuple):
-    spelling: tuple[str, ...]
-    help: str  # may say %(default)s: the default is AgentOptions'
-    metavar: str | None = None
-    separator: str | None = None  # of a Mapping field's NAME<separator>VALUE
-
-
-# The AgentOptions fields the command line exposes, in --help order. A switch (a bool
-# field) is spelt for what it does against the default: --force, --no-trust. api_key is
-# left out on purpose (see the epilog), and keep_events means nothing here: the command
-# line hands each event over as it streams; nor does output_attempts (no output_type).
-AGENT_FLAGS: dict[str, _Flag] = {
-    "binary": _Flag(("--binary",), "the cursor-agent executable", "PATH"),
-    "cwd": _Flag(("--cwd",), "working directory of the agent", "DIR"),
-    "workspace": _Flag(("--workspace",), "the workspace directory", "DIR"),
-    "model": _Flag(("--model",), "model id: auto, gpt-5, sonnet-4, ...", "ID"),
-    "force": _Flag(("-f", "--force"), "allow shell commands and writes"),
-    "trust": _Flag(("--no-trust",), "do not pass --trust"),
-    "mode": _Flag(("--mode",), "read-only modes"),
-    "resume": _Flag(("--resume",), "continue the chat with this session id", "ID"),
-    "continue_session": _Flag(("--continue",), "continue the last chat"),
-    "env": _Flag(
-        ("--env",), "set a variable in the agent's environment (repeatable)", "NAME=VALUE", "="
-    ),
-    "output_format": _Flag(
-        ("--output-format",),
-        "what the CLI prints (default: %(default)s); only stream-json has live events",
-    ),
-    "stream_partial_output": _Flag(
-        ("--no-partial",), "no --stream-partial-output: text arrives a message at a time"
-    ),
-    "approve_mcps": _Flag(("--approve-mcps",), "approve all configured MCP servers"),
-    "sandbox": _Flag(("--sandbox",), "the shell sandbox"),
-    "worktree": _Flag(("-w", "--worktree"), "run in a git worktree cursor-agent makes"),
-    "worktree_name": _Flag(("--worktree-name",), "the worktree's name (with -w)", "NAME"),
-    "worktree_base": _Flag(("--worktree-base",), "the ref the worktree is made from", "REF"),
-    "skip_worktree_setup": _Flag(("--skip-worktree-setup",), "skip the worktree's setup"),
-    "headers": _Flag(("--header",), "extra request header (repeatable)", "'NAME: VALUE'", ":"),
-    "endpoint": _Flag(("--endpoint",), "API endpoint", "URL"),
-    "add_dirs": _Flag(("--add-dir",), "extra directory the agent may touch (repeatable)", "DIR"),
-    "extra_args": _Flag(
-        ("--extra-arg",),
-        "pass ARG to cursor-agent as is (repeatable; use --extra-arg=--flag)",
-        "ARG",
-    ),
-    "timeout": _Flag(("--timeout",), "seconds the run may take", "S"),
-    "idle_timeout": _Flag(("--idle-timeout",), "seconds the CLI may print nothing", "S"),
-    "result_grace": _Flag(
-        ("--result-grace",),
-        "seconds the CLI gets to exit after its result (default %(default)g)",
-        "S",
-    ),
-}
-
-# Where the command line departs from AgentOptions on purpose: a live view wants the
-# reply as it streams, so partial output is on unless --no-partial is given (or the
-# format is not stream-json, which has none: docs/protocol.md §3.3).
-CLI_DEFAULTS: dict[str, Any] = {"stream_partial_output": True}
-
 _Kind = Literal["switch", "pairs", "list", "value"]
 
 
@@ -166,7 +109,7 @@ def _kind(field: msgspec.structs.FieldInfo) -> _Kind:
 
 
 def _add_agent_flag(
-    group: argparse._ArgumentGroup, field: msgspec.structs.FieldInfo, flag: _Flag
+    group: argparse._ArgumentGroup, field: msgspec.structs.FieldInfo, flag: Flag
 ) -> None:
     default = CLI_DEFAULTS.get(field.name, field.default)
     kind = _kind(field)
@@ -370,8 +313,6 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
     try:
         options = AgentOptions(**given)
     except (ValueError, TypeError) as exc:
-        from .hints import in_flag_terms  # only an error needs it
-
         parser.error(in_flag_terms(str(exc)))
     prompt = None if words in ([], ["-"]) else " ".join(words)
     return RunCommand(

@@ -3,7 +3,7 @@
 agent_sdk's errors speak to Python callers: ``pass ... as AgentOptions(model=...)``,
 ``(AgentOptions.timeout)``, ``resume=<session_id>``. The command line shows the same
 errors, with each option spelt as the flag that sets it (``--model ID``, ``--timeout``,
-``--resume ID``), from :data:`~agent_sdk.cli.args.AGENT_FLAGS`: the table the flags are
+``--resume ID``), from :data:`~agent_sdk.cli._agent_flags.AGENT_FLAGS`: the table the flags are
 made from. The Python wording stays as it is for Python callers; only what ``agent-sdk``
 prints is translated, by :func:`in_flag_terms`.
 
@@ -24,7 +24,7 @@ import msgspec
 
 from ..errors import AgentConfigError, AgentError, AgentUsageError
 from ..options import AgentOptions
-from .args import AGENT_FLAGS, CLI_DEFAULTS
+from ._agent_flags import AGENT_FLAGS, CLI_DEFAULTS
 
 __all__ = ["error_in_flag_terms", "in_flag_terms", "message_and_hint"]
 

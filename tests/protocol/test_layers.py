@@ -37,8 +37,6 @@ NOT_YET_UNTANGLED: set[frozenset[str]] = {
     ),
     # A public type imports the protocol core: errors <-> _protocol.classify.
     frozenset({"agent_sdk.errors", "agent_sdk._protocol.classify"}),
-    # The command line's flags and its hints import each other: cli.args <-> cli.hints.
-    frozenset({"agent_sdk.cli.args", "agent_sdk.cli.hints"}),
 }
 
 
