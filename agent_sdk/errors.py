@@ -37,6 +37,7 @@ from typing import Any
 
 import msgspec
 
+from ._cli_words import cli_text, listed_models, service_error
 from ._short_repr import count, short, start
 from .events import Event, ResultEvent
 from .tool_calls import ToolCall, calls_of
@@ -226,8 +227,6 @@ class AgentModelError(AgentProcessError):
     @property
     def available_models(self) -> list[str]:
         """The model ids the CLI listed in its error message."""
-        from ._protocol.classify import cli_text, listed_models  # errors.py stays cheap
-
         return listed_models(cli_text(self.context))
 
 
@@ -257,16 +256,12 @@ class _ServiceWords:
     def code(self) -> str | None:
         """The code in brackets (``"invalid_argument"``, ``"unavailable"``), or ``None``
         when the CLI printed none."""
-        from ._protocol.classify import cli_text, service_error  # errors.py stays cheap
-
         found = service_error(cli_text(self.context))
         return None if found is None else found[0]
 
     @property
     def reason(self) -> str | None:
         """The service's words after the code, or ``None`` when there was no such line."""
-        from ._protocol.classify import cli_text, service_error
-
         found = service_error(cli_text(self.context))
         return None if found is None else found[1]
 

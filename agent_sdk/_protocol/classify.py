@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .._cli_words import MODEL_ERROR, cli_text, listed_models, service_error
 from ..errors import (
     AgentAuthError,
     AgentConfigRaceError,
@@ -41,10 +42,7 @@ __all__ = [
     "shorten",
 ]
 
-MODEL_ERROR = r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
 CONFIG_RACE = r"ENOENT\b.*cli-config\.json\.tmp"
-#: The CLI's ``RetriableError: [<code>] <words>`` line (docs/protocol.md §3.6).
-SERVICE_ERROR = r"RetriableError:[ \t]*(?:\[(?P<code>[^\]\n]*)\])?[ \t]*(?P<words>[^\n]*)"
 #: The codes of a ``RetriableError`` that refuse the request as sent, so that another try
 #: fails the same way (docs/protocol.md §3.6): ``invalid_argument`` (seen: it failed on
 #: every retry of the CLI, and again with another model), and the codes that by their
@@ -73,13 +71,6 @@ MESSAGE_CHARS = 2000
 #: whole. ``.available_models`` always has them all.
 MODELS_WHOLE = 10
 MODELS_QUOTED = 3
-
-
-def cli_text(context: ErrorContext) -> str:
-    """All the CLI said: its non-JSON stdout lines, then its stderr, blank lines left out."""
-    lines = [line for line in context.stdout_lines if line.strip()]
-    lines += [line for line in context.stderr.splitlines() if line.strip()]
-    return "\n".join(lines)
 
 
 def _boundary(text: str, start: int, end: int, *, last: bool) -> int | None:
@@ -115,14 +106,6 @@ def shorten(text: str, limit: int = MESSAGE_CHARS) -> str:
     )
 
 
-def listed_models(text: str) -> list[str]:
-    """The model ids of an unknown-model message in ``text``, in the CLI's order."""
-    match = re.search(MODEL_ERROR, text, re.IGNORECASE)
-    if match is None:
-        return []
-    return [m.strip().rstrip(".") for m in match["models"].split(",") if m.strip()]
-
-
 def _models_quoted(text: str) -> str:
     """``text`` with the list of an unknown-model message cut to its first models and a
     count (the 2026.10 CLI lists ~250 ids on one ~6 KB line)."""
@@ -149,16 +132,6 @@ def _model_hint(text: str) -> str:
 
 def _fixed(hint: str) -> Callable[[str], str]:
     return lambda _: hint
-
-
-def service_error(text: str) -> tuple[str | None, str] | None:
-    """The code in brackets (``None`` when there is none) and the service's words of the
-    first ``RetriableError`` line in ``text``, or ``None`` when it has no such line."""
-    match = re.search(SERVICE_ERROR, text, re.IGNORECASE)
-    if match is None:
-        return None
-    code = match["code"]
-    return (code.strip().lower() if code is not None else None), match["words"].strip()
 
 
 def _refused_hint(text: str) -> str:

@@ -35,8 +35,6 @@ NOT_YET_UNTANGLED: set[frozenset[str]] = {
             "agent_sdk.subagents",
         }
     ),
-    # A public type imports the protocol core: errors <-> _protocol.classify.
-    frozenset({"agent_sdk.errors", "agent_sdk._protocol.classify"}),
 }
 
 

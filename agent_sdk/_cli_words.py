@@ -1,0 +1,50 @@
+"""What the CLI's error messages say, read as text (docs/protocol.md §5): the few readings
+both the public errors (``AgentModelError.available_models``, ``AgentRetriableError.code``)
+and the classifier (``_protocol/classify.py``) need, below both of them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+__all__ = ["MODEL_ERROR", "SERVICE_ERROR", "cli_text", "listed_models", "service_error"]
+
+MODEL_ERROR = r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
+#: The CLI's ``RetriableError: [<code>] <words>`` line (docs/protocol.md §3.6).
+SERVICE_ERROR = r"RetriableError:[ \t]*(?:\[(?P<code>[^\]\n]*)\])?[ \t]*(?P<words>[^\n]*)"
+
+
+class Said(Protocol):
+    """What the CLI said, as an error's context keeps it (``ErrorContext`` is one)."""
+
+    @property
+    def stdout_lines(self) -> Sequence[str]: ...
+
+    @property
+    def stderr(self) -> str: ...
+
+
+def cli_text(context: Said) -> str:
+    """All the CLI said: its non-JSON stdout lines, then its stderr, blank lines left out."""
+    lines = [line for line in context.stdout_lines if line.strip()]
+    lines += [line for line in context.stderr.splitlines() if line.strip()]
+    return "\n".join(lines)
+
+
+def listed_models(text: str) -> list[str]:
+    """The model ids of an unknown-model message in ``text``, in the CLI's order."""
+    match = re.search(MODEL_ERROR, text, re.IGNORECASE)
+    if match is None:
+        return []
+    return [m.strip().rstrip(".") for m in match["models"].split(",") if m.strip()]
+
+
+def service_error(text: str) -> tuple[str | None, str] | None:
+    """The code in brackets (``None`` when there is none) and the service's words of the
+    first ``RetriableError`` line in ``text``, or ``None`` when it has no such line."""
+    match = re.search(SERVICE_ERROR, text, re.IGNORECASE)
+    if match is None:
+        return None
+    code = match["code"]
+    return (code.strip().lower() if code is not None else None), match["words"].strip()
