@@ -3,7 +3,7 @@
 Run it as ``python -m fake_agent`` or ``fake-cursor-agent`` with the real CLI's flags;
 it plays a scripted scenario (``scenarios/<name>.ndjson``, see the README there) in
 the requested output format. Pick the scenario with ``$FAKE_AGENT_SCENARIO`` (a name
-or a path) or a ``scenario:NAME`` token in the prompt; the default is ``hello``.
+or a path) or a ``scenario:NAME`` token in the prompt; the default is ``demo``.
 """
 
 from ._executable import executable

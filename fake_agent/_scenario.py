@@ -16,7 +16,7 @@ from ._directives import DIRECTIVES, check_directive
 SCENARIOS_DIR = Path(__file__).resolve().parent / "scenarios"
 
 #: The scenario played when neither the environment nor the prompt names one.
-DEFAULT_SCENARIO = "hello"
+DEFAULT_SCENARIO = "demo"
 
 #: Env var naming the scenario to play: a bundled name or a path to a .ndjson file.
 SCENARIO_ENV = "FAKE_AGENT_SCENARIO"

@@ -34,7 +34,7 @@ from ..errors import (
 )
 from ..events import Event, to_json
 from ..options import AgentOptions
-from ._screen import ReplyCursor, terminal_columns
+from ._screen import ReplyCursor, fold, terminal_columns
 from ._signals import SignalWatch
 from .args import (
     EXIT_FAILED,
@@ -152,6 +152,21 @@ def _out_of_resources(exc: AgentError) -> bool:
     """Whether the CLI could not start for want of file descriptors: no flag's fault."""
     cause = exc.__cause__
     return isinstance(cause, OSError) and cause.errno in (errno.EMFILE, errno.ENFILE)
+
+
+FAKE_NOTE = (
+    "agent-sdk: that was the bundled fake agent: it played a scripted run, changed no file "
+    "and asked no model; install cursor-agent for the real agent"
+)
+
+
+def _is_fake(options: AgentOptions) -> bool:
+    """Whether ``options`` run the bundled fake agent (``--fake``, ``--fake-if-missing``)."""
+    if options.binary is None:
+        return False
+    import fake_agent
+
+    return os.fspath(options.binary) == fake_agent.executable()
 
 
 def _outcome(exc: AgentError | None) -> str:
@@ -300,14 +315,15 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             signals,
             backend="asyncio",
         )
+        ran = command.options
         missing = isinstance(error, AgentNotFoundError) and command.fake_if_missing
         if missing and signals.first is None:
             import fake_agent
 
             err.write("agent-sdk: cursor-agent is not installed: running the bundled fake agent\n")
-            options = msgspec.structs.replace(command.options, binary=fake_agent.executable())
+            ran = msgspec.structs.replace(command.options, binary=fake_agent.executable())
             error = anyio.run(
-                _live, prompt, options, sink, started, redaction, gone, signals, backend="asyncio"
+                _live, prompt, ran, sink, started, redaction, gone, signals, backend="asyncio"
             )
         if signals.stopped is not None:  # the run was cancelled, its group ended
             how = signals.stopped.value
@@ -324,6 +340,10 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
                 reply.release()
             if error is None or renderer.events:
                 renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
+                if _is_fake(ran):
+                    columns = terminal_columns(err)
+                    lines = fold(FAKE_NOTE, columns - 1) if columns else [FAKE_NOTE]
+                    err.write("".join(line + "\n" for line in lines))
         if error is None:
             return EXIT_OK
         # In the command line's terms: --model, not AgentOptions(model=...) (cli/hints.py).

@@ -352,7 +352,18 @@ def test_fake_if_missing_runs_the_fake_when_cursor_agent_is_not_installed(
     done = cli("--fake-if-missing", "add a test", PATH=str(empty), HOME=str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "running the bundled fake agent" in done.stderr
-    assert "Done. I added the test." in done.stdout
+    assert "Both tests pass." in done.stdout  # the default scenario, `demo`
+    assert "that was the bundled fake agent: it played a scripted run" in done.stderr
+
+
+def test_a_run_of_the_fake_says_it_was_scripted_and_changed_nothing() -> None:
+    done = cli("--fake", "Add a test for cart totals")
+    assert done.returncode == 0, done.stderr
+    assert "▸ $ pytest -q tests/test_cart.py" in done.stderr  # it shows tool calls
+    assert done.stderr.splitlines()[-1] == (
+        "agent-sdk: that was the bundled fake agent: it played a scripted run, changed no "
+        "file and asked no model; install cursor-agent for the real agent"
+    )
 
 
 def test_fake_if_missing_prefers_an_installed_cursor_agent(tmp_path: Path) -> None:

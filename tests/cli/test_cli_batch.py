@@ -159,7 +159,7 @@ def test_a_batch_runs_every_task_and_its_json_summary_says_how_each_ended(
 ) -> None:
     tasks = write_tasks(
         tmp_path / "tasks.jsonl",
-        {"prompt": "add a test", "id": "hello"},
+        {"prompt": "add a test", "id": "hello", "options": scenario("hello")},
         {"prompt": "read the cart", "id": "cart", "options": scenario("cart")},
         {"prompt": "p", "id": "limit", "options": scenario("usage_limit")},
         {"prompt": "p", "id": "crash", "options": scenario("crash")},

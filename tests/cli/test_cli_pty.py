@@ -102,7 +102,9 @@ def test_the_final_screen_holds_the_reply_the_tool_calls_and_the_summary_only(
     summary = re.sub(r"in \d+\.\d s", "in X s", summary)
     summary = re.sub(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}", "ID", summary)  # the fake's
     assert summary == (
-        "✓ success in X s (the CLI reports 4.2 s) tokens 1,200 in · 340 out tools 2: 2 ✓ session ID"
+        "✓ success in X s (the CLI reports 4.2 s) tokens 1,200 in · 340 out tools 2: 2 ✓ "
+        "session ID agent-sdk: that was the bundled fake agent: it played a scripted run, "
+        "changed no file and asked no model; install cursor-agent for the real agent"
     )
 
 

@@ -15,7 +15,7 @@ import pytest
 from cli_process import ESC, RECORDED, SESSION, cli, cli_env
 from hostile.corpus import BOM, HUGE_DIGITS, deep_array
 
-from agent_sdk.cli.live import JsonSink, reader_gone
+from agent_sdk.cli.live import FAKE_NOTE, JsonSink, reader_gone
 from agent_sdk.cli.render import Renderer
 from agent_sdk.cli.replay import replay, replay_main
 
@@ -144,7 +144,10 @@ def test_replay_renders_the_same_text_as_a_live_run() -> None:
     # But for the duration: a live run shows its wall time (the CLI's figure beside it),
     # a replay has only the CLI's figure.
     wall_time = re.compile(r" in \d+\.\d s \(the CLI reports (\d+\.\d s)\)")
-    assert replayed.stderr == wall_time.sub(r" in \1", live.stderr)
+    # And a live run of the fake says so at its end; a replay plays no agent.
+    played = live.stderr.removesuffix(FAKE_NOTE + "\n")
+    assert played != live.stderr
+    assert replayed.stderr == wall_time.sub(r" in \1", played)
 
 
 def test_replay_reads_stdin_for_dash() -> None:

@@ -84,15 +84,13 @@ BLOCKS = python_blocks()
 # What a block needs beyond the defaults, by id: only ever environment variables. A
 # scenario with tool calls, so that the blocks' tool-call branches run too.
 BLOCK_ENV: dict[str, dict[str, str]] = {
-    "quick-start-1": {"FAKE_AGENT_SCENARIO": "cart"},
-    "quick-start-2": {"FAKE_AGENT_SCENARIO": "tools"},
     "many-runs-at-once-2": {"RAY_USAGE_STATS_ENABLED": "0"},  # no report home from CI
     "a-live-agent-acp-mode-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},  # asks for pytest
 }
 # Text a block's output must hold, by id: a block that catches an error would pass
 # unnoticed if the error never came.
 BLOCK_OUTPUT: dict[str, list[str]] = {
-    "quick-start-1": ["I'll read the cart module first.", "[readToolCall]", "session: "],
+    "quick-start-1": ["I'll read the cart module", "[readToolCall]", "session: "],
     "quick-start-2": ["shellToolCall success"],
     "errors-1": ["Cannot use this model: nope", "'gpt-5'"],
     "many-runs-at-once-1": ["task-1 ok", "3 of 3 succeeded"],

@@ -31,6 +31,7 @@ pytestmark = pytest.mark.anyio
 SMALL_HUGE_READ = 200_000
 
 SUCCESS = [
+    "demo",
     "hello",
     "cart",
     "tools",
@@ -565,9 +566,9 @@ def test_words_after_double_dash_are_not_subcommands() -> None:
 # --------------------------------------------------------------------------- scenario choice
 
 
-def test_default_scenario_is_hello() -> None:
+def test_default_scenario_is_demo() -> None:
     proc = run("-p", "--trust", "--output-format=text", "--", "anything")
-    assert proc.stdout == b"Done. I added the test.\n"
+    assert proc.stdout.endswith(b"Both tests pass.\n")
 
 
 def test_scenario_from_prompt_token() -> None:

@@ -109,9 +109,9 @@ def test_parse_args_unknown_option_is_reported_after_scanning() -> None:
 
 
 def test_pick_scenario_order() -> None:
-    assert pick_scenario("x", {}).stem == "hello"
+    assert pick_scenario("x", {}).stem == "demo"
     assert pick_scenario("do scenario:tools now", {}).stem == "tools"
-    assert pick_scenario("notscenario:tools", {}).stem == "hello"
+    assert pick_scenario("notscenario:tools", {}).stem == "demo"
     assert pick_scenario("scenario:tools", {"FAKE_AGENT_SCENARIO": "cart"}).stem == "cart"
 
 

@@ -89,7 +89,7 @@ def test_a_scenario_with_its_own_json_answer_is_played_as_written() -> None:
 
 
 def test_a_prompt_without_a_schema_gets_the_scenario_reply() -> None:
-    assert play("Add a test")["result"] == "Done. I added the test."
+    assert play("Add a test", FAKE_AGENT_SCENARIO="hello")["result"] == "Done. I added the test."
 
 
 def test_the_reply_variable_replaces_the_last_reply_only() -> None:

@@ -129,7 +129,7 @@ def test_chat_bot_replies_to_every_message(chat_replies: list[dict[str, str]]) -
         ("bob", "#1"),
         ("bob", "#2"),
     ]
-    assert {r["text"] for r in chat_replies} == {"Done. I added the test."}
+    assert all(r["text"].endswith("Both tests pass.") for r in chat_replies)  # `demo`
 
 
 def test_chat_bot_keeps_one_session_id_per_user_across_turns(

@@ -31,6 +31,7 @@ from agent_sdk.errors import AgentConfigRaceError
 pytestmark = pytest.mark.anyio
 
 SUCCEEDS = [
+    "demo",
     "hello",
     "fix_tests",  # without --force, as here, its writes are refused: nothing changes
     "cart",
