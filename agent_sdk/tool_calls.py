@@ -4,7 +4,7 @@ what their outcome means (:data:`ToolCallStatus`); the plan of a plan-mode run."
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -135,13 +135,26 @@ class ToolCallTracker:
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """Record an event; return the :class:`ToolCall` it belongs to, as known now."""
+        return self._add(event, True)
+
+    def add_all(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
+        """Record events, in their order (a stream's block of them at once)."""
+        maybe_plan = _may_start_a_plan(events)
+        for event in events:
+            self._add(event, maybe_plan)
+
+    def _add(self, event: ToolCallStarted | ToolCallCompleted, maybe_plan: bool) -> ToolCall:
         call = self._calls.get(event.call_id) or ToolCall(event.call_id)
         if isinstance(event, ToolCallStarted):
             call = ToolCall(call.call_id, event, call.completed)
         else:
             call = ToolCall(call.call_id, call.started, event)
         self._calls[event.call_id] = call
-        if _may_be_plan(event, call.started, self._plans_started) and _is_plan(event):
+        if event is call.started:
+            may_be_plan = maybe_plan  # see _may_start_a_plan
+        else:
+            may_be_plan = _may_be_plan(event, call.started, self._plans_started)
+        if may_be_plan and _is_plan(event):
             self._plan_id = event.call_id
             if event is call.started:
                 self._plans_started.add(event.call_id)
@@ -183,22 +196,30 @@ class RunningToolCalls:
         self._plans_started: set[str] = set()
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> None:
-        """Record an event (this is on the hot path of every streamed run)."""
-        if type(event) is ToolCallStarted:
-            self._running[event.call_id] = event
+        """Record an event."""
+        self.add_all((event,))
+
+    def add_all(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
+        """Record events, in their order. The stream calls this once per block of its
+        output: it is on the hot path of every streamed run (docs/benchmarks.md)."""
+        running = self._running
+        maybe_plan = _may_start_a_plan(events)
+        for event in events:
+            if type(event) is ToolCallStarted:
+                running[event.call_id] = event
+                if maybe_plan and _is_plan(event):
+                    self._plan = ToolCall(event.call_id, event)
+                    self._plans_started.add(event.call_id)
+                continue
+            started = running.pop(event.call_id, None)
+            if started is not None:
+                # Events are frozen, but have a __dict__ (for their lazily parsed payload).
+                event.__dict__[_STARTED] = started
+                if event.call_id not in self._plans_started:
+                    continue  # see _may_be_plan
+                self._plans_started.discard(event.call_id)
             if _is_plan(event):
-                self._plan = ToolCall(event.call_id, event)
-                self._plans_started.add(event.call_id)
-            return
-        started = self._running.pop(event.call_id, None)
-        if started is not None:
-            # Events are frozen, but have a __dict__ (for their lazily parsed payload).
-            event.__dict__[_STARTED] = started
-            if event.call_id not in self._plans_started:
-                return  # see _may_be_plan
-            self._plans_started.discard(event.call_id)
-        if _is_plan(event):
-            self._plan = self.call_of(event)
+                self._plan = self.call_of(event)
 
     @property
     def plan(self) -> Plan | None:
@@ -225,7 +246,8 @@ _STARTED = "_agent_sdk_started"
 # the kind is read only from a call whose first bytes name it (the kind object comes
 # first on the wire, after a few short sibling keys at most).
 _PLAN_KIND = "createPlanToolCall"
-_find_plan_key = re.compile(b'"' + _PLAN_KIND.encode() + b'"').search
+_PLAN_KEY = b'"' + _PLAN_KIND.encode() + b'"'
+_find_plan_key = re.compile(_PLAN_KEY).search
 # Only the head is searched: scanning a 200 KB read result whole, for every call, cost a
 # sixth of a streamed run's decoding (docs/benchmarks.md).
 _PLAN_SCAN = 128
@@ -235,6 +257,24 @@ def _is_plan(event: ToolCallStarted | ToolCallCompleted) -> bool:
     # Searched in the raw bytes (a buffer: nothing is copied), then confirmed by the kind.
     found = _find_plan_key(event.tool_call, 0, _PLAN_SCAN)
     return found is not None and event.kind == _PLAN_KIND
+
+
+# Above this many bytes of `started` payloads in one block, each is searched on its own.
+_JOIN_AT_MOST = 1 << 20
+
+
+def _may_start_a_plan(events: Sequence[ToolCallStarted | ToolCallCompleted]) -> bool:
+    """Whether a ``started`` event among ``events`` may name the plan kind; if not,
+    :func:`_is_plan` is false for each of them. One search over their payloads joined
+    costs a fifth of a search per event (its set-up is most of its cost, docs/benchmarks.md,
+    issue 24). A match cannot straddle two payloads: each is a whole JSON object, and the
+    key holds no brace."""
+    payloads = [event.tool_call for event in events if type(event) is not ToolCallCompleted]
+    if not payloads:
+        return False
+    if sum(map(len, payloads)) > _JOIN_AT_MOST:
+        return True  # searched one by one, only their heads: no copy of a huge payload
+    return _PLAN_KEY in b"".join(payloads)
 
 
 def _may_be_plan(
