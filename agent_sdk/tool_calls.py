@@ -201,23 +201,46 @@ class RunningToolCalls:
 
     def add_all(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
         """Record events, in their order. The stream calls this once per block of its
-        output: it is on the hot path of every streamed run (docs/benchmarks.md)."""
+        output: it is on the hot path of every streamed run (docs/benchmarks.md).
+
+        The events are paired first; the plan is looked for afterwards, in a second pass
+        in their order, and only in a block that may hold one (nearly never): the
+        ``started`` payloads of the block are searched once, joined."""
         running = self._running
-        maybe_plan = _may_start_a_plan(events)
+        plans_started = self._plans_started
+        payloads: list[msgspec.Raw] = []
+        add_payload = payloads.append
+        in_order = False  # whether a completion's own kind must be read (see _may_be_plan)
         for event in events:
             if type(event) is ToolCallStarted:
                 running[event.call_id] = event
-                if maybe_plan and _is_plan(event):
-                    self._plan = ToolCall(event.call_id, event)
-                    self._plans_started.add(event.call_id)
+                add_payload(event.tool_call)
                 continue
             started = running.pop(event.call_id, None)
-            if started is not None:
+            if started is None:
+                in_order = True
+            else:
                 # Events are frozen, but have a __dict__ (for their lazily parsed payload).
                 event.__dict__[_STARTED] = started
-                if event.call_id not in self._plans_started:
+                if plans_started and event.call_id in plans_started:
+                    in_order = True
+        if in_order or (payloads and _may_name_plan(payloads)):
+            self._find_plan(events)
+
+    def _find_plan(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
+        # The plan rules of add_all, event by event, on events already paired; the plans
+        # started before them are as they were when they came.
+        plans_started = self._plans_started
+        for event in events:
+            if type(event) is ToolCallStarted:
+                if _is_plan(event):
+                    self._plan = ToolCall(event.call_id, event)
+                    plans_started.add(event.call_id)
+                continue
+            if _STARTED in event.__dict__:  # paired
+                if event.call_id not in plans_started:
                     continue  # see _may_be_plan
-                self._plans_started.discard(event.call_id)
+                plans_started.discard(event.call_id)
             if _is_plan(event):
                 self._plan = self.call_of(event)
 
@@ -265,11 +288,16 @@ _JOIN_AT_MOST = 1 << 20
 
 def _may_start_a_plan(events: Sequence[ToolCallStarted | ToolCallCompleted]) -> bool:
     """Whether a ``started`` event among ``events`` may name the plan kind; if not,
-    :func:`_is_plan` is false for each of them. One search over their payloads joined
-    costs a fifth of a search per event (its set-up is most of its cost, docs/benchmarks.md,
-    issue 24). A match cannot straddle two payloads: each is a whole JSON object, and the
-    key holds no brace."""
-    payloads = [event.tool_call for event in events if type(event) is not ToolCallCompleted]
+    :func:`_is_plan` is false for each of them."""
+    return _may_name_plan([e.tool_call for e in events if type(e) is not ToolCallCompleted])
+
+
+def _may_name_plan(payloads: list[msgspec.Raw]) -> bool:
+    """Whether one of these payloads may name the plan kind in its head; if not,
+    :func:`_is_plan` is false for the events that hold them. One search over the payloads
+    joined costs a fraction of a search per event, most of whose cost is its set-up
+    (docs/benchmarks.md, issue 24). A match cannot straddle two payloads: each is a whole
+    JSON object, and the key holds no brace."""
     if not payloads:
         return False
     if sum(map(len, payloads)) > _JOIN_AT_MOST:

@@ -99,6 +99,7 @@ class LineDecoder:
             # so that every line before the odd one is still an event.
             return self._decode_lines_one_by_one(block, text)
         calls: list[ToolCallStarted | ToolCallCompleted] = []
+        add_call = calls.append
         notable: list[Event] = []
         add_text = text.append
         mark = len(text)
@@ -138,15 +139,17 @@ class LineDecoder:
                     else:
                         raise _NeedsLineError
                     events[i] = event
-                    calls.append(event)
+                    add_call(event)
                 elif cls is AssistantEvent or (cls is PartialAssistantEvent and not event.is_flush):
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
-                    content = event.message.content
-                    if len(content) == 1 and content[0].type == "text":
-                        add_text(content[0].text)
-                    else:
+                    try:
+                        (only,) = event.message.content
+                    except ValueError:  # not one block
                         add_text(event.message.text)
+                        continue
+                    if only.type == "text":
+                        add_text(only.text)
                 elif cls is ThinkingDelta:
                     if event.subtype != "delta":
                         events[i] = _public_thinking(event)

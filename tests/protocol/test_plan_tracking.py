@@ -122,3 +122,29 @@ def test_a_plan_among_more_payload_than_is_joined_is_still_the_plan(
         call("completed", "c2", "createPlanToolCall", "A"),
     ]
     assert plan_name_and_uri(tracker, *events, at_once=True) == ("A", "file:///plans/A.md")
+
+
+def plan_of_blocks(tracker: Tracker, *blocks: list[ToolCallStarted | ToolCallCompleted]) -> Any:
+    calls = tracker()
+    for events in blocks:
+        calls.add_all(events)
+    plan = calls.plan
+    return None if plan is None else (plan.name, plan.uri)
+
+
+@pytest.mark.parametrize("tracker", TRACKERS)
+def test_a_plan_started_in_one_block_is_completed_in_a_later_one(tracker: Tracker) -> None:
+    first = [call("started", "c1", "createPlanToolCall", "A"), call("started", "c2", "r", "R")]
+    later = [call("completed", "c2", "r", "R"), call("completed", "c1", "createPlanToolCall", "A")]
+    assert plan_of_blocks(tracker, first, later) == ("A", "file:///plans/A.md")
+
+
+@pytest.mark.parametrize("tracker", TRACKERS)
+@pytest.mark.parametrize("order", ["start first", "completion first"])
+def test_in_one_block_the_later_of_two_plans_is_the_plan(tracker: Tracker, order: str) -> None:
+    # A plan completed without its start being seen, and another one started: the later.
+    alone = call("completed", "c2", "createPlanToolCall", "B")
+    started = call("started", "c1", "createPlanToolCall", "A")
+    block = [started, alone] if order == "start first" else [alone, started]
+    expected = ("B", "file:///plans/B.md") if order == "start first" else ("A", None)
+    assert plan_of_blocks(tracker, block) == expected
