@@ -103,14 +103,12 @@ class LineDecoder:
         notable: list[Event] = []
         add_text = text.append
         mark = len(text)
-        i = -1
         try:
             # One pass in Python over the block; everything else was done by msgspec.
             # Every bytecode here runs once per event (docs/benchmarks.md, issue 24):
             # tool calls (about half of a real stream's events) come first, then the
             # assistant text; most other events are final as decoded.
-            for event in events:
-                i += 1
+            for i, event in enumerate(events):
                 cls = type(event)
                 if cls is ToolCallWire:
                     # _public_tool_call, inlined: a call per tool call cost hundreds of
