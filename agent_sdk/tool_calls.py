@@ -282,7 +282,8 @@ def _is_plan(event: ToolCallStarted | ToolCallCompleted) -> bool:
     return found is not None and event.kind == _PLAN_KIND
 
 
-# Above this many bytes of `started` payloads in one block, each is searched on its own.
+# A single payload above this size is searched alone, in its head (a huge line is a
+# block of its own): the join would copy it.
 _JOIN_AT_MOST = 1 << 20
 
 
@@ -297,11 +298,15 @@ def _may_name_plan(payloads: list[msgspec.Raw]) -> bool:
     :func:`_is_plan` is false for the events that hold them. One search over the payloads
     joined costs a fraction of a search per event, most of whose cost is its set-up
     (docs/benchmarks.md, issue 24). A match cannot straddle two payloads: each is a whole
-    JSON object, and the key holds no brace."""
+    JSON object, and the key holds no brace.
+
+    The join is a copy of at most the block the payloads came from, freed at once; a
+    single payload is a block of its own when it is large (one long line), and is then
+    not copied."""
     if not payloads:
         return False
-    if sum(map(len, payloads)) > _JOIN_AT_MOST:
-        return True  # searched one by one, only their heads: no copy of a huge payload
+    if len(payloads) == 1 and len(payloads[0]) > _JOIN_AT_MOST:
+        return True  # its head alone is searched, by _is_plan
     return _PLAN_KEY in b"".join(payloads)
 
 

@@ -103,6 +103,14 @@ class LineDecoder:
         notable: list[Event] = []
         add_text = text.append
         mark = len(text)
+        # Locals, not globals, in the loop: each name is read once per event.
+        wire, started, completed, assistant = (
+            ToolCallWire,
+            ToolCallStarted,
+            ToolCallCompleted,
+            AssistantEvent,
+        )
+        copy_below = _COPY_BELOW
         try:
             # One pass in Python over the block; everything else was done by msgspec.
             # Every bytecode here runs once per event (docs/benchmarks.md, issue 24):
@@ -110,16 +118,16 @@ class LineDecoder:
             # assistant text; most other events are final as decoded.
             for i, event in enumerate(events):
                 cls = type(event)
-                if cls is ToolCallWire:
+                if cls is wire:
                     # _public_tool_call, inlined: a call per tool call cost hundreds of
                     # instructions. The subtype is compared, not looked up: it is a new
                     # string each time, and hashing it cost more.
                     raw = event.tool_call
-                    if len(raw) < _COPY_BELOW:
+                    if len(raw) < copy_below:
                         raw = raw.copy()
                     subtype = event.subtype
                     if subtype == "started":
-                        event = ToolCallStarted(
+                        event = started(
                             event.call_id,
                             raw,
                             event.model_call_id,
@@ -127,7 +135,7 @@ class LineDecoder:
                             timestamp_ms=event.timestamp_ms,
                         )
                     elif subtype == "completed":
-                        event = ToolCallCompleted(
+                        event = completed(
                             event.call_id,
                             raw,
                             event.model_call_id,
@@ -138,7 +146,7 @@ class LineDecoder:
                         raise _NeedsLineError
                     events[i] = event
                     add_call(event)
-                elif cls is AssistantEvent or (cls is PartialAssistantEvent and not event.is_flush):
+                elif cls is assistant or (cls is PartialAssistantEvent and not event.is_flush):
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
                     try:

@@ -112,16 +112,12 @@ def test_a_payload_naming_the_plan_kind_past_its_head_is_no_plan(
 
 
 @pytest.mark.parametrize("tracker", TRACKERS)
-def test_a_plan_among_more_payload_than_is_joined_is_still_the_plan(
+def test_a_plan_payload_too_large_to_join_is_still_the_plan(
     tracker: Tracker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tool_calls, "_JOIN_AT_MOST", 10)  # each payload on its own
-    events = [
-        call("started", "c1", "readToolCall", "R"),
-        call("started", "c2", "createPlanToolCall", "A"),
-        call("completed", "c2", "createPlanToolCall", "A"),
-    ]
-    assert plan_name_and_uri(tracker, *events, at_once=True) == ("A", "file:///plans/A.md")
+    monkeypatch.setattr(tool_calls, "_JOIN_AT_MOST", 10)  # its head searched alone
+    events = [call("started", "c1", "createPlanToolCall", "A")]
+    assert plan_name_and_uri(tracker, *events, at_once=True) == ("A", None)
 
 
 def plan_of_blocks(tracker: Tracker, *blocks: list[ToolCallStarted | ToolCallCompleted]) -> Any:
