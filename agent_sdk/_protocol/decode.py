@@ -146,7 +146,13 @@ class LineDecoder:
                         raise _NeedsLineError
                     events[i] = event
                     add_call(event)
-                elif cls is assistant or (cls is PartialAssistantEvent and not event.is_flush):
+                elif cls is assistant or (
+                    # PartialAssistantEvent.is_flush, inlined (a property call per event):
+                    # a delta has a timestamp and no model_call_id (docs/protocol.md §3.3).
+                    cls is PartialAssistantEvent
+                    and event.timestamp_ms is not None
+                    and event.model_call_id is None
+                ):
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
                     try:
