@@ -12,7 +12,7 @@ import enum
 import math
 import os
 from collections import deque
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from types import TracebackType
 from typing import TypeVar
 
@@ -134,7 +134,7 @@ class Run(RunFacts):
                     for event in batch:
                         ...
         """
-        return _Batches(self)
+        return Batches(self._next_batch)
 
     async def _next_batch(self) -> list[Event]:
         ready = self._ready
@@ -288,19 +288,20 @@ class Run(RunFacts):
             await self._transport.aclose()
 
 
-class _Batches:
-    """The async iterator of :meth:`Run.batches`."""
+class Batches:
+    """The async iterator of :meth:`Run.batches` (and of a session's ``Turn.batches``):
+    each step awaits ``next_batch``."""
 
-    __slots__ = ("_run",)
+    __slots__ = ("_next_batch",)
 
-    def __init__(self, run: Run) -> None:
-        self._run = run
+    def __init__(self, next_batch: Callable[[], Awaitable[list[Event]]]) -> None:
+        self._next_batch = next_batch
 
-    def __aiter__(self) -> _Batches:
+    def __aiter__(self) -> Batches:
         return self
 
-    async def __anext__(self) -> list[Event]:
-        return await self._run._next_batch()
+    def __anext__(self) -> Awaitable[list[Event]]:
+        return self._next_batch()
 
 
 async def _receive_within(transport: Transport, delay: float) -> bytes | None:
