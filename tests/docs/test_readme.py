@@ -85,7 +85,8 @@ BLOCKS = python_blocks()
 # scenario with tool calls, so that the blocks' tool-call branches run too.
 BLOCK_ENV: dict[str, dict[str, str]] = {
     "quick-start-1": {"FAKE_AGENT_SCENARIO": "cart"},
-    "quick-start-2": {"FAKE_AGENT_SCENARIO": "tools"},
+    "quick-start-2": {"FAKE_AGENT_SCENARIO": "cart"},
+    "quick-start-3": {"FAKE_AGENT_SCENARIO": "tools"},
     "many-runs-at-once-2": {"RAY_USAGE_STATS_ENABLED": "0"},  # no report home from CI
     "structured-output-1": {"FAKE_AGENT_SCENARIO": "json_corrected"},  # corrected once
     "a-live-agent-acp-mode-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},  # asks for pytest
@@ -94,7 +95,8 @@ BLOCK_ENV: dict[str, dict[str, str]] = {
 # unnoticed if the error never came.
 BLOCK_OUTPUT: dict[str, list[str]] = {
     "quick-start-1": ["I'll read the cart module first.", "[readToolCall]", "session: "],
-    "quick-start-2": ["shellToolCall success"],
+    "quick-start-2": ["I'll read the cart module first.The test is added", "session: "],
+    "quick-start-3": ["shellToolCall success"],
     "errors-1": ["Cannot use this model: nope", "'gpt-5'"],
     "many-runs-at-once-1": ["task-1 ok", "3 of 3 succeeded"],
     "many-runs-at-once-2": ["2 of 2 succeeded on Ray"],
