@@ -295,10 +295,11 @@ def _may_start_a_plan(events: Sequence[ToolCallStarted | ToolCallCompleted]) -> 
 
 def _may_name_plan(payloads: list[msgspec.Raw]) -> bool:
     """Whether one of these payloads may name the plan kind in its head; if not,
-    :func:`_is_plan` is false for the events that hold them. One search over the payloads
-    joined costs a fraction of a search per event, most of whose cost is its set-up
-    (docs/benchmarks.md, issue 24). A match cannot straddle two payloads: each is a whole
-    JSON object, and the key holds no brace.
+    :func:`_is_plan` is false for the events that hold them: each payload is whole in
+    the join, so a key absent from it is absent from every head. One search over the
+    payloads joined costs a fraction of a search per event, most of whose cost is its
+    set-up (docs/benchmarks.md, issue 24); a match in a payload's tail only costs the
+    exact search of its head.
 
     The join is a copy of at most the block the payloads came from, freed at once; a
     single payload is a block of its own when it is large (one long line), and is then

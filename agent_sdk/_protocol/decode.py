@@ -103,14 +103,9 @@ class LineDecoder:
         notable: list[Event] = []
         add_text = text.append
         mark = len(text)
-        # Locals, not globals, in the loop: each name is read once per event.
-        wire, started, completed, assistant = (
-            ToolCallWire,
-            ToolCallStarted,
-            ToolCallCompleted,
-            AssistantEvent,
-        )
-        copy_below = _COPY_BELOW
+        # Locals, not globals, for the names the loop reads for nearly every event.
+        wire, assistant, copy_below = ToolCallWire, AssistantEvent, _COPY_BELOW
+        started, completed = ToolCallStarted, ToolCallCompleted
         try:
             # One pass in Python over the block; everything else was done by msgspec.
             # Every bytecode here runs once per event (docs/benchmarks.md, issue 24):
