@@ -12,7 +12,7 @@ import enum
 import math
 import os
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from types import TracebackType
 from typing import TypeVar
 
@@ -22,12 +22,12 @@ from ._deadlines import Deadlines, Limit
 from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
+from ._run_facts import RunFacts
 from ._transport.base import Clock, Transport
 from .errors import AgentError, AgentUsageError
-from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
+from .events import Event
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult
-from .tool_calls import ToolCall
 
 __all__ = ["Run", "run"]
 
@@ -48,7 +48,7 @@ _ENDING = (_State.ENDING, _State.GRACE_OVER)
 _T = TypeVar("_T")
 
 
-class Run:
+class Run(RunFacts):
     """A run of the agent: an async iterator of :data:`~agent_sdk.events.Event`.
 
     Returned by :func:`run`. Iterate it directly, or use it as an async context manager
@@ -91,50 +91,6 @@ class Run:
         self._ready: deque[Event] = deque()
         self._result: PlainResult | None = None
 
-    # --- what the run knows ---------------------------------------------------------
-    @property
-    def result(self) -> PlainResult:
-        """The :class:`RunResult`, once the iteration has ended without error.
-
-        Raises:
-            AgentUsageError: the run has not finished successfully (yet).
-        """
-        if self._result is None:
-            raise AgentUsageError("the run has not finished: iterate it to the end first")
-        return self._result
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event received so far, when the run keeps them (``keep_events``);
-        a streamed run does not by default: it hands each event over as it arrives."""
-        return self._stream.events
-
-    @property
-    def session_id(self) -> str | None:
-        """The chat id, as soon as an event has carried it."""
-        return self._stream.session_id
-
-    @property
-    def result_event(self) -> ResultEvent | None:
-        """The ``result`` event, once received."""
-        return self._stream.result_event
-
-    @property
-    def pid(self) -> int | None:
-        """The CLI's process id (also its process group id), once started."""
-        return self._transport.pid if self._transport is not None else None
-
-    @property
-    def tool_calls(self) -> list[ToolCall]:
-        """The tool calls seen so far, ``started`` paired with ``completed``; when the run
-        does not keep its events (``keep_events``), only those still running."""
-        return self._stream.tool_calls.calls
-
-    def tool_call(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
-        """The :class:`ToolCall` an event of this run belongs to, as known now: its
-        ``started`` and ``completed`` events, whether or not the run keeps its events."""
-        return self._stream.tool_calls.call_of(event)
-
     # --- iteration ------------------------------------------------------------------
     def __aiter__(self) -> Run:
         return self
@@ -164,7 +120,37 @@ class Run:
             return ready.popleft()
         if self._state in _OVER:
             raise StopAsyncIteration
-        return await self._guarded(self._next_event())
+        ready.extend(await self._guarded(self._next_events()))
+        return ready.popleft()
+
+    def batches(self) -> AsyncIterator[list[Event]]:
+        """The run's events a read of the CLI's output at a time: an async iterator of
+        lists, each holding every event decoded and not yet handed over (never empty).
+
+        The same events as iterating the run, in the same order, under the same rules:
+        the events before a failure are delivered, then the error raises; the process
+        ends as the run's does (``async with``, :meth:`aclose`). It saves the consumer
+        one ``__anext__`` per event (docs/benchmarks.md). Both ways draw from the same
+        events, so they can take turns; two tasks at once raise :class:`AgentUsageError`.
+
+        Example::
+
+            async with run("Fix the failing test") as events:
+                async for batch in events.batches():
+                    for event in batch:
+                        ...
+        """
+        return Batches(self._next_batch)
+
+    async def _next_batch(self) -> list[Event]:
+        ready = self._ready
+        if ready:
+            batch = list(ready)
+            ready.clear()
+            return batch
+        if self._state in _OVER:
+            raise StopAsyncIteration
+        return await self._guarded(self._next_events())
 
     def __del__(self) -> None:
         # An abandoned `async for` never calls aclose(): do not leave the CLI running.
@@ -213,27 +199,29 @@ class Run:
         if self._state is _State.STARTING:  # not closed meanwhile by another task
             self._state = _State.STREAMING
 
-    async def _next_event(self) -> Event:
+    async def _next_events(self) -> list[Event]:
+        """The events of the next reads, at least one; StopAsyncIteration or the
+        run's error once they are over."""
         if self._state is _State.NEW:
             await self._start()
-        ready = self._ready
-        while not ready:
+        while True:
             if self._state is _State.STREAMING:
                 chunk = await self._read()
                 if chunk is not None:
-                    ready.extend(self._stream.feed(chunk))
+                    events = self._stream.feed(chunk)
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
+                    if events:
+                        return events
                     continue
                 if self._state is _State.STREAMING:
                     self._state = _State.ENDING
-                if self._state in _ENDING:
-                    ready.extend(self._stream.end())
+                if self._state in _ENDING and (events := self._stream.end()):
+                    return events
             elif self._state in _ENDING:
                 await self._finish()
             else:  # closed by another task
                 raise StopAsyncIteration
-        return ready.popleft()
 
     async def _read(self) -> bytes | None:
         """The next chunk of output, or ``None`` once it is over (or the grace ran out)."""
@@ -304,6 +292,22 @@ class Run:
             self._ready.clear()  # ended: nothing more is delivered
         if self._transport is not None:
             await self._transport.aclose()
+
+
+class Batches:
+    """The async iterator of :meth:`Run.batches` (and of a session's ``Turn.batches``):
+    each step awaits ``next_batch``."""
+
+    __slots__ = ("_next_batch",)
+
+    def __init__(self, next_batch: Callable[[], Awaitable[list[Event]]]) -> None:
+        self._next_batch = next_batch
+
+    def __aiter__(self) -> Batches:
+        return self
+
+    def __anext__(self) -> Awaitable[list[Event]]:
+        return self._next_batch()
 
 
 async def _receive_within(transport: Transport, delay: float, clock: Clock) -> bytes | None:

@@ -11,14 +11,14 @@ import _thread  # the low-level threading API: `threading` costs a run's import 
 import sys
 import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from types import TracebackType
 from typing import Any, TypeVar, overload
 
 import anyio
 import msgspec
 
-from ._run import Run
+from ._run import Batches, Run
 from ._structured import output_run
 from ._transport.base import Transport
 from .errors import AgentConfigError, AgentUsageError
@@ -188,6 +188,18 @@ class Turn:
         run = self._run if self._run is not None else await self._begin()
         try:
             return await run.__anext__()
+        except BaseException:
+            self._end()  # over, however it ended
+            raise
+
+    def batches(self) -> AsyncIterator[list[Event]]:
+        """The turn's events a read at a time, as :meth:`agent_sdk.Run.batches`."""
+        return Batches(self._next_batch)
+
+    async def _next_batch(self) -> list[Event]:
+        run = self._run if self._run is not None else await self._begin()
+        try:
+            return await run._next_batch()
         except BaseException:
             self._end()  # over, however it ended
             raise

@@ -4,7 +4,7 @@ what their outcome means (:data:`ToolCallStatus`); the plan of a plan-mode run."
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -135,13 +135,26 @@ class ToolCallTracker:
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """Record an event; return the :class:`ToolCall` it belongs to, as known now."""
+        return self._add(event, True)
+
+    def add_all(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
+        """Record events, in their order (a stream's block of them at once)."""
+        maybe_plan = _may_start_a_plan(events)
+        for event in events:
+            self._add(event, maybe_plan)
+
+    def _add(self, event: ToolCallStarted | ToolCallCompleted, maybe_plan: bool) -> ToolCall:
         call = self._calls.get(event.call_id) or ToolCall(event.call_id)
         if isinstance(event, ToolCallStarted):
             call = ToolCall(call.call_id, event, call.completed)
         else:
             call = ToolCall(call.call_id, call.started, event)
         self._calls[event.call_id] = call
-        if _may_be_plan(event, call.started, self._plans_started) and _is_plan(event):
+        if event is call.started:
+            may_be_plan = maybe_plan  # see _may_start_a_plan
+        else:
+            may_be_plan = _may_be_plan(event, call.started, self._plans_started)
+        if may_be_plan and _is_plan(event):
             self._plan_id = event.call_id
             if event is call.started:
                 self._plans_started.add(event.call_id)
@@ -183,22 +196,53 @@ class RunningToolCalls:
         self._plans_started: set[str] = set()
 
     def add(self, event: ToolCallStarted | ToolCallCompleted) -> None:
-        """Record an event (this is on the hot path of every streamed run)."""
-        if type(event) is ToolCallStarted:
-            self._running[event.call_id] = event
+        """Record an event."""
+        self.add_all((event,))
+
+    def add_all(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
+        """Record events, in their order. The stream calls this once per block of its
+        output: it is on the hot path of every streamed run (docs/benchmarks.md).
+
+        The events are paired first; the plan is looked for afterwards, in a second pass
+        in their order, and only in a block that may hold one (nearly never): the
+        ``started`` payloads of the block are searched once, joined."""
+        running = self._running
+        plans_started = self._plans_started
+        payloads: list[msgspec.Raw] = []
+        add_payload = payloads.append
+        in_order = False  # whether a completion's own kind must be read (see _may_be_plan)
+        for event in events:
+            if type(event) is ToolCallStarted:
+                running[event.call_id] = event
+                add_payload(event.tool_call)
+                continue
+            started = running.pop(event.call_id, None)
+            if started is None:
+                in_order = True
+            else:
+                # Events are frozen, but have a __dict__ (for their lazily parsed payload).
+                event.__dict__[_STARTED] = started
+                if plans_started and event.call_id in plans_started:
+                    in_order = True
+        if in_order or (payloads and _may_name_plan(payloads)):
+            self._find_plan(events)
+
+    def _find_plan(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
+        # The plan rules of add_all, event by event, on events already paired; the plans
+        # started before them are as they were when they came.
+        plans_started = self._plans_started
+        for event in events:
+            if type(event) is ToolCallStarted:
+                if _is_plan(event):
+                    self._plan = ToolCall(event.call_id, event)
+                    plans_started.add(event.call_id)
+                continue
+            if _STARTED in event.__dict__:  # paired
+                if event.call_id not in plans_started:
+                    continue  # see _may_be_plan
+                plans_started.discard(event.call_id)
             if _is_plan(event):
-                self._plan = ToolCall(event.call_id, event)
-                self._plans_started.add(event.call_id)
-            return
-        started = self._running.pop(event.call_id, None)
-        if started is not None:
-            # Events are frozen, but have a __dict__ (for their lazily parsed payload).
-            event.__dict__[_STARTED] = started
-            if event.call_id not in self._plans_started:
-                return  # see _may_be_plan
-            self._plans_started.discard(event.call_id)
-        if _is_plan(event):
-            self._plan = self.call_of(event)
+                self._plan = self.call_of(event)
 
     @property
     def plan(self) -> Plan | None:
@@ -225,7 +269,8 @@ _STARTED = "_agent_sdk_started"
 # the kind is read only from a call whose first bytes name it (the kind object comes
 # first on the wire, after a few short sibling keys at most).
 _PLAN_KIND = "createPlanToolCall"
-_find_plan_key = re.compile(b'"' + _PLAN_KIND.encode() + b'"').search
+_PLAN_KEY = b'"' + _PLAN_KIND.encode() + b'"'
+_find_plan_key = re.compile(_PLAN_KEY).search
 # Only the head is searched: scanning a 200 KB read result whole, for every call, cost a
 # sixth of a streamed run's decoding (docs/benchmarks.md).
 _PLAN_SCAN = 128
@@ -235,6 +280,35 @@ def _is_plan(event: ToolCallStarted | ToolCallCompleted) -> bool:
     # Searched in the raw bytes (a buffer: nothing is copied), then confirmed by the kind.
     found = _find_plan_key(event.tool_call, 0, _PLAN_SCAN)
     return found is not None and event.kind == _PLAN_KIND
+
+
+# A single payload above this size is searched alone, in its head (a huge line is a
+# block of its own): the join would copy it.
+_JOIN_AT_MOST = 1 << 20
+
+
+def _may_start_a_plan(events: Sequence[ToolCallStarted | ToolCallCompleted]) -> bool:
+    """Whether a ``started`` event among ``events`` may name the plan kind; if not,
+    :func:`_is_plan` is false for each of them."""
+    return _may_name_plan([e.tool_call for e in events if type(e) is not ToolCallCompleted])
+
+
+def _may_name_plan(payloads: list[msgspec.Raw]) -> bool:
+    """Whether one of these payloads may name the plan kind in its head; if not,
+    :func:`_is_plan` is false for the events that hold them: each payload is whole in
+    the join, so a key absent from it is absent from every head. One search over the
+    payloads joined costs a fraction of a search per event, most of whose cost is its
+    set-up (docs/benchmarks.md, issue 24); a match in a payload's tail only costs the
+    exact search of its head.
+
+    The join is a copy of at most the block the payloads came from, freed at once; a
+    single payload is a block of its own when it is large (one long line), and is then
+    not copied."""
+    if not payloads:
+        return False
+    if len(payloads) == 1 and len(payloads[0]) > _JOIN_AT_MOST:
+        return True  # its head alone is searched, by _is_plan
+    return _PLAN_KEY in b"".join(payloads)
 
 
 def _may_be_plan(

@@ -6,7 +6,8 @@ same realistic stream (``streams.py``), so a noisy stretch of the machine hits t
     python benchmarks/hot_ratio.py OLD_CHECKOUT [...]   # and others, interleaved
 
 Prints, per checkout, how many times faster than the wrapper ``run()`` went in each round
-(each round times the wrapper once): min, median and max.
+(each round times the wrapper once): min, median and max; for this checkout also
+``run().batches()``, the same run consumed a read at a time (a list of events per read).
 """
 
 from __future__ import annotations
@@ -48,16 +49,19 @@ def main() -> None:
         base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         base |= {"BENCH_CHILD": str(child), "BENCH_WARMUP": str(tiny)}
         envs = [{**base, "PYTHONPATH": str(checkout)} for checkout in checkouts]
-        ratios: list[list[float]] = [[] for _ in checkouts]
+        # Contenders: run() of each checkout, and this checkout's run().batches().
+        contenders = [(env, "default", str(c)) for env, c in zip(envs, checkouts, strict=True)]
+        contenders.append((envs[0], "batches", f"{checkouts[0]}  run().batches()"))
+        ratios: list[list[float]] = [[] for _ in contenders]
         for _ in range(args.rounds):
             loads = measure("json_loads", stream, env=envs[0])["seconds"]
-            for i, env in enumerate(envs):
-                ratios[i].append(loads / measure("sdk", stream, "default", env=env)["seconds"])
+            for i, (env, mode, _) in enumerate(contenders):
+                ratios[i].append(loads / measure("sdk", stream, mode, env=env)["seconds"])
         print(f"run() against readline + json.loads, {count:,} events, {args.rounds} rounds")
-        for checkout, rs in zip(checkouts, ratios, strict=True):
+        for (_, _, name), rs in zip(contenders, ratios, strict=True):
             print(
                 f"{min(rs):.2f}× / {statistics.median(rs):.2f}× / {max(rs):.2f}× "
-                f"(min / median / max)  {checkout}"
+                f"(min / median / max)  {name}"
             )
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -30,7 +30,8 @@ def _options(stream: str, **kw: Any) -> Any:
 
 
 def worker_sdk(stream: str, keep: str = "default") -> dict[str, Any]:
-    """``run()`` with its defaults (streamed: keeps nothing), or (keep) keeping every event."""
+    """``run()`` with its defaults (streamed: keeps nothing), or (keep) keeping every event,
+    or (batches) streamed and consumed a read at a time (``Run.batches()``)."""
     import anyio
 
     from agent_sdk import run
@@ -40,8 +41,13 @@ def worker_sdk(stream: str, keep: str = "default") -> dict[str, Any]:
     async def main(stream: str) -> int:
         count = 0
         async with run("bench", options=_options(stream, keep_events=keep_events)) as events:
-            async for _ in events:
-                count += 1
+            if keep == "batches":
+                async for batch in events.batches():
+                    for _ in batch:
+                        count += 1
+            else:
+                async for _ in events:
+                    count += 1
         return count
 
     # Warm up on a tiny stream: the one-off costs of a process's first run (loading

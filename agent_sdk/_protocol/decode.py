@@ -63,10 +63,11 @@ __all__ = ["Block", "LineDecoder", "repair_line"]
 _BOM = b"\xef\xbb\xbf"
 _TASK_NOTIFICATION = "task_notification"
 
-# What a block of lines held: its events; the tool-call, interaction and result events
-# among them, which the stream keeps track of; and its lines that were not events
-# (banners, garbage).
-Block = tuple[list[Event], list[Event], list[bytes]]
+# What a block of lines held: its events; among them, its tool calls (about half of a
+# real stream's events: the tool-call trackers take them in one call per block) and the
+# other events the stream keeps track of (results, interaction queries); and its lines
+# that were not events (banners, garbage).
+Block = tuple[list[Event], list[ToolCallStarted | ToolCallCompleted], list[Event], list[bytes]]
 
 
 class _NeedsLineError(Exception):
@@ -97,41 +98,65 @@ class LineDecoder:
             # Not only known events (or a line nested too deep): each line on its own,
             # so that every line before the odd one is still an event.
             return self._decode_lines_one_by_one(block, text)
+        calls: list[ToolCallStarted | ToolCallCompleted] = []
+        add_call = calls.append
         notable: list[Event] = []
+        add_text = text.append
         mark = len(text)
+        # Locals, not globals, for the names the loop reads for nearly every event.
+        wire, assistant, copy_below = ToolCallWire, AssistantEvent, _COPY_BELOW
+        started, completed = ToolCallStarted, ToolCallCompleted
         try:
             # One pass in Python over the block; everything else was done by msgspec.
-            # Tool calls (about half of a real stream's events, docs/benchmarks.md) and
-            # assistant text come first; most other events are final as decoded.
+            # Every bytecode here runs once per event (docs/benchmarks.md, issue 24):
+            # tool calls (about half of a real stream's events) come first, then the
+            # assistant text; most other events are final as decoded.
             for i, event in enumerate(events):
                 cls = type(event)
-                if cls is AssistantEvent or (cls is PartialAssistantEvent and not event.is_flush):
-                    # Message.text, inlined for the one text block nearly every message
-                    # has: the call alone cost a tenth of a streamed run (benchmarks).
-                    content = event.message.content
-                    if len(content) == 1 and content[0].type == "text":
-                        text.append(content[0].text)
-                    else:
-                        text.append(event.message.text)
-                elif cls is ToolCallWire:
+                if cls is wire:
                     # _public_tool_call, inlined: a call per tool call cost hundreds of
-                    # instructions on the hot path (docs/benchmarks.md, issue 24).
-                    subtype = event.subtype  # compared, not hashed: a new string each time
+                    # instructions. The subtype is compared, not looked up: it is a new
+                    # string each time, and hashing it cost more.
+                    raw = event.tool_call
+                    if len(raw) < copy_below:
+                        raw = raw.copy()
+                    subtype = event.subtype
                     if subtype == "started":
-                        public: type[ToolCallStarted | ToolCallCompleted] = ToolCallStarted
+                        event = started(
+                            event.call_id,
+                            raw,
+                            event.model_call_id,
+                            session_id=event.session_id,
+                            timestamp_ms=event.timestamp_ms,
+                        )
                     elif subtype == "completed":
-                        public = ToolCallCompleted
+                        event = completed(
+                            event.call_id,
+                            raw,
+                            event.model_call_id,
+                            session_id=event.session_id,
+                            timestamp_ms=event.timestamp_ms,
+                        )
                     else:
                         raise _NeedsLineError
-                    raw = event.tool_call
-                    events[i] = event = public(
-                        call_id=event.call_id,
-                        tool_call=raw.copy() if len(raw) < _COPY_BELOW else raw,
-                        model_call_id=event.model_call_id,
-                        session_id=event.session_id,
-                        timestamp_ms=event.timestamp_ms,
-                    )
-                    notable.append(event)
+                    events[i] = event
+                    add_call(event)
+                elif cls is assistant or (
+                    # PartialAssistantEvent.is_flush, inlined (a property call per event):
+                    # a delta has a timestamp and no model_call_id (docs/protocol.md §3.3).
+                    cls is PartialAssistantEvent
+                    and event.timestamp_ms is not None
+                    and event.model_call_id is None
+                ):
+                    # Message.text, inlined for the one text block nearly every message
+                    # has: the call alone cost a tenth of a streamed run (benchmarks).
+                    try:
+                        (only,) = event.message.content
+                    except ValueError:  # not one block
+                        add_text(event.message.text)
+                        continue
+                    if only.type == "text":
+                        add_text(only.text)
                 elif cls is ThinkingDelta:
                     if event.subtype != "delta":
                         events[i] = _public_thinking(event)
@@ -146,7 +171,7 @@ class LineDecoder:
         if len(text) - mark > 1:
             # One string per block, not one per delta: the reply costs its own size.
             text[mark:] = ["".join(text[mark:])]
-        return events, notable, []
+        return events, calls, notable, []
 
     def _decode_lines_one_by_one(self, block: bytes | memoryview, text: list[str]) -> Block:
         events: list[Event] = []
@@ -158,24 +183,16 @@ class LineDecoder:
                     junk.append(line)
                 else:
                     events.append(event)
+        calls = [e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted))]
         # A result line that did not decode is notable too: it may say the run failed.
         notable: list[Event] = [
             e
             for e in events
-            if isinstance(
-                e,
-                (
-                    ToolCallStarted,
-                    ToolCallCompleted,
-                    InteractionRequest,
-                    InteractionResponse,
-                    ResultEvent,
-                ),
-            )
+            if isinstance(e, (InteractionRequest, InteractionResponse, ResultEvent))
             or (isinstance(e, UnknownEvent) and e.type == "result")
         ]
         text.extend(e.new_text for e in events if isinstance(e, AssistantEvent))
-        return events, notable, junk
+        return events, calls, notable, junk
 
     def decode(self, line: bytes) -> Event | None:
         """The event on one line, or ``None`` if the line is not a JSON object. Raises

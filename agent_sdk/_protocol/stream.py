@@ -20,8 +20,6 @@ from ..events import (
     InteractionResponse,
     ResultEvent,
     TextLine,
-    ToolCallCompleted,
-    ToolCallStarted,
     UnknownEvent,
 )
 from ..tool_calls import RunningToolCalls, ToolCallTracker
@@ -164,24 +162,16 @@ class Stream:
             return self._absorb_text(block)
         if self._detect_partial:
             self._detect_partial_output(block)
-        events, notable, junk = self._decoder.decode_block(block, self._text)
-        for line in junk:
-            text = line.decode("utf-8", "replace").rstrip("\r").lstrip("\ufeff")
-            if self._redact is not None:
-                text = self._redact(text)
-            self.stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
-            if self._on_other_line is not None:
-                self._on_other_line(text)
+        events, calls, notable, junk = self._decoder.decode_block(block, self._text)
+        if junk:
+            self._keep_other_lines(junk)
         if not events:
             return events
         self.received += len(events)
+        if calls:
+            self.tool_calls.add_all(calls)
         for event in notable:
-            # Dispatched on the exact class, tool calls first: they are most of what is
-            # notable, and a failing isinstance against a tuple of these classes cost
-            # more than the rest of their way here (docs/benchmarks.md, issue 24).
-            if type(event) is ToolCallStarted or type(event) is ToolCallCompleted:
-                self.tool_calls.add(event)
-            elif type(event) is ResultEvent:
+            if type(event) is ResultEvent:
                 if self.result_event is None or not self.result_event.is_error:
                     self.result_event = event
             elif type(event) is UnknownEvent:
@@ -196,6 +186,15 @@ class Stream:
         if self.keep_events:
             self.events += events
         return events
+
+    def _keep_other_lines(self, lines: list[bytes]) -> None:
+        for line in lines:
+            text = line.decode("utf-8", "replace").rstrip("\r").lstrip("\ufeff")
+            if self._redact is not None:
+                text = self._redact(text)
+            self.stdout_lines.append(text[:MAX_STDOUT_LINE_CHARS])
+            if self._on_other_line is not None:
+                self._on_other_line(text)
 
     def _absorb_malformed_result(self, event: UnknownEvent) -> None:
         # A result whose fields do not fit still decides the run if it says the run

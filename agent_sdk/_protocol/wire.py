@@ -16,7 +16,6 @@ from typing import Any
 import msgspec
 
 from .._event_base import _Event
-from .._tool_call_events import _ToolCallEvent
 from ..events import (
     AssistantEvent,
     ConnectionEvent,
@@ -45,10 +44,18 @@ KNOWN_TYPES = frozenset(
 )
 
 
-class ToolCallWire(_ToolCallEvent, tag="tool_call", frozen=True):
+class ToolCallWire(_Event, tag="tool_call", frozen=True):
     """A ``tool_call`` line: msgspec tags on one field, so ``subtype`` is free here and the
-    public ``ToolCallStarted`` / ``ToolCallCompleted`` is built from it."""
+    public ``ToolCallStarted`` / ``ToolCallCompleted`` is built from it.
 
+    The fields of the public events, but not their class: those have a ``__dict__`` and
+    are tracked by the garbage collector (for their lazily parsed payload), which this
+    short-lived object need not be (175 instructions per event on the realistic stream,
+    docs/benchmarks.md, issue 24)."""
+
+    call_id: str = ""
+    tool_call: msgspec.Raw = msgspec.Raw(b"{}")
+    model_call_id: str | None = None
     subtype: str = ""
 
 

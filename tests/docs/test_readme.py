@@ -91,7 +91,8 @@ BLOCK_ENV: dict[str, dict[str, str]] = {
 # unnoticed if the error never came.
 BLOCK_OUTPUT: dict[str, list[str]] = {
     "quick-start-1": ["I'll read the cart module", "[readToolCall]", "session: "],
-    "quick-start-2": ["shellToolCall success"],
+    "quick-start-2": ["I'll read the cart module and look", "Both tests pass.", "session: "],
+    "quick-start-3": ["shellToolCall success"],
     "errors-1": ["Cannot use this model: nope", "'gpt-5'"],
     "many-runs-at-once-1": ["task-1 ok", "3 of 3 succeeded"],
     "many-runs-at-once-2": ["2 of 2 succeeded on Ray"],

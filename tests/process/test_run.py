@@ -16,6 +16,7 @@ from agent_sdk import (
     AgentOptions,
     AgentProcessError,
     AgentUsageError,
+    Event,
     Run,
     SystemInit,
     UserEvent,
@@ -184,6 +185,24 @@ async def test_tool_call_of_a_completed_event_is_paired_while_streaming(
                 assert call.completed is event
                 assert call.started is not None
                 assert call.started.call_id == event.call_id
+
+
+async def test_batches_of_a_run_hold_its_events_in_order_then_its_result(
+    fake_options: MakeOptions,
+) -> None:
+    def shape(events: list[Event]) -> list[tuple[str, object, object]]:
+        # Each run of the fake has its own session id: the events are compared without it.
+        return [
+            (type(e).__name__, getattr(e, "call_id", None), getattr(e, "new_text", None))
+            for e in events
+        ]
+
+    plain = [event async for event in run("hi", options=fake_options("cart"))]
+    async with run("hi", options=fake_options("cart")) as events:
+        batches = [batch async for batch in events.batches()]
+    assert all(batches)
+    assert shape([event for batch in batches for event in batch]) == shape(plain)
+    assert events.result.text == "".join(str(text) for _, _, text in shape(plain) if text)
 
 
 def test_killed_cli_names_the_signal(fake_options: MakeOptions, tmp_path: Path) -> None:

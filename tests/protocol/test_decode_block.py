@@ -1,6 +1,7 @@
 """LineDecoder.decode_block: a block of complete lines in one call; its events, the
-tool-call and result events among them, the lines that were not events, and the reply
-text the block adds (appended to the list it is given)."""
+tool-call events among them, its other tracked events (results, interaction queries), the
+lines that were not events, and the reply text the block adds (appended to the list it is
+given)."""
 
 from __future__ import annotations
 
@@ -72,25 +73,38 @@ PLAIN = [INIT, say("Hello "), STARTED, COMPLETED, say("world"), RESULT]
 
 
 def test_a_block_decodes_to_the_events_of_its_lines_one_by_one() -> None:
-    events, _, _ = LineDecoder(partial=False).decode_block(block(*PLAIN), [])
+    events, _, _, _ = LineDecoder(partial=False).decode_block(block(*PLAIN), [])
     assert fingerprint(events) == fingerprint(one_by_one(PLAIN))
 
 
 def test_a_block_that_needs_the_line_by_line_path_decodes_to_the_same_events() -> None:
     lines = [*PLAIN, b"a banner", line(type="thinking", subtype="paused")]
-    events, _, _ = LineDecoder(partial=False).decode_block(block(*lines), [])
+    events, _, _, _ = LineDecoder(partial=False).decode_block(block(*lines), [])
     assert fingerprint(events) == fingerprint(one_by_one(lines))
 
 
 def test_tool_calls_in_a_block_become_started_and_completed_events() -> None:
-    events, _, _ = LineDecoder(partial=False).decode_block(block(STARTED, COMPLETED), [])
+    events, _, _, _ = LineDecoder(partial=False).decode_block(block(STARTED, COMPLETED), [])
     assert [type(e) for e in events] == [ToolCallStarted, ToolCallCompleted]
 
 
-def test_the_notable_events_are_the_tool_calls_and_the_result_in_order() -> None:
-    events, notable, _ = LineDecoder(partial=False).decode_block(block(*PLAIN), [])
-    assert notable == [events[2], events[3], events[5]]
-    assert [type(e) for e in notable] == [ToolCallStarted, ToolCallCompleted, ResultEvent]
+def test_the_tool_calls_of_a_block_are_returned_apart_in_order() -> None:
+    events, calls, _, _ = LineDecoder(partial=False).decode_block(block(*PLAIN), [])
+    assert calls == [events[2], events[3]]
+    assert [type(e) for e in calls] == [ToolCallStarted, ToolCallCompleted]
+
+
+def test_the_notable_events_of_a_block_are_its_other_tracked_events() -> None:
+    events, _, notable, _ = LineDecoder(partial=False).decode_block(block(*PLAIN), [])
+    assert notable == [events[5]]
+    assert isinstance(notable[0], ResultEvent)
+
+
+def test_the_line_by_line_path_returns_the_tool_calls_and_notable_events_apart() -> None:
+    lines = [*PLAIN, b"a banner"]
+    events, calls, notable, _ = LineDecoder(partial=False).decode_block(block(*lines), [])
+    assert calls == [events[2], events[3]]
+    assert notable == [events[5]]
 
 
 def test_the_text_a_block_adds_is_appended_in_order() -> None:
@@ -145,13 +159,13 @@ def test_text_is_added_once_when_a_block_is_decoded_again_line_by_line(late: byt
     # The text of the events before the line that needs its own pass is taken back
     # before the block is decoded again.
     text: list[str] = []
-    events, _, _ = LineDecoder(partial=False).decode_block(block(say("once"), late), text)
+    events, _, _, _ = LineDecoder(partial=False).decode_block(block(say("once"), late), text)
     assert "".join(text) == "once"
     assert isinstance(events[-1], UnknownEvent)
 
 
 def test_a_thinking_completed_in_a_block_is_converted() -> None:
-    events, _, _ = LineDecoder(partial=False).decode_block(
+    events, _, _, _ = LineDecoder(partial=False).decode_block(
         block(line(type="thinking", subtype="completed", timestamp_ms=5)), []
     )
     assert events == [ThinkingCompleted(timestamp_ms=5)]
@@ -159,7 +173,7 @@ def test_a_thinking_completed_in_a_block_is_converted() -> None:
 
 def test_lines_that_are_not_events_are_returned_in_order() -> None:
     lines = [b"Cursor Agent (banner)", say("hi"), b"42", b"T: waiting"]
-    events, _, junk = LineDecoder(partial=False).decode_block(block(*lines), [])
+    events, _, _, junk = LineDecoder(partial=False).decode_block(block(*lines), [])
     assert junk == [b"Cursor Agent (banner)", b"42", b"T: waiting"]
     assert [type(e) for e in events] == [AssistantEvent]
 
@@ -167,16 +181,16 @@ def test_lines_that_are_not_events_are_returned_in_order() -> None:
 def test_blank_and_whitespace_lines_are_neither_events_nor_junk() -> None:
     data = block(say("a"), b"", b"   ", b"\t", say("b"))
     text: list[str] = []
-    events, _, junk = LineDecoder(partial=False).decode_block(data, text)
+    events, _, _, junk = LineDecoder(partial=False).decode_block(data, text)
     assert (len(events), junk, "".join(text)) == (2, [], "ab")
 
 
 def test_blank_lines_beside_junk_are_not_junk() -> None:
-    _, _, junk = LineDecoder(partial=False).decode_block(block(b"junk", b"", b"  "), [])
+    _, _, _, junk = LineDecoder(partial=False).decode_block(block(b"junk", b"", b"  "), [])
     assert junk == [b"junk"]
 
 
 def test_a_block_given_as_a_memoryview_decodes_like_bytes() -> None:
     data = block(*PLAIN)
-    events, _, _ = LineDecoder(partial=False).decode_block(memoryview(data), [])
+    events, _, _, _ = LineDecoder(partial=False).decode_block(memoryview(data), [])
     assert fingerprint(events) == fingerprint(one_by_one(PLAIN))

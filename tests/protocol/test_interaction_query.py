@@ -248,7 +248,7 @@ def test_a_line_that_does_not_fit_becomes_unknown_event_with_a_reason(wire: byte
 
 def test_a_block_with_a_line_that_does_not_fit_still_decodes_the_others() -> None:
     bad = line(type="interaction_query", subtype="paused", query_type="q")
-    events, _, _ = LineDecoder(partial=False).decode_block(block(say("hi"), bad), [])
+    events, _, _, _ = LineDecoder(partial=False).decode_block(block(say("hi"), bad), [])
     assert [type(e) for e in events] == [AssistantEvent, UnknownEvent]
 
 
@@ -307,7 +307,7 @@ def test_the_trackers_request_of_is_the_paired_request() -> None:
 
 
 def test_a_block_reports_interaction_events_as_notable() -> None:
-    events, notable, _ = LineDecoder(partial=False).decode_block(
+    events, _, notable, _ = LineDecoder(partial=False).decode_block(
         block(say("a"), plan_request(), plan_response()), []
     )
     assert notable == events[1:]
@@ -323,7 +323,7 @@ def test_a_block_holding_interaction_lines_is_decoded_in_one_call(
 
     monkeypatch.setattr(LineDecoder, "_decode_lines_one_by_one", no_fallback)
     data = block(say("a"), plan_request(), plan_response(), shell_request(), shell_response())
-    events, _, _ = LineDecoder(partial=partial).decode_block(data, [])
+    events, _, _, _ = LineDecoder(partial=partial).decode_block(data, [])
     assert [type(e) for e in events[1:]] == [
         CreatePlanRequest,
         CreatePlanResponse,

@@ -171,3 +171,15 @@ def test_a_turn_from_another_thread_fails_at_once_while_one_runs(anyio_backend: 
     assert len(errors) == 1
     assert isinstance(errors[0], AgentUsageError)
     assert "another thread" in str(errors[0])
+
+
+async def test_a_turn_consumed_in_batches_frees_the_session_at_its_end() -> None:
+    session = Session(transport=scripted(QUICK))
+    with anyio.fail_after(GUARD):
+        turn = session.run("one")
+        batches = [batch async for batch in turn.batches()]
+        learned = session.session_id  # the turn ended: the session resumes its chat
+        reply = await session.send("two")
+    assert [len(batch) for batch in batches] == [3]
+    assert learned == SESSION
+    assert turn.result.result == reply.result == "hi"

@@ -1,0 +1,69 @@
+"""What a :class:`~agent_sdk.Run` knows, read-only: its result, events, session, process
+and tool calls. The base of ``Run`` (``_run.py``), which holds these attributes and keeps
+them up to date as it reads the CLI's output; split from it to keep each class small."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import AgentUsageError
+
+if TYPE_CHECKING:
+    from ._protocol.stream import Stream
+    from ._transport.base import Transport
+    from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
+    from .result import PlainResult
+    from .tool_calls import ToolCall
+
+__all__ = ["RunFacts"]
+
+
+class RunFacts:
+    """The read-only side of a run (see :class:`~agent_sdk.Run`)."""
+
+    _result: PlainResult | None
+    _stream: Stream
+    _transport: Transport | None
+
+    @property
+    def result(self) -> PlainResult:
+        """The :class:`RunResult`, once the iteration has ended without error.
+
+        Raises:
+            AgentUsageError: the run has not finished successfully (yet).
+        """
+        if self._result is None:
+            raise AgentUsageError("the run has not finished: iterate it to the end first")
+        return self._result
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event received so far, when the run keeps them (``keep_events``);
+        a streamed run does not by default: it hands each event over as it arrives."""
+        return self._stream.events
+
+    @property
+    def session_id(self) -> str | None:
+        """The chat id, as soon as an event has carried it."""
+        return self._stream.session_id
+
+    @property
+    def result_event(self) -> ResultEvent | None:
+        """The ``result`` event, once received."""
+        return self._stream.result_event
+
+    @property
+    def pid(self) -> int | None:
+        """The CLI's process id (also its process group id), once started."""
+        return self._transport.pid if self._transport is not None else None
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool calls seen so far, ``started`` paired with ``completed``; when the run
+        does not keep its events (``keep_events``), only those still running."""
+        return self._stream.tool_calls.calls
+
+    def tool_call(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
+        """The :class:`ToolCall` an event of this run belongs to, as known now: its
+        ``started`` and ``completed`` events, whether or not the run keeps its events."""
+        return self._stream.tool_calls.call_of(event)
