@@ -133,17 +133,20 @@ class BlockingTransport(ChildPipes):
         )
         invocation = self._in_private_config(invocation)
         try:
-            with _interrupt_deferred():  # no Ctrl-C between its start and its tracking
+            # No Ctrl-C between its start and its tracking, nor before this transport
+            # holds all of it: a Ctrl-C held back is raised at the end of the block, and
+            # the teardown it starts needs the pid and the pipes.
+            with _interrupt_deferred():
                 pipes = open_pipes(stdin=invocation.stdin is not None)
                 self._popen = spawn_blocking(invocation, options.cwd, pipes)
+                self._pid = self._popen.pid
+                self._stdout, self._stderr, self._stdin = pipes.ours()
+                self._linger = options.result_grace
+                self._phase = _Phase.RUNNING
         except BaseException:
             if self._popen is None:  # nothing started: nothing else will release it
                 self._release_config()
             raise
-        self._pid = self._popen.pid
-        self._stdout, self._stderr, self._stdin = pipes.ours()
-        self._linger = options.result_grace
-        self._phase = _Phase.RUNNING
         grow_pipe(self._stdout)
         if invocation.stdin is not None:
             self._write_stdin(invocation.stdin)

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import pytest
 from proctable import children, is_running, open_fds, settles
@@ -242,3 +243,21 @@ def test_no_errno_escapes_as_an_exit_code(fake_options: MakeOptions, tmp_path: P
         run_sync("hi", options=AgentOptions(binary=script))
     assert not isinstance(info.value, AgentProcessError)
     assert info.value.__cause__.errno == errno.ENOEXEC  # type: ignore[union-attr]
+
+
+def test_ctrl_c_held_back_during_the_start_ends_the_cli_once_started(
+    fake_options: MakeOptions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_sdk._transport import blocking
+
+    spawn = blocking.spawn_blocking
+
+    def interrupted_spawn(*args: Any, **kwargs: Any) -> Any:
+        popen = spawn(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # held back until the start is over
+        return popen
+
+    monkeypatch.setattr(blocking, "spawn_blocking", interrupted_spawn)
+    with pytest.raises(KeyboardInterrupt):
+        run_sync("go", options=fake_options("stall"))
+    assert no_cli_left()
