@@ -5,6 +5,13 @@ the chatty one the figures before issue 24 were taken on.
 
     python benchmarks/hot_instructions.py                 # this checkout
     python benchmarks/hot_instructions.py OLD_CHECKOUT    # and another, in the same run
+    python benchmarks/hot_instructions.py --run [OLD_CHECKOUT]
+
+``--run`` counts whole streamed runs instead, on the realistic stream: ``run()`` of each
+checkout reading the stream from a child (``cat``) through its pipe, the consumer's
+``async for`` included; ``run().batches()`` of this checkout; and the asyncio
+``readline()`` + ``json.loads`` wrapper ``hot_ratio.py`` times. The child is not counted
+(callgrind follows only the Python process).
 
 The count of a 4-event stream is taken away from that of the long one, so the import and
 the interpreter's start are out of the figure. Instruction counts do not move with the
@@ -39,11 +46,50 @@ stream.end()
 """
 
 
-def instructions(checkout: Path, stream: Path) -> int:
-    """What callgrind counts for feeding ``stream`` with ``checkout``'s agent_sdk."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+RUN = """
+import os, sys
+import anyio
+from agent_sdk import AgentOptions, run
+
+async def main(child, stream, batches):
+    options = AgentOptions(binary=child, env={"BENCH_STREAM": stream})
+    async with run("bench", options=options) as events:
+        if batches:
+            async for batch in events.batches():
+                for _ in batch:
+                    pass
+        else:
+            async for _ in events:
+                pass
+
+anyio.run(main, sys.argv[1], sys.argv[2], os.environ.get("BENCH_BATCHES") == "1")
+"""
+
+WRAPPER = """
+import asyncio, json, os, sys
+
+async def main(child, stream):
+    env = {**os.environ, "BENCH_STREAM": stream}
+    proc = await asyncio.create_subprocess_exec(
+        child, env=env, stdout=asyncio.subprocess.PIPE, limit=1 << 30
+    )
+    while line := await proc.stdout.readline():
+        json.loads(line)
+    await proc.wait()
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+def instructions(
+    checkout: Path, stream: Path, code: str = FEED, child: str = "", batches: bool = False
+) -> int:
+    """What callgrind counts for ``code`` with ``checkout``'s agent_sdk: by default,
+    feeding ``stream`` to a ``Stream``; ``RUN`` and ``WRAPPER`` read it from ``child``."""
+    env = {**os.environ, "PYTHONPATH": str(checkout), "BENCH_BATCHES": "1" if batches else ""}
+    argv = [str(stream)] if code == FEED else [child, str(stream)]
     done = subprocess.run(
-        [*CALLGRIND, sys.executable, "-c", FEED, str(stream)],
+        [*CALLGRIND, sys.executable, "-c", code, *argv],
         env=env,
         # `-c` puts the working directory first on sys.path: run in the checkout, or
         # every checkout would import the agent_sdk of the directory it was started from.
@@ -59,7 +105,12 @@ def instructions(checkout: Path, stream: Path) -> int:
 
 
 def main() -> None:
-    checkouts = [HERE.parent, *(Path(arg).resolve() for arg in sys.argv[1:])]
+    whole_runs = "--run" in sys.argv[1:]
+    others = [Path(arg).resolve() for arg in sys.argv[1:] if arg != "--run"]
+    checkouts = [HERE.parent, *others]
+    if whole_runs:
+        count_runs(checkouts)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         short = Path(tmp, "short.ndjson")
         streams.write_stream(short, 4)
@@ -71,6 +122,27 @@ def main() -> None:
                     EVENTS - 4
                 )
                 print(f"{per_event:,.0f} instructions per event, {mix} stream  {checkout}")
+
+
+def count_runs(checkouts: list[Path]) -> None:
+    """Instructions per event of whole streamed runs (see the module's docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        child = Path(tmp, "child.sh")
+        child.write_text('#!/bin/sh\nexec cat "$BENCH_STREAM"\n')
+        child.chmod(0o755)
+        short, long = Path(tmp, "short.ndjson"), Path(tmp, "realistic.ndjson")
+        streams.write_stream(short, 4)
+        streams.write_stream(long, EVENTS)
+        contenders = [(c, RUN, False, "run()") for c in checkouts]
+        contenders.append((checkouts[0], RUN, True, "run().batches()"))
+        contenders.append((checkouts[0], WRAPPER, False, "readline + json.loads"))
+        for checkout, code, batches, what in contenders:
+            long_count, short_count = (
+                instructions(checkout, stream, code, str(child), batches)
+                for stream in (long, short)
+            )
+            per_event = (long_count - short_count) / (EVENTS - 4)
+            print(f"{per_event:,.0f} instructions per event, {what}  {checkout}")
 
 
 if __name__ == "__main__":
