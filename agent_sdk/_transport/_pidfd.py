@@ -20,7 +20,7 @@ import anyio
 if TYPE_CHECKING:
     import subprocess
 
-__all__ = ["LinkedChild", "pidfds", "spawn_now"]
+__all__ = ["LinkedChild", "pidfds", "spawn_now", "start_session"]
 
 POLL_INTERVAL = 0.05  # how often to look for the exit when no pidfd can be opened
 
@@ -109,6 +109,21 @@ def spawn_now(
     cwd: str | os.PathLike[str] | None,
     env: dict[str, str] | None,
 ) -> LinkedChild:
+    """:func:`start_session`, its exit watched through a pidfd."""
+    return LinkedChild(
+        start_session(argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env)
+    )
+
+
+def start_session(
+    argv: list[str],
+    *,
+    stdin: int,
+    stdout: int,
+    stderr: int,
+    cwd: str | os.PathLike[str] | None,
+    env: dict[str, str] | None,
+) -> subprocess.Popen[bytes]:
     """Start ``argv`` (a list, never a shell), leader of a new session and process group.
     It blocks for as long as asyncio's own start does: ``Popen`` returns once the CLI is
     exec'd.
@@ -118,7 +133,6 @@ def spawn_now(
     """
     import subprocess
 
-    popen = subprocess.Popen(
+    return subprocess.Popen(
         argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env, start_new_session=True
     )
-    return LinkedChild(popen)

@@ -22,7 +22,7 @@ import anyio
 
 from ..errors import AgentNotFoundError, AgentStartError
 from ..options import Invocation
-from ._pidfd import pidfds, spawn_now
+from ._pidfd import pidfds, spawn_now, start_session
 from .groups import track
 
 if TYPE_CHECKING:
@@ -129,16 +129,8 @@ def spawn_blocking(
     """:func:`spawn` for a caller with no event loop (``run_sync`` from a plain script),
     which waits for the child itself."""
     with _starting(invocation, cwd, pipes) as (stdin, stdout, stderr):
-        import subprocess
-
-        popen = subprocess.Popen(
-            invocation.argv,
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=cwd,
-            env=invocation.env,
-            start_new_session=True,
+        popen = start_session(
+            invocation.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=invocation.env
         )
         track(popen.pid)  # its group is the caller's to untrack, at its SIGKILL
         return popen
