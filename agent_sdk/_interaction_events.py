@@ -175,7 +175,7 @@ class CreatePlanResponse(InteractionResponse, tag="interaction_query", frozen=Tr
 # --- web search, web fetch, questions (reported shapes, docs/protocol.md §3.6b) ---------
 class WebSearchRequest(InteractionRequest, tag="interaction_query", frozen=True):
     """A ``webSearchRequestQuery``: the agent asks to search the web for
-    ``args.searchTerm``."""
+    ``args.search_term``."""
 
     @functools.cached_property
     def args(self) -> WebSearchArgs:
@@ -186,8 +186,8 @@ class WebSearchRequest(InteractionRequest, tag="interaction_query", frozen=True)
 
     @property
     def tool_call_id(self) -> str | None:
-        """The ``call_id`` of the call the search is for (``args.toolCallId``)."""
-        return self.args.toolCallId
+        """The ``call_id`` of the call the search is for (``args.tool_call_id``)."""
+        return self.args.tool_call_id
 
 
 class WebSearchResponse(InteractionResponse, tag="interaction_query", frozen=True):
@@ -211,8 +211,8 @@ class WebFetchRequest(InteractionRequest, tag="interaction_query", frozen=True):
 
     @property
     def tool_call_id(self) -> str | None:
-        """The ``call_id`` of the call the fetch is for (``args.toolCallId``)."""
-        return self.args.toolCallId
+        """The ``call_id`` of the call the fetch is for (``args.tool_call_id``)."""
+        return self.args.tool_call_id
 
     @property
     def skip_approval(self) -> bool | None:

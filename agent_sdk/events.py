@@ -97,13 +97,13 @@ class Message(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         return "".join(block.text for block in content if block.type == "text")
 
 
-class Usage(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class Usage(msgspec.Struct, frozen=True, kw_only=True, gc=False, rename="camel"):
     """Token counts of a run (2026 CLIs; older ones send no usage)."""
 
-    inputTokens: int = 0
-    outputTokens: int = 0
-    cacheReadTokens: int = 0
-    cacheWriteTokens: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
         """The tokens of two runs together (the turns of one output, a fleet's tasks)."""
@@ -112,15 +112,20 @@ class Usage(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 # --- system -------------------------------------------------------------------------
-class SystemInit(_Event, tag="system", frozen=True):
+class SystemInit(
+    _Event,
+    tag="system",
+    frozen=True,
+    rename={"api_key_source": "apiKeySource", "permission_mode": "permissionMode"},
+):
     """First event of a stream: the session id, the model's display name and the cwd."""
 
     type: ClassVar[str] = "system"
     subtype: Literal["init"] = "init"
-    apiKeySource: str | None = None
+    api_key_source: str | None = None
     cwd: str | None = None
     model: str | None = None
-    permissionMode: str | None = None
+    permission_mode: str | None = None
     tools: list[Any] | None = None
     mcp_servers: list[Any] | None = None
 

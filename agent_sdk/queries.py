@@ -33,14 +33,14 @@ class Model(msgspec.Struct, frozen=True):
     name: str
 
 
-class Status(msgspec.Struct, frozen=True, kw_only=True):
+class Status(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     """The CLI's ``status --format json``: whether it is logged in, and as whom."""
 
     status: str = ""
-    isAuthenticated: bool = False  # noqa: N815 (the wire name)
-    hasAccessToken: bool | None = None  # noqa: N815 (2026.10 on; None from older CLIs)
-    hasRefreshToken: bool | None = None  # noqa: N815
-    userInfo: dict[str, Any] = msgspec.field(default_factory=dict)  # noqa: N815
+    is_authenticated: bool = False
+    has_access_token: bool | None = None  # 2026.10 on; None from older CLIs
+    has_refresh_token: bool | None = None
+    user_info: dict[str, Any] = msgspec.field(default_factory=dict)
     message: str | None = None  # "Not logged in" when logged out (2026.10)
 
 
@@ -112,7 +112,7 @@ async def status(*, options: AgentOptions | None = None) -> Status:
 
     Example::
 
-        if not (await status()).isAuthenticated:
+        if not (await status()).is_authenticated:
             print("run `cursor-agent login` first")
     """
     out = await _output(["status", "--format", "json"], options)

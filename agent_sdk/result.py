@@ -13,7 +13,7 @@ from .tool_calls import Plan, ToolCall
 __all__ = ["OutputT", "PlainResult", "RunResult"]
 
 OutputT = TypeVar("OutputT")
-"""The type of :attr:`RunResult.output`: the caller's ``output_type``, else ``Plan | None``."""
+"""The type of :attr:`RunResult.output`: the caller's ``output_type``, else ``None``."""
 
 
 class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
@@ -47,13 +47,13 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
             ended by agent_sdk).
         stderr: the tail of what the CLI wrote to stderr.
         output: with ``output_type=``, the value of that type the reply ended with,
-            validated (docs/output.md); otherwise the plan in plan mode (as ``plan``),
-            else ``None``. A ``RunResult[Review]`` is typed so for mypy.
+            validated (docs/output.md); ``None`` without one (a plan is in ``plan``).
+            A ``RunResult[Review]`` is typed so for mypy.
 
     Example::
 
         result = run_sync("Summarise README.md")
-        print(result.result, result.usage)
+        print(result.text, result.usage)
     """
 
     result: str
@@ -71,6 +71,14 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     stderr: str = ""
     output: OutputT
 
+    @property
+    def final_text(self) -> str:
+        """The CLI's final text: :attr:`result` under a name that reads well
+        (``result.final_text`` rather than ``result.result``). The CLI joins the agent's
+        messages with nothing between them; :attr:`text` is the same reply with the
+        messages a tool call split kept apart (docs/output.md, "The reply")."""
+        return self.result
+
     def __repr__(self) -> str:
         # Counts, not every event: a long run's repr would cost seconds (_short_repr.py).
         output = self.output
@@ -85,5 +93,5 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         )
 
 
-PlainResult = RunResult[Plan | None]
-"""The result of a run without ``output_type``: its output is the plan, in plan mode."""
+PlainResult = RunResult[None]
+"""The result of a run without ``output_type``: its ``output`` is ``None``."""

@@ -67,13 +67,13 @@ class Subagent(msgspec.Struct, frozen=True, kw_only=True):
             return None
         result = call.result
         done = result if isinstance(result, TaskSuccess) else None
-        background = done.isBackground if done is not None else None
+        background = done.is_background if done is not None else None
         return cls(
             description=args.description,
             prompt=args.prompt,
             name=args.subagent_name,
             model=args.model or None,
-            agent_id=(done.agentId if done is not None else None) or args.agentId or None,
+            agent_id=(done.agent_id if done is not None else None) or args.agent_id or None,
             is_background=background,
             answer=None if done is None or background else done.text,
             duration_ms=done.duration_ms if done is not None else None,

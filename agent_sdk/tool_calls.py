@@ -21,7 +21,7 @@ ToolCallStatus = Literal["succeeded", "blocked", "failed", "other"]
 """What a finished tool call's outcome means, whatever its wire key (docs/protocol.md §3.4):
 
 - ``"succeeded"``: the call ran (``success``). A shell command that exited non-zero
-  succeeded too: its ``exitCode`` says how the command went.
+  succeeded too: its ``exit_code`` says how the command went.
 - ``"blocked"``: it was stopped before it ran, by a hook, the user or the permission
   rules (``rejected``, ``permissionDenied``, ``writePermissionDenied``). Not a failed run.
 - ``"failed"``: it did not work (``error``; also ``failure``, ``timeout``,
@@ -369,7 +369,7 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
             overview=args.overview,
             todos=list(args.todos),
             phases=list(args.phases),
-            is_project=args.isProject,
+            is_project=args.is_project,
             uri=uri if isinstance(uri, str) and uri else None,
             call=call,
         )

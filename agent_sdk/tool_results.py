@@ -2,12 +2,10 @@
 ``success`` payload, and the payloads of the outcomes that are not a success.
 
 Split from :mod:`agent_sdk.tools`, which re-exports every name: import them from there.
-Field names mirror the wire (camelCase); every field has a default, because the CLI adds
+Field names are the wire's in snake_case (``exitCode`` is ``exit_code``; msgspec maps
+them, and encoding gives the wire's names back); every field has a default, because the CLI adds
 and drops fields between versions. Fields this module does not know are ignored.
 """
-
-# Fields that mirror the wire keep the CLI's camelCase names (as in tools.py).
-# ruff: noqa: N815
 
 from __future__ import annotations
 
@@ -51,49 +49,57 @@ __all__ = [
 ]
 
 
-class _Payload(msgspec.Struct, frozen=True, kw_only=True):
+def _wire_name(name: str) -> str:
+    """The wire's camelCase spelling of a snake_case field name (``exit_code`` ->
+    ``exitCode``). A leading underscore marks a field whose public face is a property
+    (the wire's value needs a conversion first)."""
+    head, *rest = name.lstrip("_").split("_")
+    return head + "".join(word[:1].upper() + word[1:] for word in rest)
+
+
+class _Payload(msgspec.Struct, frozen=True, kw_only=True, rename=_wire_name):
     pass
 
 
 # --- read ---------------------------------------------------------------------------
 class ReadRange(_Payload, frozen=True):
-    startLine: int | None = None
-    endLine: int | None = None
+    start_line: int | None = None
+    end_line: int | None = None
 
 
 class ReadSuccess(_Payload, frozen=True):
     """Result of a successful ``readToolCall``: the file's ``content`` and its size.
 
-    ``relatedCursorRulePaths`` are the project rules that apply to the file;
-    ``relatedCursorRules`` the rules themselves, kept as they came (only ever seen empty).
+    ``related_cursor_rule_paths`` are the project rules that apply to the file;
+    ``related_cursor_rules`` the rules themselves, kept as they came (only ever seen empty).
     """
 
     content: str = ""
-    isEmpty: bool = False
-    exceededLimit: bool = False
-    totalLines: int | None = None
-    totalChars: int | None = None
-    fileSize: int | None = None
+    is_empty: bool = False
+    exceeded_limit: bool = False
+    total_lines: int | None = None
+    total_chars: int | None = None
+    file_size: int | None = None
     path: str | None = None
-    readRange: ReadRange | None = None
-    relatedCursorRulePaths: list[str] = msgspec.field(default_factory=list)
-    relatedCursorRules: list[Any] = msgspec.field(default_factory=list)
+    read_range: ReadRange | None = None
+    related_cursor_rule_paths: list[str] = msgspec.field(default_factory=list)
+    related_cursor_rules: list[Any] = msgspec.field(default_factory=list)
 
 
 # --- write / edit -------------------------------------------------------------------
 class WriteSuccess(_Payload, frozen=True):
     path: str = ""
-    linesCreated: int | None = None
-    fileSize: int | None = None
+    lines_created: int | None = None
+    file_size: int | None = None
 
 
 class EditSuccess(_Payload, frozen=True):
     path: str = ""
-    linesAdded: int | None = None
-    linesRemoved: int | None = None
-    diffString: str | None = None
-    beforeFullFileContent: str | None = None
-    afterFullFileContent: str | None = None
+    lines_added: int | None = None
+    lines_removed: int | None = None
+    diff_string: str | None = None
+    before_full_file_content: str | None = None
+    after_full_file_content: str | None = None
     message: str | None = None
 
 
@@ -103,21 +109,21 @@ class DeleteSuccess(_Payload, frozen=True):
 
 # --- shell --------------------------------------------------------------------------
 class ShellSuccess(_Payload, frozen=True):
-    """A finished command. A non-zero ``exitCode`` is still a success outcome.
+    """A finished command. A non-zero ``exit_code`` is still a success outcome.
 
-    ``executionTime`` and ``localExecutionTimeMs`` are in milliseconds. ``isBackground``
+    ``execution_time`` and ``local_execution_time_ms`` are in milliseconds. ``is_background``
     is not here: the CLI puts it beside the outcome (``ToolCallCompleted.result_extras``).
     """
 
     command: str = ""
-    workingDirectory: str | None = None
-    exitCode: int | None = None
+    working_directory: str | None = None
+    exit_code: int | None = None
     signal: str | None = None
     stdout: str = ""
     stderr: str = ""
-    executionTime: int | None = None
-    localExecutionTimeMs: int | None = None
-    interleavedOutput: str | None = None
+    execution_time: int | None = None
+    local_execution_time_ms: int | None = None
+    interleaved_output: str | None = None
 
 
 # --- search -------------------------------------------------------------------------
@@ -126,19 +132,19 @@ class GrepFiles(_Payload, frozen=True):
     (by the CLI, or by ripgrep)."""
 
     files: list[str] = msgspec.field(default_factory=list)
-    totalFiles: int | None = None
-    clientTruncated: bool | None = None
-    ripgrepTruncated: bool | None = None
+    total_files: int | None = None
+    client_truncated: bool | None = None
+    ripgrep_truncated: bool | None = None
 
 
 class GrepLineMatch(_Payload, frozen=True):
-    """One line of ``content`` output: ``contentTruncated`` when the CLI cut a long line,
-    ``isContextLine`` for a context line around a match."""
+    """One line of ``content`` output: ``content_truncated`` when the CLI cut a long line,
+    ``is_context_line`` for a context line around a match."""
 
-    lineNumber: int | None = None
+    line_number: int | None = None
     content: str = ""
-    contentTruncated: bool | None = None
-    isContextLine: bool | None = None
+    content_truncated: bool | None = None
+    is_context_line: bool | None = None
 
 
 class GrepFileMatches(_Payload, frozen=True):
@@ -148,14 +154,14 @@ class GrepFileMatches(_Payload, frozen=True):
 
 class GrepContent(_Payload, frozen=True):
     matches: list[GrepFileMatches] = msgspec.field(default_factory=list)
-    totalLines: int | None = None
-    totalMatchedLines: int | None = None
-    clientTruncated: bool | None = None
-    ripgrepTruncated: bool | None = None
+    total_lines: int | None = None
+    total_matched_lines: int | None = None
+    client_truncated: bool | None = None
+    ripgrep_truncated: bool | None = None
 
 
 class GrepWorkspaceResult(_Payload, frozen=True):
-    """One workspace root's matches: ``files`` or ``content``, by ``outputMode``."""
+    """One workspace root's matches: ``files`` or ``content``, by ``output_mode``."""
 
     files: GrepFiles | None = None
     content: GrepContent | None = None
@@ -164,23 +170,23 @@ class GrepWorkspaceResult(_Payload, frozen=True):
 class GrepSuccess(_Payload, frozen=True):
     pattern: str = ""
     path: str | None = None
-    outputMode: str | None = None
-    workspaceResults: dict[str, GrepWorkspaceResult] = msgspec.field(default_factory=dict)
+    output_mode: str | None = None
+    workspace_results: dict[str, GrepWorkspaceResult] = msgspec.field(default_factory=dict)
 
 
 class GlobSuccess(_Payload, frozen=True):
     pattern: str = ""
     path: str | None = None
     files: list[str] = msgspec.field(default_factory=list)
-    totalFiles: int | None = None
-    clientTruncated: bool | None = None
-    ripgrepTruncated: bool | None = None
+    total_files: int | None = None
+    client_truncated: bool | None = None
+    ripgrep_truncated: bool | None = None
 
 
 class LsSuccess(_Payload, frozen=True):
-    """``directoryTreeRoot`` is the CLI's nested tree, kept as it came."""
+    """``directory_tree_root`` is the CLI's nested tree, kept as it came."""
 
-    directoryTreeRoot: dict[str, Any] = msgspec.field(default_factory=dict)
+    directory_tree_root: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 # --- todos and plans ----------------------------------------------------------------
@@ -194,11 +200,11 @@ class Todo(_Payload, frozen=True):
 
 class PlanTodo(Todo, frozen=True):
     """A todo of a plan (``createPlanToolCall``): a :class:`Todo` with the ids of the
-    todos it depends on, and when it was made and last changed (``createdAt`` and
-    ``updatedAt``: milliseconds, as the CLI writes them, a string of digits)."""
+    todos it depends on, and when it was made and last changed (``created_at`` and
+    ``updated_at``: milliseconds, as the CLI writes them, a string of digits)."""
 
-    createdAt: str | int | None = None
-    updatedAt: str | int | None = None
+    created_at: str | int | None = None
+    updated_at: str | int | None = None
     dependencies: list[str] = msgspec.field(default_factory=list)
 
 
@@ -222,7 +228,7 @@ class McpContent(_Payload, frozen=True):
 
 class McpSuccess(_Payload, frozen=True):
     content: list[McpContent] = msgspec.field(default_factory=list)
-    isError: bool = False
+    is_error: bool = False
 
 
 class GetMcpToolsSuccess(_Payload, frozen=True):
@@ -254,41 +260,41 @@ class TaskMessage(_Payload, frozen=True):
 
 
 class TaskStep(_Payload, frozen=True):
-    """One step of a subagent's conversation: the child's ``assistantMessage`` (the only
-    kind of step reported; another kind decodes with ``assistantMessage`` ``None``)."""
+    """One step of a subagent's conversation: the child's ``assistant_message`` (the only
+    kind of step reported; another kind decodes with ``assistant_message`` ``None``)."""
 
-    assistantMessage: TaskMessage | None = None
+    assistant_message: TaskMessage | None = None
 
 
 class TaskSuccess(_Payload, frozen=True):
     """A finished ``taskToolCall`` (a subagent, docs/protocol.md §3.4b).
 
-    ``conversationSteps`` hold the child's final text (see :attr:`text`); ``agentId`` is
+    ``conversation_steps`` hold the child's final text (see :attr:`text`); ``agent_id`` is
     the child's real id (it can differ from the one in the call's arguments). For a child
-    started in the background (``isBackground``) the call ends at its launch, and
-    ``durationMs`` covers only that. The CLI has been reported writing ``durationMs`` as a
+    started in the background (``is_background``) the call ends at its launch, and
+    ``duration_ms`` covers only that. The CLI has been reported writing ``durationMs`` as a
     string of digits: :attr:`duration_ms` is a number either way.
     """
 
-    conversationSteps: list[TaskStep] = msgspec.field(default_factory=list)
-    agentId: str | None = None
-    isBackground: bool | None = None
-    durationMs: str | int | None = None
+    conversation_steps: list[TaskStep] = msgspec.field(default_factory=list)
+    agent_id: str | None = None
+    is_background: bool | None = None
+    _duration_ms: str | int | None = None
 
     @property
     def text(self) -> str:
         """What the subagent answered: the text of its assistant messages, joined with no
         separator (as the CLI joins a reply's segments, docs/protocol.md §3.3)."""
         return "".join(
-            step.assistantMessage.text
-            for step in self.conversationSteps
-            if step.assistantMessage is not None
+            step.assistant_message.text
+            for step in self.conversation_steps
+            if step.assistant_message is not None
         )
 
     @property
     def duration_ms(self) -> int | None:
-        """``durationMs`` as a number (``None`` if absent or not digits)."""
-        value = self.durationMs
+        """The wire's ``durationMs`` as a number (``None`` if absent or not digits)."""
+        value = self._duration_ms
         if isinstance(value, int):
             return value
         return int(value) if value is not None and value.isascii() and value.isdigit() else None
@@ -297,13 +303,13 @@ class TaskSuccess(_Payload, frozen=True):
 # --- outcomes other than success ----------------------------------------------------
 class Rejection(_Payload, frozen=True):
     """A ``rejected`` outcome: blocked by a hook, the user or policy (not a failed run).
-    A shell call's carries ``command`` and ``workingDirectory``, a delete's ``path``."""
+    A shell call's carries ``command`` and ``working_directory``, a delete's ``path``."""
 
     reason: str = ""
     command: str | None = None
-    workingDirectory: str | None = None
+    working_directory: str | None = None
     path: str | None = None
-    isReadonly: bool | None = None
+    is_readonly: bool | None = None
 
     @property
     def by_hook(self) -> bool:
@@ -323,8 +329,8 @@ class PermissionDenied(_Payload, frozen=True):
 
     error: str = ""
     command: str | None = None
-    workingDirectory: str | None = None
-    isReadonly: bool | None = None
+    working_directory: str | None = None
+    is_readonly: bool | None = None
 
 
 class WritePermissionDenied(_Payload, frozen=True):
@@ -333,7 +339,7 @@ class WritePermissionDenied(_Payload, frozen=True):
 
     error: str = ""
     path: str | None = None
-    isReadonly: bool | None = None
+    is_readonly: bool | None = None
 
 
 class ToolFailure(_Payload, frozen=True):

@@ -1,6 +1,7 @@
 """Typed arguments and results of the agent's tool calls (docs/protocol.md §3.4).
 
-Field names mirror the wire (camelCase, as the CLI spells them). Every field but the
+Field names are the wire's in snake_case (``workingDirectory`` is ``working_directory``;
+msgspec maps them, and encoding gives the wire's names back). Every field but the
 essential ones has a default, because the CLI adds and drops fields between versions;
 fields this module does not know are ignored. A tool kind this module does not know
 keeps its arguments and result as plain dicts.
@@ -125,14 +126,14 @@ class WriteArgs(_Payload, frozen=True):
     """Arguments of ``writeToolCall``."""
 
     path: str = ""
-    fileText: str | None = None
-    toolCallId: str | None = None
+    file_text: str | None = None
+    tool_call_id: str | None = None
 
 
 class StrReplace(_Payload, frozen=True):
-    oldText: str = ""
-    newText: str = ""
-    replaceAll: bool = False
+    old_text: str = ""
+    new_text: str = ""
+    replace_all: bool = False
 
 
 class MultiStrReplace(_Payload, frozen=True):
@@ -140,22 +141,22 @@ class MultiStrReplace(_Payload, frozen=True):
 
 
 class ApplyPatch(_Payload, frozen=True):
-    patchContent: str = ""
+    patch_content: str = ""
 
 
 class EditArgs(_Payload, frozen=True):
     """Arguments of ``editToolCall``: one of a whole new file, replacements or a patch."""
 
     path: str = ""
-    streamContent: str | None = None
-    strReplace: StrReplace | None = None
-    multiStrReplace: MultiStrReplace | None = None
-    applyPatch: ApplyPatch | None = None
+    stream_content: str | None = None
+    str_replace: StrReplace | None = None
+    multi_str_replace: MultiStrReplace | None = None
+    apply_patch: ApplyPatch | None = None
 
 
 class DeleteArgs(_Payload, frozen=True):
     path: str = ""
-    toolCallId: str | None = None
+    tool_call_id: str | None = None
 
 
 # --- shell --------------------------------------------------------------------------
@@ -172,7 +173,7 @@ class ExecutableCommand(_Payload, frozen=True):
 
     name: str = ""
     args: list[CommandArg] = msgspec.field(default_factory=list)
-    fullText: str = ""
+    full_text: str = ""
 
 
 class ParsingResult(_Payload, frozen=True):
@@ -180,10 +181,10 @@ class ParsingResult(_Payload, frozen=True):
     the commands it will run, and whether the line redirects or substitutes commands.
     ``redirects`` is kept as it came (only ever seen empty)."""
 
-    parsingFailed: bool | None = None
-    executableCommands: list[ExecutableCommand] = msgspec.field(default_factory=list)
-    hasRedirects: bool | None = None
-    hasCommandSubstitution: bool | None = None
+    parsing_failed: bool | None = None
+    executable_commands: list[ExecutableCommand] = msgspec.field(default_factory=list)
+    has_redirects: bool | None = None
+    has_command_substitution: bool | None = None
     redirects: list[Any] = msgspec.field(default_factory=list)
 
 
@@ -199,28 +200,29 @@ class ShellArgs(_Payload, frozen=True):
     """
 
     command: str = ""
-    workingDirectory: str | None = None
+    working_directory: str | None = None
     timeout: int | None = None
-    hardTimeout: int | None = None
-    timeoutBehavior: str | None = None
+    hard_timeout: int | None = None
+    timeout_behavior: str | None = None
     description: str | None = None
-    toolCallId: str | None = None
-    simpleCommands: list[str] | None = None
-    isBackground: bool | None = None
-    closeStdin: bool | None = None
-    skipApproval: bool | None = None
-    hasInputRedirect: bool | None = None
-    hasOutputRedirect: bool | None = None
-    conversationId: str | None = None
-    requestId: str | None = None
-    adminCommandDenylist: list[Any] | None = None
-    fileOutputThresholdBytes: str | int | None = None
-    parsingResult: ParsingResult | None = None
+    tool_call_id: str | None = None
+    simple_commands: list[str] | None = None
+    is_background: bool | None = None
+    close_stdin: bool | None = None
+    skip_approval: bool | None = None
+    has_input_redirect: bool | None = None
+    has_output_redirect: bool | None = None
+    conversation_id: str | None = None
+    request_id: str | None = None
+    admin_command_denylist: list[Any] | None = None
+    _file_output_threshold_bytes: str | int | None = None
+    parsing_result: ParsingResult | None = None
 
     @property
     def file_output_threshold_bytes(self) -> int | None:
-        """``fileOutputThresholdBytes`` as a number (``None`` if absent or not digits)."""
-        value = self.fileOutputThresholdBytes
+        """The wire's ``fileOutputThresholdBytes`` as a number (``None`` if absent or not
+        digits)."""
+        value = self._file_output_threshold_bytes
         if isinstance(value, int):
             return value
         return int(value) if value is not None and value.isascii() and value.isdigit() else None
@@ -233,17 +235,17 @@ class GrepArgs(_Payload, frozen=True):
 
     pattern: str = ""
     path: str | None = None
-    outputMode: str | None = None
+    output_mode: str | None = None
     glob: str | None = None
     offset: int | None = None
-    caseInsensitive: bool | None = None
+    case_insensitive: bool | None = None
     multiline: bool | None = None
-    toolCallId: str | None = None
+    tool_call_id: str | None = None
 
 
 class GlobArgs(_Payload, frozen=True):
-    globPattern: str = ""
-    targetDirectory: str | None = None
+    glob_pattern: str = ""
+    target_directory: str | None = None
 
 
 class LsArgs(_Payload, frozen=True):
@@ -269,7 +271,7 @@ class CreatePlanArgs(_Payload, frozen=True):
     todos: list[PlanTodo] = msgspec.field(default_factory=list)
     overview: str = ""
     name: str = ""
-    isProject: bool = False
+    is_project: bool = False
     phases: list[Any] = msgspec.field(default_factory=list)
 
 
@@ -296,16 +298,16 @@ class TaskArgs(_Payload, frozen=True):
 
     description: str = ""
     prompt: str = ""
-    subagentType: SubagentType | None = None
+    subagent_type: SubagentType | None = None
     model: str | None = None
-    agentId: str | None = None
+    agent_id: str | None = None
     mode: str | None = None
     environment: str | None = None
 
     @property
     def subagent_name(self) -> str | None:
         """The custom agent's name; ``None`` for the built-in general agent."""
-        custom = self.subagentType.custom if self.subagentType is not None else None
+        custom = self.subagent_type.custom if self.subagent_type is not None else None
         return custom.name if custom is not None and custom.name else None
 
 
@@ -313,8 +315,8 @@ class TaskArgs(_Payload, frozen=True):
 class McpArgs(_Payload, frozen=True):
     name: str = ""
     args: dict[str, Any] = msgspec.field(default_factory=dict)
-    toolName: str | None = None
-    providerIdentifier: str | None = None
+    tool_name: str | None = None
+    provider_identifier: str | None = None
 
 
 class GetMcpToolsArgs(_Payload, frozen=True):
@@ -324,8 +326,8 @@ class GetMcpToolsArgs(_Payload, frozen=True):
 
     server: str = ""
     pattern: str = ""
-    toolName: str | None = None
-    toolCallId: str | None = None
+    tool_name: str | None = None
+    tool_call_id: str | None = None
 
 
 class FunctionArgs(_Payload, frozen=True):
@@ -344,8 +346,8 @@ class WebSearchArgs(_Payload, frozen=True):
     """What a web search asks (a ``webSearchRequestQuery``): ``searchTerm``, and the
     ``toolCallId`` of the call it is for."""
 
-    searchTerm: str = ""
-    toolCallId: str | None = None
+    search_term: str = ""
+    tool_call_id: str | None = None
 
 
 class WebFetchArgs(_Payload, frozen=True):
@@ -353,7 +355,7 @@ class WebFetchArgs(_Payload, frozen=True):
     ``toolCallId`` of the call it is for."""
 
     url: str = ""
-    toolCallId: str | None = None
+    tool_call_id: str | None = None
 
 
 class AskQuestionOption(_Payload, frozen=True):
@@ -368,7 +370,7 @@ class AskQuestionItem(_Payload, frozen=True):
     id: str = ""
     prompt: str = ""
     options: list[AskQuestionOption] = msgspec.field(default_factory=list)
-    allowMultiple: bool | None = None
+    allow_multiple: bool | None = None
 
 
 class AskQuestionArgs(_Payload, frozen=True):

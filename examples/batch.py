@@ -81,11 +81,11 @@ async def run_task(outcome: Outcome, options: AgentOptions, limiter: anyio.Capac
             kinds = [e.kind for e in exc.events if isinstance(e, ToolCallStarted)]
         else:
             outcome.outcome = "ok"
-            outcome.result = result.result
+            outcome.result = result.text
             outcome.session_id = result.session_id
             if result.usage is not None:
-                outcome.input_tokens = result.usage.inputTokens
-                outcome.output_tokens = result.usage.outputTokens
+                outcome.input_tokens = result.usage.input_tokens
+                outcome.output_tokens = result.usage.output_tokens
             kinds = [call.kind for call in result.tool_calls]
         outcome.duration_s = round(anyio.current_time() - started, 3)
         outcome.tool_calls = len(kinds)

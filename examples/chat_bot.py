@@ -57,7 +57,7 @@ class Bot:
             # Everything that can go wrong in a run is an AgentError; the chat stays
             # usable (exc.session_id says where it got to).
             return f"Sorry, that did not work: {exc.message}"
-        return result.result
+        return result.text
 
 
 CONVERSATION = [

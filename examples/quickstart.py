@@ -25,14 +25,14 @@ def main() -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
 
-    # The result event's text: the agent's final answer.
-    print(result.result)
+    # The agent's reply (result.final_text is the CLI's own, its messages glued).
+    print(result.text)
     print()
     print(f"session:  {result.session_id}  (AgentOptions(resume=...) continues the chat)")
     print(f"duration: {result.duration_ms} ms")
     if result.usage is not None:  # older CLIs send no token counts
         u = result.usage
-        print(f"usage:    {u.inputTokens} input + {u.outputTokens} output tokens")
+        print(f"usage:    {u.input_tokens} input + {u.output_tokens} output tokens")
     # Tool calls: each `started` event paired with its `completed` one.
     print(f"tool calls: {len(result.tool_calls)}")
     for call in result.tool_calls:

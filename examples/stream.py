@@ -51,7 +51,7 @@ async def stream(prompt: str, options: AgentOptions) -> None:
                 line(f"  ← {event.kind}: {event.outcome}")
             elif isinstance(event, ResultEvent):
                 usage = event.usage
-                tokens = f", {usage.inputTokens}+{usage.outputTokens} tokens" if usage else ""
+                tokens = f", {usage.input_tokens}+{usage.output_tokens} tokens" if usage else ""
                 line(f"[done in {event.duration_ms} ms{tokens}]")
 
 

@@ -49,6 +49,7 @@ from ..events import (
     WebSearchRequest,
 )
 from .lenient import raw_object, repair_line, too_deep
+from .reply import end_message
 from .wire import (
     KNOWN_TYPES,
     InteractionWire,
@@ -105,6 +106,7 @@ class LineDecoder:
         mark = len(text)
         # Locals, not globals, for the names the loop reads for nearly every event.
         wire, assistant, copy_below = ToolCallWire, AssistantEvent, _COPY_BELOW
+        partial = PartialAssistantEvent
         started, completed = ToolCallStarted, ToolCallCompleted
         try:
             # One pass in Python over the block; everything else was done by msgspec.
@@ -141,22 +143,28 @@ class LineDecoder:
                         raise _NeedsLineError
                     events[i] = event
                     add_call(event)
-                elif cls is assistant or (
-                    # PartialAssistantEvent.is_flush, inlined (a property call per event):
-                    # a delta has a timestamp and no model_call_id (docs/protocol.md §3.3).
-                    cls is PartialAssistantEvent
-                    and event.timestamp_ms is not None
-                    and event.model_call_id is None
-                ):
+                elif cls is assistant or cls is partial:
+                    # A segment with a model_call_id comes before a tool call: its message
+                    # ends there, and the reply keeps the next one apart (§3.3).
+                    if cls is partial and (
+                        # PartialAssistantEvent.is_flush, inlined (a property call per
+                        # event): a delta has a timestamp and no model_call_id (§3.3).
+                        event.timestamp_ms is None or event.model_call_id is not None
+                    ):
+                        if event.model_call_id is not None:
+                            end_message(text)
+                        continue
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
                     try:
                         (only,) = event.message.content
                     except ValueError:  # not one block
                         add_text(event.message.text)
-                        continue
-                    if only.type == "text":
-                        add_text(only.text)
+                    else:
+                        if only.type == "text":
+                            add_text(only.text)
+                    if event.model_call_id is not None:
+                        end_message(text)
                 elif cls is ThinkingDelta:
                     if event.subtype != "delta":
                         events[i] = _public_thinking(event)
@@ -191,7 +199,12 @@ class LineDecoder:
             if isinstance(e, (InteractionRequest, InteractionResponse, ResultEvent))
             or (isinstance(e, UnknownEvent) and e.type == "result")
         ]
-        text.extend(e.new_text for e in events if isinstance(e, AssistantEvent))
+        for e in events:
+            if isinstance(e, AssistantEvent):
+                if e.new_text:
+                    text.append(e.new_text)
+                if e.model_call_id is not None:  # before a tool call (§3.3)
+                    end_message(text)
         return events, calls, notable, junk
 
     def decode(self, line: bytes) -> Event | None:

@@ -165,7 +165,7 @@ def _outcome(
         plan=stream.tool_calls.plan,
         exit_code=exit_code,
         stderr=ctx.stderr,
-        output=stream.tool_calls.plan if options.mode == "plan" else None,
+        output=None,
     )
 
 

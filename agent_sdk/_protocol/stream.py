@@ -25,6 +25,7 @@ from ..events import (
 from ..tool_calls import RunningToolCalls, ToolCallTracker
 from .decode import LineDecoder
 from .framing import LineFramer
+from .reply import joined
 
 __all__ = ["MAX_STDOUT_LINES", "InteractionTracker", "Stream"]
 
@@ -134,13 +135,12 @@ class Stream:
 
     @property
     def text(self) -> str:
-        """The reply so far: every assistant event's ``new_text`` joined (the lines of a
-        text run joined by newlines). Costs the reply's size, not the number of events."""
+        """The reply so far: every assistant event's ``new_text`` joined, a blank line
+        between two messages a tool call split (docs/protocol.md §3.3; the lines of a text
+        run joined by newlines). Costs the reply's size, not the number of events."""
         if self._text_output:
             return "\n".join(self._text)
-        if len(self._text) > 1:
-            self._text[:] = ["".join(self._text)]
-        return self._text[0] if self._text else ""
+        return joined(self._text)
 
     def feed(self, chunk: bytes) -> list[Event]:
         """Take a chunk of stdout; return the events its complete lines held, in order."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
 from .._protocol.redaction import Redaction, redaction_of
+from .._protocol.reply import end_message, joined
 from ..events import (
     AssistantEvent,
     ResultEvent,
@@ -119,10 +120,10 @@ class TaskRecord:
 
     @property
     def reply(self) -> str:
-        """The reply: the result's text on success, else what the last attempt wrote."""
+        """The reply (§3.3): the result's on success, else what the last attempt wrote."""
         if self.outcome is not None and self.outcome.ok:
-            return self.redaction.text(self.outcome.result.result)
-        return self.redaction.text("".join(self.text))
+            return self.redaction.text(self.outcome.result.text)
+        return self.redaction.text(joined(self.text))
 
     def elapsed(self, now: float) -> float | None:
         if self.outcome is not None:
@@ -199,6 +200,7 @@ class BatchState:
     def _event(self, record: TaskRecord, progress: TaskEvent) -> None:
         event = record.redaction.event(progress.event)
         if isinstance(event, ToolCallStarted):
+            end_message(record.text)
             record.running[event.call_id] = event
             record.tool_calls += 1
             record.last = record.redaction.text(tool_label(event.kind, event.args))
@@ -267,7 +269,7 @@ def seconds(value: float | None) -> str:
 
 
 def tokens_of(usage: Usage | None) -> str:
-    return compact(usage.inputTokens + usage.outputTokens) if usage is not None else "-"
+    return compact(usage.input_tokens + usage.output_tokens) if usage is not None else "-"
 
 
 def totals_line(state: BatchState, now: float) -> str:
@@ -287,7 +289,7 @@ def totals_line(state: BatchState, now: float) -> str:
     parts += [
         seconds(now),
         f"{sum(r.tool_calls for r in state.records)} tools",
-        f"{compact(usage.inputTokens + usage.outputTokens)} tokens",
+        f"{compact(usage.input_tokens + usage.output_tokens)} tokens",
     ]
     return " · ".join(parts)
 

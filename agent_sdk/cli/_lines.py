@@ -150,7 +150,7 @@ def _about(event: InteractionRequest) -> str:
     if isinstance(event, CreatePlanRequest):
         return event.args.name
     if isinstance(event, WebSearchRequest):
-        return event.args.searchTerm
+        return event.args.search_term
     if isinstance(event, WebFetchRequest):
         return event.args.url
     if isinstance(event, AskQuestionRequest):
@@ -187,10 +187,10 @@ def summary_head(outcome: str, elapsed: float | None, reported_ms: int | None) -
 
 def tokens(usage: Usage) -> str:
     """The summary's token counts: ``1,200 in · 340 out``, and the cache when it was used."""
-    counted = f"{usage.inputTokens:,} in · {usage.outputTokens:,} out"
-    if usage.cacheReadTokens or usage.cacheWriteTokens:
-        counted += f" · {usage.cacheReadTokens:,} cache read"
-        counted += f" · {usage.cacheWriteTokens:,} cache write"
+    counted = f"{usage.input_tokens:,} in · {usage.output_tokens:,} out"
+    if usage.cache_read_tokens or usage.cache_write_tokens:
+        counted += f" · {usage.cache_read_tokens:,} cache read"
+        counted += f" · {usage.cache_write_tokens:,} cache write"
     return counted
 
 

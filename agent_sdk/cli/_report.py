@@ -267,7 +267,7 @@ def _section(record: TaskRecord, now: float) -> str:
         ("attempts", len(record.attempts)),
         ("elapsed", seconds(record.elapsed(now))),
         ("tool calls", record.tool_calls),
-        ("tokens", compact(u.inputTokens + u.outputTokens) if (u := record.usage) else "-"),
+        ("tokens", compact(u.input_tokens + u.output_tokens) if (u := record.usage) else "-"),
     ]
     if task.repo is not None:
         facts.append(("repo", f"{task.repo} @ {task.base}"))

@@ -109,7 +109,7 @@ def _typed_label(args: ToolArgs) -> str | None:
     if isinstance(args, GrepArgs):
         return f"grep {shlex.quote(args.pattern)}" + (f" in {args.path}" if args.path else "")
     if isinstance(args, GlobArgs):
-        return f"glob {args.globPattern}"
+        return f"glob {args.glob_pattern}"
     if isinstance(args, LsArgs):
         return f"ls {args.path}"
     if isinstance(args, DeleteArgs):
@@ -119,8 +119,10 @@ def _typed_label(args: ToolArgs) -> str | None:
     if isinstance(args, CreatePlanArgs):
         return f"plan {args.name}" if args.name else "plan"
     if isinstance(args, McpArgs):
-        tool = args.toolName or args.name
-        return f"mcp {args.providerIdentifier} {tool}" if args.providerIdentifier else f"mcp {tool}"
+        tool = args.tool_name or args.name
+        return (
+            f"mcp {args.provider_identifier} {tool}" if args.provider_identifier else f"mcp {tool}"
+        )
     if isinstance(args, GetMcpToolsArgs):
         return " ".join(part for part in ("mcp tools", args.server, args.pattern) if part)
     if isinstance(args, FunctionArgs):
@@ -195,17 +197,17 @@ def plural(count: int, noun: str) -> str:
 
 def result_detail(result: ToolResult | None) -> str:
     """What a successful outcome is worth a glance: lines read, exit code, ..."""
-    if isinstance(result, ReadSuccess) and result.totalLines is not None:
-        return plural(result.totalLines, "line")
-    if isinstance(result, WriteSuccess) and result.linesCreated is not None:
-        return plural(result.linesCreated, "line")
-    if isinstance(result, EditSuccess) and result.linesAdded is not None:
-        return f"+{result.linesAdded} -{result.linesRemoved or 0}"
-    if isinstance(result, ShellSuccess) and result.exitCode:
-        return f"exit {result.exitCode}"
-    if isinstance(result, GlobSuccess) and result.totalFiles is not None:
-        return plural(result.totalFiles, "file")
-    if isinstance(result, TaskSuccess) and result.isBackground:
+    if isinstance(result, ReadSuccess) and result.total_lines is not None:
+        return plural(result.total_lines, "line")
+    if isinstance(result, WriteSuccess) and result.lines_created is not None:
+        return plural(result.lines_created, "line")
+    if isinstance(result, EditSuccess) and result.lines_added is not None:
+        return f"+{result.lines_added} -{result.lines_removed or 0}"
+    if isinstance(result, ShellSuccess) and result.exit_code:
+        return f"exit {result.exit_code}"
+    if isinstance(result, GlobSuccess) and result.total_files is not None:
+        return plural(result.total_files, "file")
+    if isinstance(result, TaskSuccess) and result.is_background:
         return "in the background"
     return ""
 
@@ -216,8 +218,8 @@ def command_failure(result: ToolResult | None) -> str:
     ``success`` (it ran: docs/protocol.md §3.4); its ``exitCode`` says how it went."""
     if not isinstance(result, ShellSuccess):
         return ""
-    if result.exitCode:
-        return f"exit {result.exitCode}"
+    if result.exit_code:
+        return f"exit {result.exit_code}"
     return f"signal {result.signal}" if result.signal else ""
 
 

@@ -1,11 +1,11 @@
 """The ``session/update`` kinds the contract records (docs/acp.md §3.9, §3.10).
 
-Field names are the wire's camelCase; unknown fields are ignored, and an update of an
-unknown kind (or of a known kind in an unrecorded shape) decodes to :class:`UnknownUpdate`
-(§3.9: "unknown kinds and fields must pass through"). ``config_option_update`` and
-``usage_update`` were never seen from Cursor; they are typed in the v1 schema's shape. The
-class names are ACP's, prefixed ``Acp`` where agent_sdk has a class of that name already
-(``ToolCall``, ``Plan``).
+Field names are the wire's, in snake_case (msgspec maps them to its camelCase); unknown
+fields are ignored, and an update of an unknown kind (or of a known kind in an unrecorded
+shape) decodes to :class:`UnknownUpdate` (§3.9: "unknown kinds and fields must pass
+through"). ``config_option_update`` and ``usage_update`` were never seen from Cursor; they
+are typed in the v1 schema's shape. The class names are ACP's, prefixed ``Acp`` where
+agent_sdk has a class of that name already (``ToolCall``, ``Plan``).
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ FETCH = {"url": "https://docs.python.org", "toolCallId": "c"}
             "taskToolCall",
             TaskArgs(
                 description="Review",
-                subagentType=SubagentType(custom=CustomSubagent(name="reviewer")),
+                subagent_type=SubagentType(custom=CustomSubagent(name="reviewer")),
             ),
             "subagent (reviewer) Review",
         ),

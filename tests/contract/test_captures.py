@@ -7,7 +7,8 @@ play as a scenario (stream-json without partial output, json) are also played th
 Each run must give one typed event per line (json format: the result), no
 ``UnknownEvent``, a typed payload for every tool kind and outcome the contract
 (``cli-protocol.md`` §3.4, beside the captures) describes, every tool call paired, the reply
-assembled exactly (``RunResult.text == RunResult.result``) and the usage decoded.
+assembled exactly (the assistant events' text glued is ``RunResult.result``, and
+``RunResult.text`` keeps apart the messages a tool call split) and the usage decoded.
 
 The captures are never copied into the project: the tests read them where they are, and
 skip when they are absent (fail when ``$CI`` is set: CI always has them).
@@ -26,6 +27,7 @@ from typing import Any
 import msgspec
 import pytest
 from recorded_runs import CAPTURES, CONTRACT, require_recorded_runs
+from replies import glued, reply_of
 
 import fake_agent
 from agent_sdk import (
@@ -235,7 +237,11 @@ def check_run(capture: Capture, events: list[Event], result: RunResult, *, verba
         assert call.is_finished
     # The reply, assembled and authoritative.
     wire = capture.result_line
-    assert result.text == result.result
+    if capture.output_format == "stream-json":
+        assert glued(events) == result.result
+        assert result.text == reply_of(events)
+    else:  # json: the result is the whole reply
+        assert result.text == result.result
     assert result.result == wire["result"]
     assert result.exit_code == 0
     usage = wire.get("usage")

@@ -255,7 +255,7 @@ async def test_the_summary_counts_outcomes_tokens_retries_and_failures_by_class(
     assert (summary.tasks, summary.succeeded, summary.failed) == (4, 3, 1)
     assert summary.failures == {"AgentUsageLimitError": 1}
     assert summary.retries == 1
-    assert summary.usage.inputTokens == 300
+    assert summary.usage.input_tokens == 300
     assert len(summary.outcomes) == 4
 
 

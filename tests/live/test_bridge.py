@@ -110,7 +110,7 @@ def test_an_execute_call_has_the_shape_of_a_shell_tool_call() -> None:
     assert started.extras["title"] == "`pytest -q`"
     assert completed.status == "succeeded"  # a shell call that ran, as in print mode
     assert isinstance(completed.result, ShellSuccess)
-    assert (completed.result.command, completed.result.exitCode) == ("pytest -q", 1)
+    assert (completed.result.command, completed.result.exit_code) == ("pytest -q", 1)
     assert completed.result.stderr == "boom"
 
 

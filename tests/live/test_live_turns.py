@@ -202,7 +202,7 @@ async def test_an_execute_call_is_a_shell_tool_call(options: AgentOptions) -> No
     assert isinstance(shell.args, ShellArgs)
     assert shell.args.command == "ls tests"
     assert isinstance(shell.result, ShellSuccess)
-    assert (shell.result.exitCode, shell.result.stdout) == (0, "test_cart.py\n")
+    assert (shell.result.exit_code, shell.result.stdout) == (0, "test_cart.py\n")
     assert shell.status == "succeeded"
     assert shell.started is not None
     assert shell.started.extras["title"] == "`ls tests`"
@@ -232,7 +232,7 @@ async def test_a_resent_tool_call_is_one_tool_call(options: AgentOptions) -> Non
     assert (len(result.tool_calls), len(started), len(completed)) == (1, 2, 1)
     call = result.tool_calls[0]
     assert isinstance(call.result, ShellSuccess)
-    assert (call.result.command, call.result.exitCode) == ("make test", 2)  # merged (§3.10)
+    assert (call.result.command, call.result.exit_code) == ("make test", 2)  # merged (§3.10)
     assert call.completed is not None
     assert call.completed.extras["title"] == "`make test`"
 

@@ -106,10 +106,10 @@ async def test_a_bare_json_value_at_the_end_is_taken(fake_options: Options) -> N
     assert result.output.steps[-1] == "add a test with qty 3"
 
 
-async def test_in_plan_mode_the_plan_is_the_output(fake_options: Options) -> None:
+async def test_in_plan_mode_the_plan_is_in_plan_not_output(fake_options: Options) -> None:
     result = await run_async("Plan it", options=fake_options("plan", mode="plan"))
-    assert isinstance(result.output, Plan)
-    assert result.output == result.plan
+    assert isinstance(result.plan, Plan)
+    assert result.output is None
 
 
 async def test_without_plan_mode_there_is_no_output(fake_options: Options) -> None:

@@ -38,7 +38,7 @@ class Turns:
             result=self.replies[turn - 1],
             text=self.replies[turn - 1],
             session_id=f"chat-{turn}",
-            usage=Usage(inputTokens=100, outputTokens=10),
+            usage=Usage(input_tokens=100, output_tokens=10),
             duration_ms=1000,
             output=None,
         )
@@ -62,7 +62,7 @@ async def test_a_reply_that_does_not_fit_is_corrected_in_the_same_chat() -> None
 
 async def test_the_turns_add_up_their_tokens_and_durations() -> None:
     result = await output_run(Turns(BAD, GOOD), "p", AgentOptions(), Verdict)
-    assert result.usage == Usage(inputTokens=200, outputTokens=20)
+    assert result.usage == Usage(input_tokens=200, output_tokens=20)
     assert result.duration_ms == 2000
     assert result.session_id == "chat-2"
 

@@ -26,7 +26,8 @@ class Point(TypedDict):
 
 async def main() -> None:
     assert_type(run_sync("p", output_type=Review).output, Review)
-    assert_type(run_sync("p").output, Plan | None)
+    assert_type(run_sync("p").output, None)
+    assert_type(run_sync("p").plan, Plan | None)
     assert_type((await run_async("p", output_type=list[int])).output, list[int])
     assert_type((await Session().send("p", output_type=Point)).output, Point)
     result: RunResult[Review] = run_sync("p", output_type=Review)

@@ -312,7 +312,7 @@ async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: Mo
         "status": "succeeded",
         "outcome": "success",
         "duration_ms": 169,
-        "detail": result_detail(ReadSuccess(totalLines=54)),
+        "detail": result_detail(ReadSuccess(total_lines=54)),
     }
 
 

@@ -45,8 +45,8 @@ async def test_list_models_without_any_model_line_is_a_protocol_error(tmp_path: 
 
 async def test_status_decodes_the_json_status(fake_options: MakeOptions) -> None:
     answer = await status(options=fake_options())
-    assert (answer.isAuthenticated, answer.hasAccessToken, answer.message) == (True, True, None)
-    assert answer.userInfo["email"] == "dev@example.invalid"
+    assert (answer.is_authenticated, answer.has_access_token, answer.message) == (True, True, None)
+    assert answer.user_info["email"] == "dev@example.invalid"
 
 
 async def test_version_is_the_printed_version(fake_options: MakeOptions) -> None:

@@ -67,7 +67,7 @@ async def test_prompt_too_large_for_argv_goes_through_stdin(fake_options: MakeOp
 async def test_api_key_reaches_the_cli_through_the_environment(fake_options: MakeOptions) -> None:
     events = [e async for e in run("hi", options=fake_options(api_key="sk-test-123"))]
     (init,) = [e for e in events if isinstance(e, SystemInit)]
-    assert init.apiKeySource == "env"
+    assert init.api_key_source == "env"
 
 
 async def test_resume_keeps_the_session_id(fake_options: MakeOptions) -> None:
@@ -92,7 +92,7 @@ async def test_untrusted_workspace_raises_with_the_trust_message(fake_options: M
 async def test_force_alone_is_enough_trust(fake_options: MakeOptions) -> None:
     result = await run_async("hi", options=fake_options(trust=False, force=True))
     (init,) = [e for e in result.events if isinstance(e, SystemInit)]
-    assert init.permissionMode == "default"  # never read --force from it (§3.1)
+    assert init.permission_mode == "default"  # never read --force from it (§3.1)
 
 
 async def test_missing_binary_raises_not_found_with_install_hint(tmp_path: Path) -> None:

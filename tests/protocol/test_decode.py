@@ -63,7 +63,7 @@ EXPECTED_EXAMPLES: dict[int, tuple[type, str, str | None, dict[str, Any]]] = {
             "session_id": SESSION,
             "request_id": "9e1f0c3a-7d2b-4c65-8a0e-2b5d6f7a8c91",
             "usage": Usage(
-                inputTokens=18211, outputTokens=96, cacheReadTokens=5120, cacheWriteTokens=0
+                input_tokens=18211, output_tokens=96, cache_read_tokens=5120, cache_write_tokens=0
             ),
         },
     ),
@@ -72,11 +72,11 @@ EXPECTED_EXAMPLES: dict[int, tuple[type, str, str | None, dict[str, Any]]] = {
         "system",
         "init",
         {
-            "apiKeySource": "env",
+            "api_key_source": "env",
             "cwd": "/home/dev/shop",
             "session_id": SESSION,
             "model": "Claude 4.5 Sonnet",
-            "permissionMode": "default",
+            "permission_mode": "default",
         },
     ),
     2: (UserEvent, "user", None, {"text": "Add a test for cart totals", "session_id": SESSION}),
@@ -116,8 +116,8 @@ EXPECTED_EXAMPLES: dict[int, tuple[type, str, str | None, dict[str, Any]]] = {
             "outcome": "success",
             "result": ReadSuccess(
                 content="def total(items):\n    ...",
-                totalLines=54,
-                totalChars=1254,
+                total_lines=54,
+                total_chars=1254,
             ),
             "completed_at_ms": 1785515118990,
         },
@@ -131,7 +131,10 @@ EXPECTED_EXAMPLES: dict[int, tuple[type, str, str | None, dict[str, Any]]] = {
             "kind": "shellToolCall",
             "outcome": "rejected",
             "result": Rejection(
-                command="pytest -q", workingDirectory="/home/dev/shop", reason="", isReadonly=False
+                command="pytest -q",
+                working_directory="/home/dev/shop",
+                reason="",
+                is_readonly=False,
             ),
         },
     ),
@@ -158,7 +161,7 @@ EXPECTED_EXAMPLES: dict[int, tuple[type, str, str | None, dict[str, Any]]] = {
             "duration_ms": 18788,
             "result": "I'll read the cart module first.The test is added and passes.",
             "usage": Usage(
-                inputTokens=115, outputTokens=18, cacheReadTokens=19776, cacheWriteTokens=0
+                input_tokens=115, output_tokens=18, cache_read_tokens=19776, cache_write_tokens=0
             ),
         },
     ),

@@ -145,7 +145,7 @@ def test_a_plan_requests_args_are_typed() -> None:
     assert isinstance(event, CreatePlanRequest)
     assert event.args == CreatePlanArgs(
         plan="# Totals\n\n1. List the rules.\n",
-        todos=[PlanTodo(**TODO)],
+        todos=[msgspec.convert(TODO, PlanTodo)],  # the wire's names
         overview="List the rounding rules, then test them.",
         name="Cart totals",
     )

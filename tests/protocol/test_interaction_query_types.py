@@ -85,7 +85,9 @@ QUESTION = {
 def test_a_web_search_request_has_its_search_term_typed() -> None:
     event = request("webSearchRequestQuery", SEARCH)
     assert type(event) is WebSearchRequest
-    assert event.args == WebSearchArgs(searchTerm="msgspec tagged unions", toolCallId="tool_ws-1")
+    assert event.args == WebSearchArgs(
+        search_term="msgspec tagged unions", tool_call_id="tool_ws-1"
+    )
     assert event.tool_call_id == "tool_ws-1"
 
 
@@ -111,7 +113,7 @@ def test_a_web_fetch_request_has_its_url_typed_and_its_skip_approval() -> None:
     event = request("webFetchRequestQuery", FETCH)
     assert type(event) is WebFetchRequest
     assert event.args == WebFetchArgs(
-        url="https://docs.example.invalid/unions", toolCallId="tool_wf-1"
+        url="https://docs.example.invalid/unions", tool_call_id="tool_wf-1"
     )
     assert (event.skip_approval, event.tool_call_id) == (False, "tool_wf-1")
 
@@ -136,7 +138,7 @@ def test_a_question_request_has_its_questions_typed() -> None:
                     AskQuestionOption(id="up", label="Half up"),
                     AskQuestionOption(id="even", label="Even"),
                 ],
-                allowMultiple=False,
+                allow_multiple=False,
             )
         ],
     )

@@ -138,7 +138,7 @@ def test_the_run_result_takes_its_fields_from_the_result_event() -> None:
         "req-1",
         4210,
         4000,
-        Usage(inputTokens=10, outputTokens=2, cacheReadTokens=3, cacheWriteTokens=4),
+        Usage(input_tokens=10, output_tokens=2, cache_read_tokens=3, cache_write_tokens=4),
     )
 
 

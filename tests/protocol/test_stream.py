@@ -11,6 +11,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from replies import reply_of
 
 from agent_sdk._protocol.stream import MAX_STDOUT_LINES, Stream
 from agent_sdk.events import (
@@ -100,10 +101,6 @@ def feed_all(stream: Stream, *chunks: bytes) -> list[Event]:
     for chunk in chunks:
         events += stream.feed(chunk)
     return events + stream.end()
-
-
-def new_text(events: list[Event]) -> str:
-    return "".join(e.new_text for e in events if isinstance(e, AssistantEvent))
 
 
 def fingerprint(events: list[Event]) -> list[bytes]:
@@ -296,10 +293,45 @@ def test_text_is_empty_before_any_assistant_text() -> None:
     assert stream.text == ""
 
 
-def test_text_is_the_assistant_text_joined_with_no_separator() -> None:
+def test_segments_of_one_message_are_joined_with_no_separator() -> None:
     stream = Stream()
-    feed_all(stream, init(), say("I'll read "), tool("started", "c1"), say("the file."))
+    feed_all(stream, init(), say("I'll read "), say("the file."))
     assert stream.text == "I'll read the file."
+
+
+def test_a_tool_call_between_two_messages_leaves_a_blank_line_between_them() -> None:
+    stream = Stream()
+    before = say("I'll read the file.", model_call_id="m1", timestamp_ms=1)
+    feed_all(stream, before, tool("started", "c1"), tool("completed", "c1"), say("Done."))
+    assert stream.text == "I'll read the file.\n\nDone."
+
+
+def test_the_result_text_stays_as_the_cli_glued_it() -> None:
+    stream = Stream()
+    before = say("Reading.", model_call_id="m1", timestamp_ms=1)
+    feed_all(stream, before, tool("started", "c1"), say("Done."), result("Reading.Done."))
+    assert stream.result_event is not None
+    assert (stream.text, stream.result_event.result) == ("Reading.\n\nDone.", "Reading.Done.")
+
+
+def test_a_reply_that_ends_with_a_tool_call_ends_with_its_text() -> None:
+    stream = Stream()
+    feed_all(stream, say("Reading.", model_call_id="m1", timestamp_ms=1), tool("started", "c1"))
+    assert stream.text == "Reading."
+
+
+def test_tool_calls_with_no_text_between_them_leave_one_blank_line() -> None:
+    stream = Stream()
+    feed_all(
+        stream,
+        tool("started", "c0"),  # no text before the first call: no break either
+        say("Reading.", model_call_id="m1", timestamp_ms=1),
+        tool("started", "c1"),
+        say("", model_call_id="m2", timestamp_ms=2),
+        tool("started", "c2"),
+        say("Done."),
+    )
+    assert stream.text == "Reading.\n\nDone."
 
 
 def test_text_grows_as_the_output_streams() -> None:
@@ -326,7 +358,7 @@ def test_is_flush_on_the_wire_does_not_keep_text_out_of_the_reply() -> None:
 def test_text_is_the_joined_new_text_of_the_events(keep_events: bool) -> None:
     stream = Stream(keep_events=keep_events)
     events = feed_all(stream, init(), say("a"), b"junk\n", say("b"), say("c"), result())
-    assert stream.text == new_text(events) == "abc"
+    assert stream.text == reply_of(events) == "abc"
 
 
 _piece = st.text(max_size=12)
@@ -360,7 +392,7 @@ def test_text_equals_the_joined_new_text_whether_or_not_events_are_kept(
     bounds = [0, *sorted(min(c, len(output)) for c in cuts), len(output)]
     stream = Stream(partial=partial, keep_events=keep_events)
     events = feed_all(stream, *(output[a:b] for a, b in itertools.pairwise(bounds)))
-    assert stream.text == new_text(events)
+    assert stream.text == reply_of(events)
 
 
 def test_keeping_events_does_not_change_the_text() -> None:
@@ -414,10 +446,10 @@ def test_with_partial_output_flushes_are_not_added_to_the_text() -> None:
         flush_before_tool("I'll read it."),
         tool("started", "c1"),
         tool("completed", "c1"),
-        delta(" Done."),
-        end_of_turn("I'll read it. Done."),
+        delta("Done."),
+        end_of_turn("Done."),
     )
-    assert stream.text == "I'll read it. Done."
+    assert stream.text == "I'll read it.\n\nDone."
 
 
 def test_with_partial_output_flushes_are_still_delivered() -> None:
@@ -430,8 +462,10 @@ def test_with_partial_output_flushes_are_still_delivered() -> None:
 
 def test_without_partial_output_an_event_shaped_like_a_flush_is_new_text() -> None:
     stream = Stream(partial=False)
-    feed_all(stream, say("Reading. ", model_call_id="m", timestamp_ms=1), end_of_turn("Done."))
-    assert stream.text == "Reading. Done."
+    feed_all(stream, say("Reading.", model_call_id="m", timestamp_ms=1), end_of_turn("Done."))
+    # Its text is kept (not skipped as a repeat); as a segment before a tool call (§3.3),
+    # it ends its message.
+    assert stream.text == "Reading.\n\nDone."
 
 
 def test_partial_none_finds_partial_output_from_a_first_delta() -> None:
@@ -442,16 +476,22 @@ def test_partial_none_finds_partial_output_from_a_first_delta() -> None:
 
 
 @pytest.mark.parametrize(
-    "first",
+    ("first", "reply"),
     [
-        pytest.param(say("Reading. ", model_call_id="m", timestamp_ms=1), id="before-a-tool-call"),
-        pytest.param(end_of_turn("Reading. "), id="last-segment"),
+        pytest.param(
+            say("Reading.", model_call_id="m", timestamp_ms=1),
+            "Reading.\n\nDone.",  # it ends its message (§3.3)
+            id="before-a-tool-call",
+        ),
+        pytest.param(end_of_turn("Reading. "), "Reading. Done.", id="last-segment"),
     ],
 )
-def test_partial_none_finds_output_without_partial_from_a_first_non_delta(first: bytes) -> None:
+def test_partial_none_finds_output_without_partial_from_a_first_non_delta(
+    first: bytes, reply: str
+) -> None:
     stream = Stream(partial=None)
     events = feed_all(stream, init(), first, end_of_turn("Done."))
-    assert stream.text == "Reading. Done."
+    assert stream.text == reply
     assert all(type(e) is AssistantEvent for e in events if isinstance(e, AssistantEvent))
 
 
@@ -466,9 +506,9 @@ def test_partial_none_decides_once_on_the_first_assistant_event() -> None:
     # A delta later in a run without partial output is still new text, and so is an
     # end-of-turn segment after a first delta only once: decided by the first event.
     stream = Stream(partial=None)
-    feed_all(stream, say("One. ", model_call_id="m", timestamp_ms=1), delta("Two. "))
+    feed_all(stream, say("One.", model_call_id="m", timestamp_ms=1), delta("Two. "))
     feed_all(stream, end_of_turn("Three."))
-    assert stream.text == "One. Two. Three."
+    assert stream.text == "One.\n\nTwo. Three."
 
 
 def test_partial_none_finds_partial_output_when_the_first_delta_shares_a_block_with_junk() -> None:

@@ -67,7 +67,7 @@ def task_call(result: dict[str, Any] | None = None) -> ToolCall:
 def test_task_arguments_decode_typed() -> None:
     args = task_call().args
     assert isinstance(args, TaskArgs)
-    assert (args.description, args.prompt, args.model, args.agentId) == (
+    assert (args.description, args.prompt, args.model, args.agent_id) == (
         ASKED["description"],
         ASKED["prompt"],
         "composer-2",
@@ -94,14 +94,14 @@ def test_a_task_success_decodes_its_duration_as_a_number_either_way(duration: An
 
 
 def test_a_duration_that_is_not_digits_is_none() -> None:
-    assert TaskSuccess(durationMs="soon").duration_ms is None
+    assert TaskSuccess(_duration_ms="soon").duration_ms is None
 
 
 def test_a_task_success_holds_the_childs_steps_id_and_text() -> None:
     result = task_call({"success": answered()}).result
     assert isinstance(result, TaskSuccess)
-    assert len(result.conversationSteps) == 2
-    assert (result.agentId, result.isBackground, result.text) == (
+    assert len(result.conversation_steps) == 2
+    assert (result.agent_id, result.is_background, result.text) == (
         "agent-real-02",
         False,
         "Two bugs: a, b.",
@@ -111,7 +111,7 @@ def test_a_task_success_holds_the_childs_steps_id_and_text() -> None:
 def test_a_step_of_another_kind_decodes_without_a_message() -> None:
     result = task_call({"success": {"conversationSteps": [{"toolCall": {}}]}}).result
     assert isinstance(result, TaskSuccess)
-    assert result.conversationSteps[0].assistantMessage is None
+    assert result.conversation_steps[0].assistant_message is None
     assert result.text == ""
 
 

@@ -96,7 +96,7 @@ def test_each_parallel_call_gets_its_own_result() -> None:
     results = {call.call_id: call.result for call in tracker.calls}
     assert isinstance(results[CART], ReadSuccess)
     assert isinstance(results[README], ReadSuccess)
-    assert (results[CART].totalLines, results[README].totalLines) == (2, 1)
+    assert (results[CART].total_lines, results[README].total_lines) == (2, 1)
 
 
 def test_call_ids_that_differ_only_after_the_newline_stay_distinct() -> None:

@@ -221,8 +221,8 @@ def test_a_plan_mode_run_has_its_plan_todos_on_the_result(keep_events: bool) -> 
             id="move",
             content="Move pricing to pricing.py",
             status="TODO_STATUS_PENDING",
-            createdAt="1790000000000",
-            updatedAt="1790000000000",
+            created_at="1790000000000",
+            updated_at="1790000000000",
             dependencies=[],
         )
     ]

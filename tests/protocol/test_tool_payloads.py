@@ -78,56 +78,56 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         "readToolCall",
         ReadArgs,
         ReadSuccess,
-        lambda e: (e.args.limit, e.result.totalLines, e.result.readRange.endLine),
+        lambda e: (e.args.limit, e.result.total_lines, e.result.read_range.end_line),
         (40, 6, 6),
     ),
     "call_write\nfc_02": (
         "writeToolCall",
         WriteArgs,
         WriteSuccess,
-        lambda e: (e.args.fileText, e.result.linesCreated),
+        lambda e: (e.args.file_text, e.result.lines_created),
         ("def test_x():\n    pass\n", 2),
     ),
     "call_edit_str\nfc_03": (
         "editToolCall",
         EditArgs,
         EditSuccess,
-        lambda e: (e.args.strReplace.newText, e.result.linesAdded),
+        lambda e: (e.args.str_replace.new_text, e.result.lines_added),
         ('Decimal("0.00"))', 1),
     ),
     "call_edit_stream\nfc_04": (
         "editToolCall",
         EditArgs,
         EditSuccess,
-        lambda e: (e.args.streamContent, e.result.afterFullFileContent),
+        lambda e: (e.args.stream_content, e.result.after_full_file_content),
         ("import sys\n", "import sys\n"),
     ),
     "call_edit_multi\nfc_05": (
         "editToolCall",
         EditArgs,
         EditSuccess,
-        lambda e: [(r.oldText, r.newText) for r in e.args.multiStrReplace.edits],
+        lambda e: [(r.old_text, r.new_text) for r in e.args.multi_str_replace.edits],
         [("qty", "quantity"), ("price", "unit_price")],
     ),
     "call_edit_patch\nfc_06": (
         "editToolCall",
         EditArgs,
         EditSuccess,
-        lambda e: e.args.applyPatch.patchContent.splitlines()[0],
+        lambda e: e.args.apply_patch.patch_content.splitlines()[0],
         "*** Begin Patch",
     ),
     "call_shell\nfc_07": (
         "shellToolCall",
         ShellArgs,
         ShellSuccess,
-        lambda e: (e.args.timeout, e.args.simpleCommands, e.result.exitCode, e.result.stdout),
+        lambda e: (e.args.timeout, e.args.simple_commands, e.result.exit_code, e.result.stdout),
         (30000, ["pytest"], 0, "2 passed in 0.04s\n"),
     ),
     "call_grep_files\nfc_09": (
         "grepToolCall",
         GrepArgs,
         GrepSuccess,
-        lambda e: e.result.workspaceResults["/home/dev/shop"].files.files,
+        lambda e: e.result.workspace_results["/home/dev/shop"].files.files,
         ["src/cart.py", "tests/old_test_cart.py"],
     ),
     "call_grep_content\nfc_10": (
@@ -135,8 +135,8 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         GrepArgs,
         GrepSuccess,
         lambda e: (
-            e.args.caseInsensitive,
-            e.result.workspaceResults["/home/dev/shop"].content.matches[0].matches[0].lineNumber,
+            e.args.case_insensitive,
+            e.result.workspace_results["/home/dev/shop"].content.matches[0].matches[0].line_number,
         ),
         (True, 4),
     ),
@@ -144,14 +144,14 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         "globToolCall",
         GlobArgs,
         GlobSuccess,
-        lambda e: (e.args.globPattern, e.result.totalFiles),
+        lambda e: (e.args.glob_pattern, e.result.total_files),
         ("tests/**/*.py", 1),
     ),
     "call_ls\nfc_12": (
         "lsToolCall",
         LsArgs,
         LsSuccess,
-        lambda e: (e.args.ignore, e.result.directoryTreeRoot["absPath"]),
+        lambda e: (e.args.ignore, e.result.directory_tree_root["absPath"]),
         (["node_modules", ".git"], "/home/dev/shop"),
     ),
     "call_delete\nfc_13": (
@@ -172,7 +172,7 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         "mcpToolCall",
         McpArgs,
         McpSuccess,
-        lambda e: (e.args.toolName, e.args.args, e.result.content[0].text.text),
+        lambda e: (e.args.tool_name, e.args.args, e.result.content[0].text.text),
         ("get_issue", {"id": "SHOP-42"}, "SHOP-42: Cart totals must be rounded"),
     ),
     "call_function\nfc_17": (
@@ -186,7 +186,7 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         "createPlanToolCall",
         CreatePlanArgs,
         CreatePlanSuccess,
-        lambda e: (e.args.name, e.args.plan.splitlines()[0], e.args.isProject, e.args.phases),
+        lambda e: (e.args.name, e.args.plan.splitlines()[0], e.args.is_project, e.args.phases),
         ("Round cart totals", "# Round cart totals", False, []),
     ),
     "call_mcp_tools\nfc_30": (
@@ -200,7 +200,7 @@ TOOL_KINDS: dict[str, tuple[str, type, type, Callable[[Any], Any], Any]] = {
         "getMcpToolsToolCall",
         GetMcpToolsArgs,
         GetMcpToolsSuccess,
-        lambda e: (e.args.server, e.args.toolName, e.result.parsed_content()["tool"]),
+        lambda e: (e.args.server, e.args.tool_name, e.result.parsed_content()["tool"]),
         ("cursor", "read_file", "read_file"),
     ),
 }
@@ -346,8 +346,8 @@ def test_a_permission_denied_outcome_is_typed_with_the_command_and_error() -> No
         PermissionDenied(
             error="Command blocked by permissions configuration",
             command="rm -rf dist",
-            workingDirectory="/home/dev/shop",
-            isReadonly=False,
+            working_directory="/home/dev/shop",
+            is_readonly=False,
         ),
     )
 
@@ -359,7 +359,7 @@ def test_a_write_permission_denied_outcome_is_typed_with_the_path_and_error() ->
         WritePermissionDenied(
             error="Write permission denied: /home/dev/shop/.env",
             path="/home/dev/shop/.env",
-            isReadonly=False,
+            is_readonly=False,
         ),
     )
 
@@ -380,7 +380,7 @@ def test_a_shell_command_with_a_non_zero_exit_code_is_a_success_outcome() -> Non
     event = completed("call_shell_fail\nfc_08")
     assert event.outcome == "success"
     assert isinstance(event.result, ShellSuccess)
-    assert event.result.exitCode == 1
+    assert event.result.exit_code == 1
 
 
 def test_args_with_a_wrong_typed_field_fall_back_to_a_dict() -> None:
@@ -397,7 +397,7 @@ def test_a_started_event_has_no_outcome_attribute() -> None:
 def test_a_plan_call_has_its_todos_with_dependencies_and_times() -> None:
     args = completed("call_plan\nfc_29").args
     assert isinstance(args, CreatePlanArgs)
-    assert [(t.id, t.status, t.dependencies, t.createdAt) for t in args.todos] == [
+    assert [(t.id, t.status, t.dependencies, t.created_at) for t in args.todos] == [
         ("quantize", "TODO_STATUS_PENDING", [], "1785515300000"),
         ("test", "TODO_STATUS_PENDING", ["quantize"], "1785515300000"),
     ]
@@ -421,16 +421,16 @@ def test_new_shell_args_are_typed() -> None:
     args = completed("call_shell_new\nfc_31").args
     assert isinstance(args, ShellArgs)
     assert (
-        args.hardTimeout,
-        args.timeoutBehavior,
+        args.hard_timeout,
+        args.timeout_behavior,
         args.description,
-        args.closeStdin,
-        args.skipApproval,
-        args.hasInputRedirect,
-        args.hasOutputRedirect,
-        args.conversationId,
-        args.requestId,
-        args.adminCommandDenylist,
+        args.close_stdin,
+        args.skip_approval,
+        args.has_input_redirect,
+        args.has_output_redirect,
+        args.conversation_id,
+        args.request_id,
+        args.admin_command_denylist,
     ) == (
         86400000,
         "TIMEOUT_BEHAVIOR_BACKGROUND",
@@ -453,33 +453,33 @@ def test_new_shell_args_are_typed() -> None:
 def test_the_file_output_threshold_string_reads_as_a_number(
     wire: str | int | None, number: int | None
 ) -> None:
-    assert ShellArgs(fileOutputThresholdBytes=wire).file_output_threshold_bytes == number
+    assert ShellArgs(_file_output_threshold_bytes=wire).file_output_threshold_bytes == number
 
 
 def test_a_looked_up_mcp_tool_is_named_by_tool_name_and_has_no_pattern() -> None:
     args = completed("call_mcp_tool_one\nfc_32").args
     assert isinstance(args, GetMcpToolsArgs)
-    assert (args.toolName, args.pattern) == ("read_file", "")
+    assert (args.tool_name, args.pattern) == ("read_file", "")
 
 
 def test_a_search_of_mcp_tools_has_a_pattern_and_no_tool_name() -> None:
     args = completed("call_mcp_tools\nfc_30").args
     assert isinstance(args, GetMcpToolsArgs)
-    assert (args.pattern, args.toolName) == ("issue", None)
+    assert (args.pattern, args.tool_name) == ("issue", None)
 
 
 def test_how_the_cli_parsed_a_shell_command_is_typed() -> None:
     args = completed("call_shell_new\nfc_31").args
     assert isinstance(args, ShellArgs)
-    assert args.parsingResult == ParsingResult(
-        parsingFailed=False,
-        executableCommands=[
+    assert args.parsing_result == ParsingResult(
+        parsing_failed=False,
+        executable_commands=[
             ExecutableCommand(
-                name="make", args=[CommandArg(type="word", value="lint")], fullText="make lint"
+                name="make", args=[CommandArg(type="word", value="lint")], full_text="make lint"
             )
         ],
-        hasRedirects=False,
-        hasCommandSubstitution=False,
+        has_redirects=False,
+        has_command_substitution=False,
         redirects=[],
     )
 
@@ -510,7 +510,7 @@ def test_a_plan_calls_plan_uri_is_read_beside_its_outcome() -> None:
 def test_a_shell_success_has_its_local_execution_time() -> None:
     result = completed("call_shell_new\nfc_31").result
     assert isinstance(result, ShellSuccess)
-    assert (result.executionTime, result.localExecutionTimeMs) == (812, 790)
+    assert (result.execution_time, result.local_execution_time_ms) == (812, 790)
 
 
 def test_a_description_inside_the_kind_object_is_an_extra() -> None:
@@ -546,7 +546,7 @@ def test_a_call_without_a_description_has_none_and_no_extras() -> None:
 def test_a_read_has_its_related_cursor_rules() -> None:
     result = completed("call_read_rules\nfc_32").result
     assert isinstance(result, ReadSuccess)
-    assert (result.relatedCursorRulePaths, result.relatedCursorRules) == (
+    assert (result.related_cursor_rule_paths, result.related_cursor_rules) == (
         [".cursor/rules/python.mdc"],
         [{"path": ".cursor/rules/python.mdc"}],
     )
@@ -555,7 +555,7 @@ def test_a_read_has_its_related_cursor_rules() -> None:
 def test_grep_args_have_glob_offset_and_tool_call_id() -> None:
     args = completed("call_grep_glob\nfc_33").args
     assert isinstance(args, GrepArgs)
-    assert (args.glob, args.offset, args.toolCallId) == (
+    assert (args.glob, args.offset, args.tool_call_id) == (
         "**/*.py",
         20,
         "call_grep_glob\nfc_33",
@@ -565,19 +565,22 @@ def test_grep_args_have_glob_offset_and_tool_call_id() -> None:
 def test_grep_content_has_its_truncation_and_context_flags() -> None:
     result = completed("call_grep_glob\nfc_33").result
     assert isinstance(result, GrepSuccess)
-    content = result.workspaceResults["/home/dev/shop"].content
+    content = result.workspace_results["/home/dev/shop"].content
     assert content is not None
     lines = content.matches[0].matches
-    assert (content.clientTruncated, content.ripgrepTruncated) == (True, False)
-    assert [(m.contentTruncated, m.isContextLine) for m in lines] == [(False, True), (True, False)]
+    assert (content.client_truncated, content.ripgrep_truncated) == (True, False)
+    assert [(m.content_truncated, m.is_context_line) for m in lines] == [
+        (False, True),
+        (True, False),
+    ]
 
 
 def test_grep_files_have_their_truncation_flags() -> None:
     result = completed("call_grep_files_cut\nfc_34").result
     assert isinstance(result, GrepSuccess)
-    files = result.workspaceResults["/home/dev/shop"].files
+    files = result.workspace_results["/home/dev/shop"].files
     assert files is not None
-    assert (files.clientTruncated, files.ripgrepTruncated) == (False, True)
+    assert (files.client_truncated, files.ripgrep_truncated) == (False, True)
 
 
 def test_unknown_fields_of_a_known_kind_are_ignored() -> None:
