@@ -68,6 +68,13 @@ CONVERSATION = [
 ]
 
 
+def show(who: str, reply: str, session_id: str | None) -> None:
+    """One reply, in one print (the turns run concurrently): a reply can have several
+    paragraphs, one per message of the agent."""
+    quoted = "\n".join(f"  | {line}".rstrip() for line in reply.splitlines())
+    print(f"{who} < [session {session_id}]\n{quoted}")
+
+
 async def demo() -> None:
     bot = Bot(default_options())
     turns: dict[str, int] = {}
@@ -76,8 +83,7 @@ async def demo() -> None:
         turns[user_id] = turn = turns.get(user_id, 0) + 1
         print(f"{user_id} #{turn} > {text}")
         reply = await bot.handle(user_id, text)
-        session_id = bot.sessions[user_id].session_id
-        print(f"{user_id} #{turn} < {reply}  [session {session_id}]")
+        show(f"{user_id} #{turn}", reply, bot.sessions[user_id].session_id)
 
     # All four messages arrive at once: alice's and bob's turns run concurrently,
     # and each user's second message waits for the answer to their first.
@@ -92,7 +98,7 @@ async def demo() -> None:
     # Later, in a new process: reopen alice's chat from the saved id.
     bot = Bot(default_options(), saved=saved)
     reply = await bot.handle("alice", "Where were we?")
-    print(f"alice (reopened) < {reply}  [session {bot.sessions['alice'].session_id}]")
+    show("alice (reopened)", reply, bot.sessions["alice"].session_id)
 
 
 def main() -> int:

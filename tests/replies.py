@@ -7,15 +7,16 @@ from agent_sdk.events import AssistantEvent, Event
 
 
 def reply_of(events: list[Event]) -> str:
-    """The events' new text, a blank line where a segment with a ``model_call_id`` (one
-    before a tool call) ended a message and more text follows."""
-    messages = [""]
+    """The events' new text, with a blank line after a segment that has a
+    ``model_call_id`` (one before a tool call), adding only the newlines the text lacks;
+    none at the start, none at the end."""
+    reply = ""
     for event in events:
         if isinstance(event, AssistantEvent):
-            messages[-1] += event.new_text
-            if event.model_call_id is not None and messages[-1]:
-                messages.append("")
-    return "\n\n".join(message for message in messages if message)
+            reply += event.new_text
+            if event.model_call_id is not None and reply and not reply.endswith("\n\n"):
+                reply += "\n" if reply.endswith("\n") else "\n\n"
+    return reply.removesuffix("\n\n")
 
 
 def glued(events: list[Event]) -> str:

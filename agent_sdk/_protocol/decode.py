@@ -49,7 +49,7 @@ from ..events import (
     WebSearchRequest,
 )
 from .lenient import raw_object, repair_line, too_deep
-from .reply import end_message
+from .reply import MESSAGE_BREAK, end_message
 from .wire import (
     KNOWN_TYPES,
     InteractionWire,
@@ -143,27 +143,42 @@ class LineDecoder:
                         raise _NeedsLineError
                     events[i] = event
                     add_call(event)
-                elif cls is assistant or cls is partial:
-                    # A segment with a model_call_id comes before a tool call: its message
-                    # ends there, and the reply keeps the next one apart (§3.3).
-                    if cls is partial and (
-                        # PartialAssistantEvent.is_flush, inlined (a property call per
-                        # event): a delta has a timestamp and no model_call_id (§3.3).
-                        event.timestamp_ms is None or event.model_call_id is not None
-                    ):
-                        if event.model_call_id is not None:
-                            end_message(text)
-                        continue
+                elif cls is assistant:
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
                     try:
                         (only,) = event.message.content
                     except ValueError:  # not one block
                         add_text(event.message.text)
-                    else:
+                        if event.model_call_id is not None:
+                            end_message(text)
+                        continue
+                    if only.type == "text":
+                        add_text(only.text)
+                        if event.model_call_id is not None:
+                            said = only.text
+                            # A segment before a tool call: its message ends there, and
+                            # the reply keeps the next one apart (§3.3). end_message,
+                            # inlined for the usual segment, which ends in no newline.
+                            if said and said[-1] != "\n":
+                                add_text(MESSAGE_BREAK)
+                            else:
+                                end_message(text)
+                    elif event.model_call_id is not None:
+                        end_message(text)
+                elif cls is partial:
+                    # PartialAssistantEvent.is_flush, inlined (a property call per event):
+                    # a delta has a timestamp and no model_call_id (§3.3).
+                    if event.timestamp_ms is not None and event.model_call_id is None:
+                        try:
+                            (only,) = event.message.content
+                        except ValueError:  # not one block
+                            add_text(event.message.text)
+                            continue
                         if only.type == "text":
                             add_text(only.text)
-                    if event.model_call_id is not None:
+                    elif event.model_call_id is not None:
+                        # The flush before a tool call: the message ends there (§3.3).
                         end_message(text)
                 elif cls is ThinkingDelta:
                     if event.subtype != "delta":

@@ -18,7 +18,8 @@ def end_message(parts: list[str]) -> None:
     # walk back over empty parts costs nothing on the hot path.
     last = next((part for part in reversed(parts) if part), "")
     if last and not last.endswith(MESSAGE_BREAK):
-        parts.append(MESSAGE_BREAK)
+        # Only the newline the text lacks: a segment may end with one (seen in a plan).
+        parts.append("\n" if last.endswith("\n") else MESSAGE_BREAK)
 
 
 def joined(parts: list[str]) -> str:

@@ -23,7 +23,6 @@ import anyio
 import anyio.lowlevel
 import msgspec
 
-from .._protocol.reply import end_message, joined
 from .._short_repr import count, short, start
 from ..errors import AgentProtocolError, AgentRetriableError, AgentUsageError, ErrorContext
 from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
@@ -116,8 +115,7 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
     """What a live turn came to.
 
     Attributes:
-        text: the reply, its message chunks joined, a blank line between two messages
-            a tool call split (§3.9 joins them with nothing between).
+        text: the reply, its message chunks joined with no separator (§3.9).
         stop_reason: ``end_turn``, ``cancelled``, or another ACP reason (§3.6).
         session_id: the session's id.
         duration_ms: from sending the prompt to its stop reason, timed by agent_sdk.
@@ -213,13 +211,12 @@ class LiveTurn:
         if isinstance(event, AssistantEvent):
             self._text.append(event.new_text)
         elif isinstance(event, ToolCallStarted | ToolCallCompleted):
-            end_message(self._text)
             self._calls.add(event)
         elif isinstance(event, AcpPlan):
             self._plan = event
 
     def _finish(self, stop_reason: str, elapsed: int) -> None:
-        text = joined(self._text)
+        text = "".join(self._text)
         self._result = LiveResult(
             text=text,
             stop_reason=stop_reason,

@@ -749,7 +749,7 @@ def test_a_subagent_streams_on_its_own_session_between_spawn_and_end(client: Cli
     }
     said = texts(on(seen, child), "agent_message_chunk")
     assert said == "Three files: cart.py, test_cart.py, README.md."
-    assert texts(own, "agent_message_chunk") == "Delegating.The repository has three files."
+    assert texts(own, "agent_message_chunk") == "Delegating. The repository has three files."
     assert of_kind(own, "subagent_state_update") == [
         {"sessionUpdate": "subagent_state_update", "state": "completed"}
     ]
@@ -790,7 +790,7 @@ def test_a_prompt_waits_for_its_background_subagent_then_follows_up(client: Clie
 def test_cancel_ends_a_background_subagent_that_never_finishes(client: Client) -> None:
     parent = start_with_subagents(client)
     request_id = prompt(client, parent, "scenario:subagent_stuck")
-    waiting = {"Watching.", "It runs in the background."}  # the child stalls after its own
+    waiting = {"Watching.", " It runs in the background."}  # the child stalls after its own
     while waiting:
         content = client.read().get("params", {}).get("update", {}).get("content", {})
         waiting.discard(content.get("text"))

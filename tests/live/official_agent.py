@@ -143,7 +143,7 @@ class OfficialAgent(Agent):
         output = {"exitCode": 0, "stdout": "a.py\n", "stderr": ""} if allowed else None
         done = update_tool_call("call-1", status="completed", raw_output=output)
         await self.client.session_update(session_id, done)
-        await self.client.session_update(session_id, update_agent_message_text("Done."))
+        await self.client.session_update(session_id, update_agent_message_text(" Done."))
         return PromptResponse(stop_reason="end_turn")
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:

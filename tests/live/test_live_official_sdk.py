@@ -55,7 +55,7 @@ async def test_an_agent_of_the_official_sdk_drives_a_live_agent(official: AgentO
     assert [c.value for c in model.options] == ["gpt-5.4", "claude-opus-4-6", "claude-sonnet-4-6"]
     assert (fast.type, fast.current_value) == ("boolean", False)
     assert [o.current_value for o in session.config_options] == ["claude-sonnet-4-6", True]
-    assert result.text == "Heard: list the files.\n\nDone."  # a tool call between
+    assert result.text == "Heard: list the files. Done."
     (call,) = result.tool_calls
     assert call.status == "succeeded"
     assert [p.tool_call.tool_call_id for p in asked] == ["call-1"]

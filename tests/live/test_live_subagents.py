@@ -102,7 +102,7 @@ async def test_a_subagents_words_are_its_own_not_the_parents_reply(options: Agen
         session = await agent.new_session()
         with anyio.fail_after(LIMIT):
             result = await session.send("scenario:subagent")
-    assert result.text == "Delegating.\n\nThe repository has three files."
+    assert result.text == "Delegating. The repository has three files."
     [child] = result.subagents
     assert child.name == "generalPurpose"
     assert child.task == "List the files of the repository and say what each one does."
@@ -256,7 +256,7 @@ async def test_cancel_ends_a_turn_whose_background_subagent_never_finishes(
     async with LiveAgent(options, subagents=True) as agent:
         session = await agent.new_session()
         turn = session.run("scenario:subagent_stuck")
-        waiting = {"Watching.", "It runs in the background."}
+        waiting = {"Watching.", " It runs in the background."}
         with anyio.fail_after(LIMIT):
             async for event in turn:
                 inner = event.event if isinstance(event, SubagentEvent) else event

@@ -57,7 +57,8 @@ def test_quickstart_prints_result_usage_and_tool_calls() -> None:
     proc = run_example("quickstart.py", "scenario:cart Add a test for cart totals")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "I'll read the cart module first.The test is added and passes."
+    # The reply: its two messages (a tool call came between them) a blank line apart.
+    assert lines[:3] == ["I'll read the cart module first.", "", "The test is added and passes."]
     assert "usage:    115 input + 18 output tokens" in lines
     assert "tool calls: 1" in lines
     assert any(line.startswith("  readToolCall: success in 169 ms") for line in lines)
@@ -108,7 +109,9 @@ def test_stream_failure_prints_error_and_exits_1(script: str) -> None:
 
 # --- chat_bot.py ----------------------------------------------------------------------
 REPLY = re.compile(
-    r"^(?P<user>\w+) (?P<turn>#\d|\(reopened\)) < (?P<text>.*)  \[session (?P<id>.*)\]$"
+    r"^(?P<user>\w+) (?P<turn>#\d|\(reopened\)) < \[session (?P<id>.*)\]\n"
+    r"(?P<text>(?:  \|.*(?:\n|$))+)",
+    re.MULTILINE,
 )
 
 
@@ -117,7 +120,10 @@ def chat_replies() -> list[dict[str, str]]:
     """The chat bot demo's replies, in the order it printed them."""
     proc = run_example("chat_bot.py")
     assert proc.returncode == 0, proc.stderr
-    return [m.groupdict() for line in proc.stdout.splitlines() if (m := REPLY.match(line))]
+    return [
+        {**m.groupdict(), "text": re.sub(r"(?m)^  \| ?", "", m["text"]).strip()}
+        for m in REPLY.finditer(proc.stdout)
+    ]
 
 
 def test_chat_bot_replies_to_every_message(chat_replies: list[dict[str, str]]) -> None:
@@ -187,7 +193,7 @@ def test_batch_summary_records_result_tokens_and_tool_calls(batch: tuple[Any, An
     by_scenario = {t["prompt"].rsplit("scenario:", 1)[1]: t for t in summary["tasks"]}
     cart = by_scenario["cart"]
     assert cart["outcome"] == "ok"
-    assert cart["result"] == "I'll read the cart module first.The test is added and passes."
+    assert cart["result"] == "I'll read the cart module first.\n\nThe test is added and passes."
     assert (cart["input_tokens"], cart["output_tokens"]) == (115, 18)
     assert (cart["tool_calls"], cart["tool_kinds"]) == (1, {"readToolCall": 1})
     assert by_scenario["tools"]["tool_calls"] > 5

@@ -334,6 +334,13 @@ def test_tool_calls_with_no_text_between_them_leave_one_blank_line() -> None:
     assert stream.text == "Reading.\n\nDone."
 
 
+def test_a_message_that_ends_with_a_newline_gets_only_the_one_it_lacks() -> None:
+    stream = Stream()
+    before = say("The plan:\n", model_call_id="m1", timestamp_ms=1)
+    feed_all(stream, before, tool("started", "c1"), say("Done."))
+    assert stream.text == "The plan:\n\nDone."
+
+
 def test_text_grows_as_the_output_streams() -> None:
     stream = Stream()
     stream.feed(say("Hello "))
