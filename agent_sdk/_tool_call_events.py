@@ -48,6 +48,14 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
         return self._parsed.args
 
     @property
+    def label(self) -> str:
+        """The call in a few words, as the command line and the web page show it:
+        ``read src/cart.py``, ``$ pytest -q``, ``web search python decimal``."""
+        from ._tool_words import tool_label  # with the payload: only when asked
+
+        return tool_label(self.kind, self.args)
+
+    @property
     def tool_call_id(self) -> str | None:
         return self._parsed.tool_call_id
 
@@ -106,6 +114,23 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
         """The outcome's typed payload (:class:`~agent_sdk.tools.ReadSuccess`,
         :class:`~agent_sdk.tools.Rejection`, ...); a dict for unknown kinds or outcomes."""
         return self._parsed.result
+
+    @property
+    def exit_code(self) -> int | None:
+        """A command's exit code (a ``shellToolCall``'s result); ``None`` for other
+        calls, or a command that did not run to an exit."""
+        from ._tool_words import exit_code
+
+        return exit_code(self.result)
+
+    @property
+    def ok(self) -> bool:
+        """Whether the call did what was asked: it succeeded and, for a command, exited
+        0. A command that ran but failed (``exit 1``) is a ``success`` outcome for the
+        CLI (it ran, docs/protocol.md §3.4), but not ``ok``."""
+        from ._tool_words import did_what_was_asked
+
+        return did_what_was_asked(self.status, self.result)
 
     @property
     def result_extras(self) -> dict[str, Any]:

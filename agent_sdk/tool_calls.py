@@ -42,7 +42,7 @@ class ToolCall(msgspec.Struct, frozen=True):
     Example::
 
         for call in run_sync("Fix the bug").tool_calls:
-            print(call.kind, call.outcome, call.duration_ms)
+            print("✓" if call.ok else "✗", call.label, call.exit_code, call.duration_ms)
     """
 
     call_id: str
@@ -61,6 +61,29 @@ class ToolCall(msgspec.Struct, frozen=True):
         if self.started is not None and self.started.args is not None:
             return self.started.args
         return self.completed.args if self.completed is not None else None
+
+    @property
+    def label(self) -> str:
+        """The call in a few words: ``read src/cart.py``, ``$ pytest -q``
+        (:attr:`ToolCallStarted.label`)."""
+        from ._tool_words import tool_label  # with the payload types: only when asked
+
+        return tool_label(self.kind, self.args)
+
+    @property
+    def exit_code(self) -> int | None:
+        """A command's exit code; ``None`` for other calls and while it runs."""
+        from ._tool_words import exit_code
+
+        return exit_code(self.result)
+
+    @property
+    def ok(self) -> bool:
+        """Whether the call did what was asked: it finished, succeeded and, for a
+        command, exited 0 (:attr:`ToolCallCompleted.ok`). ``False`` while it runs."""
+        from ._tool_words import did_what_was_asked
+
+        return did_what_was_asked(self.status, self.result)
 
     @property
     def outcome(self) -> str | None:

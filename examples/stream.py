@@ -46,9 +46,11 @@ async def stream(prompt: str, options: AgentOptions) -> None:
                 print(event.new_text, end="", flush=True)
                 at_line_start = event.new_text.endswith("\n")
             elif isinstance(event, ToolCallStarted):
-                line(f"  → {event.kind} {event.args}")
+                line(f"  → {event.label}")
             elif isinstance(event, ToolCallCompleted):
-                line(f"  ← {event.kind}: {event.outcome}")
+                # ok: it did what was asked (a command that exited 1 ran, but is not ok).
+                code = f" exit {event.exit_code}" if event.exit_code else ""
+                line(f"  {'✓' if event.ok else '✗'} {event.label}{code}")
             elif isinstance(event, ResultEvent):
                 usage = event.usage
                 tokens = f", {usage.input_tokens}+{usage.output_tokens} tokens" if usage else ""

@@ -34,9 +34,11 @@ async def main_async(prompt: str, options: AgentOptions) -> None:
                 print(event.new_text, end="", flush=True)  # the reply, exactly once
             elif isinstance(event, ToolCallStarted):
                 calls += 1
-                print(f"\n  → {event.kind} {event.args}")
+                print(f"\n  → {event.label}")
             elif isinstance(event, ToolCallCompleted):
-                print(f"  ← {event.kind}: {event.outcome}")
+                # ok: it did what was asked (a command that exited 1 ran, but is not ok).
+                code = f" exit {event.exit_code}" if event.exit_code else ""
+                print(f"  {'✓' if event.ok else '✗'} {event.label}{code}")
             elif isinstance(event, ResultEvent):
                 print(f"\n[done in {event.duration_ms} ms]")
     # After the block the run is over: its RunResult has the session, usage and final

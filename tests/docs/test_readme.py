@@ -92,7 +92,7 @@ BLOCK_ENV: dict[str, dict[str, str]] = {
 BLOCK_OUTPUT: dict[str, list[str]] = {
     "quick-start-1": ["I'll read the cart module", "[readToolCall]", "session: "],
     "quick-start-2": ["I'll read the cart module and look", "Both tests pass.", "session: "],
-    "quick-start-3": ["shellToolCall success"],
+    "quick-start-3": ["✓ $ pytest -q tests/test_cart.py 0"],
     "errors-1": ["Cannot use this model: nope", "'gpt-5'"],
     "many-runs-at-once-1": ["task-1 ok", "3 of 3 succeeded"],
     "many-runs-at-once-2": ["2 of 2 succeeded on Ray"],

@@ -88,8 +88,8 @@ def test_stream_prints_the_reply_once_with_tool_calls(script: str) -> None:
     # Streamed in partial deltas, flushes repeated by the CLI: each sentence shows once.
     assert out.count("I'll read the cart module first.") == 1
     assert out.count("The test is added and passes.") == 1
-    assert out.index("I'll read") < out.index("→ readToolCall") < out.index("← readToolCall")
-    assert out.index("← readToolCall: success") < out.index("The test is added")
+    assert out.index("I'll read") < out.index("→ read src/cart.py") < out.index("✓ read src/")
+    assert out.index("✓ read src/cart.py") < out.index("The test is added")
     assert "[done in 18788 ms" in out
 
 
