@@ -3,10 +3,10 @@
 Each block is written to a file and run as a script (``python block.py``) in a fresh
 directory, with ``CURSOR_AGENT_BIN`` pointing agent_sdk at the fake: the code a reader
 copies is the code tested, with nothing added or taken away. A block that needs more (a
-scenario) gets it through the environment (``BLOCK_ENV``), never by editing its code. A
-block that defines pytest tests (``def test_...``) is also run under pytest, since as a
-script it only defines them. The README's shell commands (the main job, the tests) are
-run by ``.ci/run``.
+scenario) gets it through the environment (``BLOCK_ENV``), as the README shows it, never
+by editing its code. A block that defines pytest tests (``def test_...``) is also run
+under pytest, since as a script it only defines them. The README's shell commands (the
+main job, the tests) are run by ``.ci/run``.
 """
 
 from __future__ import annotations
@@ -165,6 +165,15 @@ def test_readme_has_python_blocks_and_every_one_is_extracted() -> None:
     ]
     assert len(openings) == len(BLOCKS)
     assert all(block.code.strip() for block in BLOCKS)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    sorted({item for env in BLOCK_ENV.values() for item in env.items()}),
+)
+def test_what_a_block_needs_is_shown_in_the_readme(name: str, value: str) -> None:
+    """A reader sees every variable a block runs with: nothing set out of sight."""
+    assert f"{name}={value}" in README.read_text(encoding="utf-8")
 
 
 def test_readme_block_ids_are_unique() -> None:
