@@ -1,6 +1,6 @@
 """The ``tool_call`` events (docs/protocol.md §3.4): a call ``started``, and ``completed``
 with its outcome. The wire ``tool_call`` object stays undecoded until a payload property is
-read (``_protocol/tool_parse.py``), so a consumer that never opens one never pays for it.
+read (``_tool_parse.py``), so a consumer that never opens one never pays for it.
 
 Split from :mod:`agent_sdk.events`, which re-exports both: import them from there.
 """
@@ -15,7 +15,7 @@ import msgspec
 from ._event_base import _Event
 
 if TYPE_CHECKING:
-    from ._protocol.tool_parse import ParsedToolCall
+    from ._tool_parse import ParsedToolCall
     from .tools import ToolArgs, ToolResult
 
 __all__ = ["ToolCallCompleted", "ToolCallStarted"]
@@ -33,7 +33,7 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     def _parsed(self) -> ParsedToolCall:
         # Decoded on first access only: a consumer that never opens a payload (a 40 MB
         # file read) never pays for it; the tools module loads on first use too.
-        from ._protocol.tool_parse import parse_tool_call
+        from ._tool_parse import parse_tool_call
 
         return parse_tool_call(self.tool_call)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ._tool_status import ToolCallStatus
 from .events import Event, ToolCallCompleted, ToolCallStarted
 from .subagents import Subagent
 
@@ -16,19 +17,6 @@ if TYPE_CHECKING:
     from .tools import PlanTodo, ToolArgs, ToolResult
 
 __all__ = ["Plan", "ToolCall", "ToolCallStatus"]
-
-ToolCallStatus = Literal["succeeded", "blocked", "failed", "other"]
-"""What a finished tool call's outcome means, whatever its wire key (docs/protocol.md §3.4):
-
-- ``"succeeded"``: the call ran (``success``). A shell command that exited non-zero
-  succeeded too: its ``exit_code`` says how the command went.
-- ``"blocked"``: it was stopped before it ran, by a hook, the user or the permission
-  rules (``rejected``, ``permissionDenied``, ``writePermissionDenied``). Not a failed run.
-- ``"failed"``: it did not work (``error``; also ``failure``, ``timeout``,
-  ``fileNotFound``, ``spawnError``, reported by users but never seen).
-- ``"other"``: an outcome key this SDK does not know (the key is ``outcome``, its payload
-  ``result``), or a ``completed`` event with no outcome at all.
-"""
 
 
 class ToolCall(msgspec.Struct, frozen=True):

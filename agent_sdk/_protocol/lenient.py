@@ -3,7 +3,8 @@
 ``_protocol/decode.py`` takes the fast path; a line it cannot decode as a known event
 comes here (docs/protocol.md §3, §5: tolerate what the CLI prints, never crash on it):
 
-- a lone surrogate escape or invalid UTF-8 becomes U+FFFD (:func:`repair_line`);
+- a lone surrogate escape or invalid UTF-8 becomes U+FFFD (:func:`repair_line`, from
+  ``_lenient_json.py`` with :func:`decode_with_decimals`: pure functions of bytes);
 - numbers msgspec cannot hold (an integer of more digits than Python converts, ``1e999``)
   are kept as ``Decimal`` (:func:`raw_object`, :func:`decode_with_decimals`);
 - JSON nested deeper than msgspec goes gives an ``UnknownEvent`` whose ``error`` is
@@ -14,16 +15,13 @@ comes here (docs/protocol.md §3, §5: tolerate what the CLI prints, never crash
 from __future__ import annotations
 
 import functools
-import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
+from .._lenient_json import decode_with_decimals, repair_line
 from ..events import UnknownEvent
-
-if TYPE_CHECKING:
-    from decimal import Decimal
 
 __all__ = ["TOO_DEEP", "decode_with_decimals", "raw_object", "repair_line", "too_deep"]
 
@@ -35,34 +33,6 @@ TOO_DEEP = "JSON nested deeper than agent_sdk decodes"
 def _any_decoder() -> msgspec.json.Decoder[Any]:
     # Any, not dict: then its only ValidationError is a number out of range.
     return msgspec.json.Decoder()
-
-
-# A \uXXXX surrogate escape, unless it is part of a valid pair; escaped backslashes are
-# matched first so that `\\ud83d` (a literal backslash, then text) is left alone.
-@functools.cache
-def _surrogate() -> re.Pattern[bytes]:
-    return re.compile(
-        rb"(\\\\)"
-        rb"|(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-        rb"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
-    )
-
-
-def _replace_lone_surrogate(match: re.Match[bytes]) -> bytes:
-    if match.group(1) or match.group(2):
-        return match.group(0)
-    return rb"\ufffd"
-
-
-def repair_line(line: bytes) -> bytes:
-    """Make a line msgspec can decode without changing any valid part of it.
-
-    Node cuts strings mid-emoji and emits a lone UTF-16 surrogate escape (``"\\ud83d"``),
-    which msgspec rejects; invalid UTF-8 is rejected too. Both become U+FFFD.
-    """
-    if b"\\u" in line:
-        line = _surrogate().sub(_replace_lone_surrogate, line)
-    return line.decode("utf-8", "replace").encode("utf-8")
 
 
 def raw_object(line: bytes) -> tuple[dict[str, Any], str | None] | None:
@@ -90,46 +60,6 @@ def _decode_with_decimals(line: bytes) -> dict[str, Any] | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
-
-
-def decode_with_decimals(data: bytes) -> Any:
-    """Any JSON value, with the numbers msgspec cannot hold as ``Decimal``. The standard
-    library is slower but takes a hook per number; only rare values come here.
-
-    Raises:
-        ValueError: not JSON (NaN and Infinity are not JSON either).
-        RecursionError: nested too deep.
-    """
-    import json  # here: only these rare values need it (asyncio has loaded it anyway)
-
-    return json.loads(
-        repair_line(data).decode("utf-8"),
-        parse_int=_int_or_decimal,
-        parse_float=_float_or_decimal,
-        parse_constant=_no_constant,
-    )
-
-
-def _int_or_decimal(digits: str) -> int | Decimal:
-    try:
-        return int(digits)
-    except ValueError:  # more digits than sys.get_int_max_str_digits() allows
-        from decimal import Decimal
-
-        return Decimal(digits)
-
-
-def _float_or_decimal(digits: str) -> float | Decimal:
-    value = float(digits)
-    if math.isinf(value):
-        from decimal import Decimal
-
-        return Decimal(digits)
-    return value
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
 
 
 # The start of a line as the CLI writes it: `{"type":"…","subtype":"…"`; the string

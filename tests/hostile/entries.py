@@ -333,13 +333,13 @@ ENTRIES: dict[str, Entry] = {
             f"{P}.wire:_decoder",
             f"{P}.wire:_partial_decoder",
             f"{P}.lenient:_any_decoder",
-            f"{P}.lenient:decode_with_decimals",
+            "agent_sdk._lenient_json:decode_with_decimals",
             f"{P}.lenient:_string",
         ),
     ),
     "tool-call payload": Entry(
         tool_payload,
-        (f"{P}.tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),
+        ("agent_sdk._tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),
     ),
     "task notification": Entry(task_notification, ()),  # through the print-mode stream
     "interaction_query payload": Entry(interaction_payload, ()),  # decodes through the stream

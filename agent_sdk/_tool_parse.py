@@ -9,9 +9,10 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from ..tool_calls import ToolCallStatus
-from ..tool_results import _Payload
-from ..tools import (
+from ._lenient_json import decode_with_decimals, repair_line
+from ._tool_status import ToolCallStatus, status_of
+from .tool_results import _Payload
+from .tools import (
     CreatePlanArgs,
     CreatePlanSuccess,
     DeleteArgs,
@@ -46,7 +47,6 @@ from ..tools import (
     WritePermissionDenied,
     WriteSuccess,
 )
-from .lenient import decode_with_decimals, repair_line
 
 __all__ = ["ParsedToolCall", "parse_tool_call"]
 
@@ -71,20 +71,6 @@ _OUTCOMES: dict[str, type[_Payload]] = {
     "permissionDenied": PermissionDenied,
     "writePermissionDenied": WritePermissionDenied,
     "error": ToolFailure,
-}
-# What each outcome key means (docs/protocol.md §3.4): the call ran; it was stopped before
-# it ran, by a hook, the user or the permission rules; it ran or tried to and did not
-# work. The four failure keys after `error` are reported by users, never seen.
-_STATUS: dict[str, ToolCallStatus] = {
-    "success": "succeeded",
-    "rejected": "blocked",
-    "permissionDenied": "blocked",
-    "writePermissionDenied": "blocked",
-    "error": "failed",
-    "failure": "failed",
-    "timeout": "failed",
-    "fileNotFound": "failed",
-    "spawnError": "failed",
 }
 # Keys of a `function` object that are its arguments (it has no `args`).
 _FUNCTION_KEYS = frozenset(("args", "result", "name", "arguments"))
@@ -175,11 +161,6 @@ def _string(raw: msgspec.Raw | None) -> str | None:
 def _list(raw: msgspec.Raw | None) -> list[Any]:
     value = None if raw is None else _plain(raw)
     return value if isinstance(value, list) else []
-
-
-def status_of(outcome: str | None) -> ToolCallStatus:
-    """What an outcome key means: ``succeeded``, ``blocked``, ``failed`` or ``other``."""
-    return _STATUS.get(outcome, "other") if outcome is not None else "other"
 
 
 def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
