@@ -1,5 +1,6 @@
-"""Tool calls as objects: a ``started`` event paired with its ``completed`` by ``call_id``;
-what their outcome means (:data:`ToolCallStatus`); the plan of a plan-mode run."""
+"""Tool calls as objects: a ``started`` event paired with its ``completed`` by ``call_id``
+(:class:`ToolCall`, defined in ``_tool_call.py`` with the subagent a call may be); what
+their outcome means (:data:`ToolCallStatus`); the plan of a plan-mode run."""
 
 from __future__ import annotations
 
@@ -9,128 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ._tool_call import ToolCall
 from ._tool_status import ToolCallStatus
 from .events import Event, ToolCallCompleted, ToolCallStarted
-from .subagents import Subagent
 
 if TYPE_CHECKING:
-    from .tools import PlanTodo, ToolArgs, ToolResult
+    from .tools import PlanTodo
 
 __all__ = ["Plan", "ToolCall", "ToolCallStatus"]
-
-
-class ToolCall(msgspec.Struct, frozen=True):
-    """One tool call of a run: what the agent asked for and how it ended.
-
-    Attributes:
-        call_id: the opaque id pairing the two events (real ids contain a newline).
-        started: the ``started`` event, if it was seen.
-        completed: the ``completed`` event, or ``None`` while the call runs.
-
-    Example::
-
-        for call in run_sync("Fix the bug").tool_calls:
-            print("✓" if call.ok else "✗", call.label, call.exit_code, call.duration_ms)
-    """
-
-    call_id: str
-    started: ToolCallStarted | None = None
-    completed: ToolCallCompleted | None = None
-
-    @property
-    def kind(self) -> str:
-        """The wire kind: ``"readToolCall"``, ``"shellToolCall"``, ..., or an unknown one."""
-        event = self.started or self.completed
-        return event.kind if event is not None else ""
-
-    @property
-    def args(self) -> ToolArgs | None:
-        """Typed arguments (from ``started``; from ``completed`` if ``started`` had none)."""
-        if self.started is not None and self.started.args is not None:
-            return self.started.args
-        return self.completed.args if self.completed is not None else None
-
-    @property
-    def label(self) -> str:
-        """The call in a few words: ``read src/cart.py``, ``$ pytest -q``
-        (:attr:`ToolCallStarted.label`)."""
-        from ._tool_words import tool_label  # with the payload types: only when asked
-
-        return tool_label(self.kind, self.args)
-
-    @property
-    def exit_code(self) -> int | None:
-        """A command's exit code; ``None`` for other calls and while it runs."""
-        from ._tool_words import exit_code
-
-        return exit_code(self.result)
-
-    @property
-    def ok(self) -> bool:
-        """Whether the call did what was asked: it finished, succeeded and, for a
-        command, exited 0 (:attr:`ToolCallCompleted.ok`). ``False`` while it runs."""
-        from ._tool_words import did_what_was_asked
-
-        return did_what_was_asked(self.status, self.result)
-
-    @property
-    def outcome(self) -> str | None:
-        """``"success"``, ``"rejected"``, ``"error"``, another wire key, or ``None`` (running)."""
-        return self.completed.outcome if self.completed is not None else None
-
-    @property
-    def status(self) -> ToolCallStatus | None:
-        """What the outcome means: ``"succeeded"``, ``"blocked"``, ``"failed"`` or
-        ``"other"`` (see :data:`ToolCallStatus`); ``None`` while the call runs."""
-        return self.completed.status if self.completed is not None else None
-
-    @property
-    def description(self) -> str | None:
-        """The agent's own words for the call, when the CLI sends them (shell calls)."""
-        if self.started is not None and self.started.description is not None:
-            return self.started.description
-        return self.completed.description if self.completed is not None else None
-
-    @property
-    def result(self) -> ToolResult | None:
-        """The typed payload of the outcome (see :attr:`ToolCallCompleted.result`)."""
-        return self.completed.result if self.completed is not None else None
-
-    @property
-    def subagent(self) -> Subagent | None:
-        """For a subagent call (``taskToolCall``), what it was asked and what it
-        answered (:class:`~agent_sdk.subagents.Subagent`); ``None`` for other calls."""
-        return Subagent.of(self)
-
-    @property
-    def hook_additional_contexts(self) -> list[Any]:
-        """What hooks added about this call (``hookAdditionalContexts``, docs/protocol.md
-        §6.4): the ``completed`` event's, else the ``started`` event's."""
-        for event in (self.completed, self.started):
-            if event is not None and event.hook_additional_contexts:
-                return event.hook_additional_contexts
-        return []
-
-    @property
-    def is_finished(self) -> bool:
-        return self.completed is not None
-
-    @property
-    def duration_ms(self) -> int | None:
-        """Milliseconds from start to completion: the CLI's own ``startedAtMs`` and
-        ``completedAtMs`` when present, else the events' ``timestamp_ms``."""
-        if self.completed is None:
-            return None
-        if self.completed.duration_ms is not None:
-            return self.completed.duration_ms
-        end = self.completed.completed_at_ms
-        start = self.completed.started_at_ms
-        if start is None and self.started is not None:
-            start = self.started.started_at_ms
-        if start is None or end is None:
-            end = self.completed.timestamp_ms
-            start = self.started.timestamp_ms if self.started is not None else None
-        return end - start if start is not None and end is not None else None
 
 
 class ToolCallTracker:

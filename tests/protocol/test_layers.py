@@ -17,15 +17,6 @@ from pathlib import Path
 
 import agent_sdk
 
-# Cycles known and not yet untangled (issue 25, "The house"), each as the modules of one
-# strongly connected component of the graph. Compared exactly: a new cycle fails the test,
-# and so does an entry that is no longer found (or no longer the same modules). Untangle
-# one, then change its entry here in the same commit.
-NOT_YET_UNTANGLED: set[frozenset[str]] = {
-    # ToolCall.subagent builds a Subagent, whose `call` field is typed ToolCall.
-    frozenset({"agent_sdk.tool_calls", "agent_sdk.subagents"}),
-}
-
 
 @dataclass(frozen=True)
 class Import:
@@ -179,22 +170,10 @@ def _graph_of(package_dir: Path) -> tuple[list[Import], list[frozenset[str]]]:
 AGENT_SDK = Path(agent_sdk.__file__).parent
 
 
-def test_agent_sdk_has_no_import_cycle_but_the_known_ones() -> None:
+def test_agent_sdk_has_no_import_cycle() -> None:
     edges, found = _graph_of(AGENT_SDK)
-    new = [c for c in found if c not in NOT_YET_UNTANGLED]
-    assert not new, (
+    assert not found, (
         "import cycles: every import must point down (docs/lifecycle.md, 'The layers'):\n"
-        + "\n".join(described(c, edges) for c in new)
-    )
-
-
-def test_every_known_cycle_is_still_there() -> None:
-    edges, found = _graph_of(AGENT_SDK)
-    gone = [c for c in NOT_YET_UNTANGLED if c not in found]
-    assert not gone, (
-        "no longer a cycle as listed in NOT_YET_UNTANGLED: remove (or update) its entry:\n"
-        + "\n".join(f"    {', '.join(sorted(c))}" for c in gone)
-        + "\nthe cycles found now:\n"
         + "\n".join(described(c, edges) for c in found)
     )
 
