@@ -84,7 +84,7 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         output = self.output
         return short(
             type(self).__name__,
-            ("result", start(self.result)),
+            ("text", start(self.text)),  # what a person reads: the messages apart
             ("session_id", repr(self.session_id)),
             ("events", count(self.events)),
             ("tool_calls", count(self.tool_calls)),

@@ -58,12 +58,13 @@ def test_a_result_with_many_events_has_a_short_repr_that_counts_them(
 ) -> None:
     reply = "The cart sums its items. " * 1000
     result = RunResult[None](
-        result=reply, text=reply, session_id="s-1", events=_events(), output=None
+        result=reply.replace(" ", ""), text=reply, session_id="s-1", events=_events(), output=None
     )
     shown = repr(result)
     assert len(shown) < LIMIT
     assert formatted == []
-    assert shown.startswith("RunResult(result='The cart sums its items. ")
+    # The reply a person reads (messages apart), not the CLI's glued `result`.
+    assert shown.startswith("RunResult(text='The cart sums its items. ")
     assert "session_id='s-1'" in shown
     assert f"{MANY:,}" in shown
     assert f"{len(reply):,}" in shown
