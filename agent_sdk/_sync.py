@@ -30,8 +30,12 @@ if TYPE_CHECKING:
 
 __all__ = ["run_sync"]
 
-# How often the waiting thread looks whether asyncio asked its task to stop: asyncio.run
-# answers the first Ctrl-C with a cancellation, which a blocked thread cannot receive.
+# How often the waiting thread wakes: to look whether asyncio asked its task to stop
+# (asyncio.run answers the first Ctrl-C with a cancellation, which a blocked thread cannot
+# receive), and to run the signal handlers. The kernel may hand a Ctrl-C to any thread of
+# the process, the run's worker included; Python then runs the handler (trio's raises
+# KeyboardInterrupt) in the main thread only when that thread runs again, which a wait
+# with no timeout never does (docs/lifecycle.md, "run_sync in a running loop").
 _POLL_SECONDS = 0.05
 
 
@@ -108,7 +112,7 @@ def _wait(future: Future[RunResult[Any]], task: asyncio.Task[object] | None) -> 
 
     while True:
         try:
-            return future.result(timeout=_POLL_SECONDS if task is not None else None)
+            return future.result(timeout=_POLL_SECONDS)
         except concurrent.futures.TimeoutError:
             if task is not None and _cancel_requested(task):
                 import asyncio

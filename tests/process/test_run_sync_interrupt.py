@@ -126,3 +126,29 @@ def test_a_second_ctrl_c_while_the_run_ends_still_ends_its_cli(
 
     assert _said(caller) == "interrupted"
     assert settles(lambda: not is_running(cli)), "the CLI outlived the interrupted run_sync"
+
+
+def _other_threads(pid: int) -> list[int]:
+    """The caller's threads but its main one (whose id is the process id)."""
+    return [int(tid) for tid in os.listdir(f"/proc/{pid}/task") if int(tid) != pid]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tgkill is Linux's")
+@pytest.mark.parametrize("caller", ["asyncio", "trio"], indirect=True)
+def test_a_ctrl_c_the_kernel_hands_to_another_thread_still_ends_the_run(
+    caller: subprocess.Popen[str],
+) -> None:
+    """A Ctrl-C is sent to the process, and the kernel may hand it to any thread: here the
+    run's worker thread. Python runs the handler in the main thread only once that thread
+    runs again, so a wait that never wakes would never see it."""
+    import ctypes
+
+    cli = _cli_of(caller)
+    assert settles(lambda: is_running(cli))
+    workers = _other_threads(caller.pid)
+    assert workers, "run_sync in a running loop runs the run in a worker thread"
+
+    assert ctypes.CDLL(None).tgkill(caller.pid, workers[0], signal.SIGINT) == 0
+
+    assert _said(caller) == "interrupted"
+    assert settles(lambda: not is_running(cli)), "the CLI outlived the interrupted run_sync"
