@@ -20,11 +20,13 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     """Everything a successful run produced.
 
     Attributes:
-        result: the final text of the ``result`` event: authoritative. With
+        result: the final text of the ``result`` event, as the CLI wrote it: its
+            messages glued with nothing between (also :attr:`final_text`). With
             ``output_format="text"``, the whole output less its trailing newline.
-        text: the reply assembled as it streamed (each assistant event's ``new_text``),
-            whether or not the run kept its events; ``result`` for ``json`` and ``text``
-            runs, which have no assistant events.
+        text: the reply to read: assembled as it streamed (each assistant event's
+            ``new_text``), a blank line between two messages a tool call split
+            (docs/protocol.md §3.3), whether or not the run kept its events; ``result``
+            for ``json`` and ``text`` runs, which have no assistant events.
         session_id: the chat id; pass it as ``AgentOptions(resume=...)`` to continue.
         request_id: the id of the last request, when the CLI sends it.
         usage: token counts, when the CLI sends them (2026 versions).
