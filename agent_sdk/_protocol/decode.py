@@ -127,8 +127,12 @@ class LineDecoder:
         # unless the block is its one line (a kept event must not keep a 256 KiB read).
         detach = _own_line if type(block) is bytes and len(events) == 1 else _copy_out
         # Locals, not globals, for the names the loop reads for nearly every event.
-        call_line, assistant, started = ToolCallCompleted, AssistantEvent, ToolCallStarted
+        call_line, started = ToolCallCompleted, ToolCallStarted
+        # The one class the decoder gives assistant lines (wire.py).
+        partial = self.partial
+        assistant = PartialAssistantEvent if partial else AssistantEvent
         force, take, add_start = _set, running.pop, starts.append
+        thinking_completed = ThinkingCompleted
         try:
             # One pass in Python over the block; everything else was done by msgspec.
             # Every bytecode here runs once per event (docs/benchmarks.md, issue 24):
@@ -137,9 +141,8 @@ class LineDecoder:
             for i, event in enumerate(events):
                 cls = type(event)
                 if cls is call_line:  # any tool_call line (wire.py): completed or started
-                    raw = detach(event.tool_call)
                     if event.subtype == "completed":
-                        force(event, "tool_call", raw)
+                        force(event, "tool_call", detach(event.tool_call))
                         if not pairing:
                             add_call(event)
                             continue
@@ -148,6 +151,7 @@ class LineDecoder:
                         except KeyError:  # its start was not seen
                             add_call(event)
                     elif event.subtype == "started":
+                        raw = detach(event.tool_call)
                         events[i] = event = started(
                             event.call_id,
                             raw,
@@ -162,13 +166,11 @@ class LineDecoder:
                             add_call(event)
                     else:
                         raise _NeedsLineError
-                elif cls is assistant or (
-                    # PartialAssistantEvent.is_flush, inlined (a property call per event):
-                    # a delta has a timestamp and no model_call_id (docs/protocol.md §3.3).
-                    cls is PartialAssistantEvent
-                    and event.timestamp_ms is not None
-                    and event.model_call_id is None
-                ):
+                elif cls is assistant:
+                    if partial and (event.timestamp_ms is None or event.model_call_id is not None):
+                        # PartialAssistantEvent.is_flush, inlined (a property call per
+                        # event): a flush repeats the deltas' text (docs/protocol.md §3.3).
+                        continue
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
                     try:
@@ -179,8 +181,12 @@ class LineDecoder:
                     if only.type == "text":
                         add_text(only.text)
                 elif cls is ThinkingDelta:
-                    if event.subtype != "delta":
-                        events[i] = _public_thinking(event)
+                    if event.subtype != "delta":  # _public_thinking, inlined
+                        if event.subtype != "completed":
+                            raise _NeedsLineError
+                        events[i] = thinking_completed(
+                            session_id=event.session_id, timestamp_ms=event.timestamp_ms
+                        )
                 elif cls is ResultEvent:
                     notable.append(event)
                 elif cls is InteractionWire:
