@@ -2,7 +2,9 @@
 ``type`` field msgspec tags them on.
 
 Private: the public events subclass it in :mod:`agent_sdk.events` and
-``agent_sdk/_interaction_events.py``, and the wire shapes in ``_protocol/wire.py``.
+``agent_sdk/_interaction_events.py``, and the wire shapes in ``_protocol/wire.py``; the
+tool-call events redeclare its fields and repr instead (``_tool_call_events.py``: they
+hold slots of their own).
 """
 
 from __future__ import annotations

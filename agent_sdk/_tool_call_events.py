@@ -7,7 +7,7 @@ Split from :mod:`agent_sdk.events`, which re-exports both: import them from ther
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
@@ -18,10 +18,33 @@ if TYPE_CHECKING:
     from ._tool_parse import ParsedToolCall
     from .tools import ToolArgs, ToolResult
 
-__all__ = ["ToolCallCompleted", "ToolCallStarted"]
+__all__ = ["ToolCallCompleted", "ToolCallStarted", "pair_calls", "started_of"]
 
 
-class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
+class _Worked:
+    # What the SDK works out about a tool-call event, beside its fields: its parsed
+    # payload (on first access) and, for a completion, its start (when the stream saw it).
+    # Slots, not a __dict__: the events are then neither given a dict nor tracked by the
+    # garbage collector, which cost about 180 instructions per event on the hot path
+    # (docs/benchmarks.md, issue 24, third round). A slot not set yet raises
+    # AttributeError.
+    __slots__ = ("_parsed_payload", "_started")
+
+    if TYPE_CHECKING:
+        _parsed_payload: ParsedToolCall
+        _started: ToolCallStarted
+
+
+class _ToolCallBase(msgspec.Struct, _Worked, frozen=True, kw_only=True, tag_field="type", gc=False):
+    # _Event's fields and repr, redeclared: two bases with slots of their own cannot be
+    # combined (CPython's layout rule), so this class does not derive from _Event.
+    session_id: str | None = None
+    timestamp_ms: int | None = None
+
+    __repr__ = _Event.__repr__
+
+
+class _ToolCallEvent(_ToolCallBase, tag="tool_call", frozen=True):
     call_id: str = ""
     """Opaque key pairing ``started`` with ``completed``; real ids contain a newline."""
     tool_call: msgspec.Raw = msgspec.Raw(b"{}")
@@ -29,13 +52,18 @@ class _ToolCallEvent(_Event, tag="tool_call", frozen=True, gc=True, dict=True):
     are read; if it is not a JSON object, they are empty (``kind == ""``)."""
     model_call_id: str | None = None
 
-    @functools.cached_property
+    @property
     def _parsed(self) -> ParsedToolCall:
         # Decoded on first access only: a consumer that never opens a payload (a 40 MB
         # file read) never pays for it; the tools module loads on first use too.
-        from ._tool_parse import parse_tool_call
+        try:
+            return self._parsed_payload
+        except AttributeError:
+            from ._tool_parse import parse_tool_call
 
-        return parse_tool_call(self.tool_call)
+            parsed = parse_tool_call(self.tool_call)
+            msgspec.structs.force_setattr(self, "_parsed_payload", parsed)
+            return parsed
 
     @property
     def kind(self) -> str:
@@ -94,7 +122,15 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
     """A tool call finished; :attr:`outcome` and :attr:`result` say how."""
 
     type: ClassVar[str] = "tool_call"
-    subtype: Literal["completed"] = "completed"
+    if TYPE_CHECKING:
+        subtype: Literal["completed"] = "completed"
+    else:
+        # Every tool_call line decodes straight into this class, a start included, which
+        # the decoder then turns into a ToolCallStarted (``_protocol/wire.py``): msgspec
+        # tells the classes of a union by ``type`` only, and building the event from
+        # another struct cost about 1,000 instructions per call. Hence ``str`` here, for
+        # msgspec; the SDK never hands out a ToolCallCompleted of another subtype.
+        subtype: str = "completed"
 
     @property
     def outcome(self) -> str | None:
@@ -162,3 +198,34 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
         when the event carries both (``timestamp_ms`` is from another clock)."""
         start, end = self._parsed.started_at_ms, self._parsed.completed_at_ms
         return end - start if start is not None and end is not None else None
+
+
+def started_of(event: ToolCallCompleted) -> ToolCallStarted | None:
+    """The start a stream paired a completion with (:func:`pair_calls`), if it saw it."""
+    return getattr(event, "_started", None)
+
+
+def pair_calls(
+    events: Iterable[ToolCallStarted | ToolCallCompleted],
+    running: dict[str, ToolCallStarted],
+    starts: list[Any],
+) -> list[ToolCallCompleted]:
+    """Pair tool-call events in their order: a start waits in ``running`` (by
+    ``call_id``) and its payload goes to ``starts``; a completion takes its start out
+    of ``running`` and carries it from then on (:func:`started_of`). Returns the
+    completions whose start was not in ``running``.
+
+    The decoder does the same, inlined, in its pass over a block of lines
+    (``_protocol/decode.py``): a call there cost hundreds of instructions per event."""
+    unpaired: list[ToolCallCompleted] = []
+    for event in events:
+        if isinstance(event, ToolCallStarted):
+            running[event.call_id] = event
+            starts.append(event.tool_call)
+            continue
+        started = running.pop(event.call_id, None)
+        if started is None:
+            unpaired.append(event)
+        else:
+            msgspec.structs.force_setattr(event, "_started", started)
+    return unpaired

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ._tool_call import ToolCall
+from ._tool_call_events import pair_calls, started_of
 from ._tool_status import ToolCallStatus
 from .events import Event, ToolCallCompleted, ToolCallStarted
 
@@ -86,10 +87,15 @@ class RunningToolCalls:
     :meth:`call_of` pairs them for as long as someone holds the ``completed`` event.
     """
 
-    __slots__ = ("_plan", "_plans_started", "_running")
+    __slots__ = ("_plan", "_plans_started", "running", "starts")
 
     def __init__(self) -> None:
-        self._running: dict[str, ToolCallStarted] = {}
+        self.running: dict[str, ToolCallStarted] = {}
+        """The calls started and not completed yet, by ``call_id``. A stream's decoder
+        pairs the tool calls of a block through it, in its one pass over the block
+        (``_protocol/decode.py``); :meth:`add_all` pairs them here."""
+        self.starts: list[Any] = []
+        """The payloads of the starts paired since the plan was last looked for."""
         self._plan: ToolCall | None = None
         self._plans_started: set[str] = set()
 
@@ -98,36 +104,33 @@ class RunningToolCalls:
         self.add_all((event,))
 
     def add_all(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
-        """Record events, in their order. The stream calls this once per block of its
-        output: it is on the hot path of every streamed run (docs/benchmarks.md).
+        """Record events, in their order: pair them, then look for the plan."""
+        self.look_for_plan(events, pair_calls(events, self.running, self.starts))
 
-        The events are paired first; the plan is looked for afterwards, in a second pass
-        in their order, and only in a block that may hold one (nearly never): the
-        ``started`` payloads of the block are searched once, joined."""
-        running = self._running
+    def look_for_plan(self, events: Sequence[Event], unpaired: Sequence[Event]) -> None:
+        """Look for the plan among ``events`` (a block's, in order: the events that are
+        not tool calls are passed over), once they are paired; ``unpaired`` are the
+        completions among them whose start was not seen. The stream calls this once per
+        block of its output: it is on the hot path of every streamed run
+        (docs/benchmarks.md).
+
+        The plan is looked for event by event only in a block that may hold one (nearly
+        never): the ``started`` payloads paired since the last look (:attr:`starts`)
+        are searched once, joined."""
+        starts = self.starts
         plans_started = self._plans_started
-        payloads: list[msgspec.Raw] = []
-        add_payload = payloads.append
-        in_order = False  # whether a completion's own kind must be read (see _may_be_plan)
-        for event in events:
-            if type(event) is ToolCallStarted:
-                running[event.call_id] = event
-                add_payload(event.tool_call)
-                continue
-            started = running.pop(event.call_id, None)
-            if started is None:
-                in_order = True
-            else:
-                # Events are frozen, but have a __dict__ (for their lazily parsed payload).
-                event.__dict__[_STARTED] = started
-                if plans_started and event.call_id in plans_started:
-                    in_order = True
-        if in_order or (payloads and _may_name_plan(payloads)):
+        if (
+            unpaired  # their own kind must be read (see _may_be_plan)
+            or (plans_started and _completes_a_plan(events, plans_started))
+            or (starts and _may_name_plan(starts))
+        ):
             self._find_plan(events)
+        if starts:
+            starts.clear()
 
-    def _find_plan(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
-        # The plan rules of add_all, event by event, on events already paired; the plans
-        # started before them are as they were when they came.
+    def _find_plan(self, events: Sequence[Event]) -> None:
+        # The plan rules, event by event, on events already paired; the plans started
+        # before them are as they were when they came.
         plans_started = self._plans_started
         for event in events:
             if type(event) is ToolCallStarted:
@@ -135,7 +138,9 @@ class RunningToolCalls:
                     self._plan = ToolCall(event.call_id, event)
                     plans_started.add(event.call_id)
                 continue
-            if _STARTED in event.__dict__:  # paired
+            if type(event) is not ToolCallCompleted:
+                continue
+            if started_of(event) is not None:  # paired
                 if event.call_id not in plans_started:
                     continue  # see _may_be_plan
                 plans_started.discard(event.call_id)
@@ -152,16 +157,14 @@ class RunningToolCalls:
         """The :class:`ToolCall` an event belongs to: a ``started`` event's call is
         running; a ``completed`` event's call has both events, if ``started`` was seen."""
         if isinstance(event, ToolCallCompleted):
-            return ToolCall(event.call_id, event.__dict__.get(_STARTED), event)
+            return ToolCall(event.call_id, started_of(event), event)
         return _alone(event)
 
     @property
     def calls(self) -> list[ToolCall]:
         """The calls still running, in the order they started."""
-        return [ToolCall(started.call_id, started) for started in self._running.values()]
+        return [ToolCall(started.call_id, started) for started in self.running.values()]
 
-
-_STARTED = "_agent_sdk_started"
 
 # A plan call is told from its kind; to keep the payload of every other call undecoded,
 # the kind is read only from a call whose first bytes name it (the kind object comes
@@ -207,6 +210,11 @@ def _may_name_plan(payloads: list[msgspec.Raw]) -> bool:
     if len(payloads) == 1 and len(payloads[0]) > _JOIN_AT_MOST:
         return True  # its head alone is searched, by _is_plan
     return _PLAN_KEY in b"".join(payloads)
+
+
+def _completes_a_plan(events: Sequence[Event], plans_started: set[str]) -> bool:
+    # A paired completion of a call that started as a plan: the plan gets its outcome.
+    return any(type(e) is ToolCallCompleted and e.call_id in plans_started for e in events)
 
 
 def _may_be_plan(

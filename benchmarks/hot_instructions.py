@@ -6,6 +6,11 @@ the chatty one the figures before issue 24 were taken on.
     python benchmarks/hot_instructions.py                 # this checkout
     python benchmarks/hot_instructions.py OLD_CHECKOUT    # and another, in the same run
     python benchmarks/hot_instructions.py --run [OLD_CHECKOUT]
+    python benchmarks/hot_instructions.py --modes [OLD_CHECKOUT]
+
+``--modes`` also counts the realistic stream decoded as partial output (``Stream(partial=True)``,
+as a run with ``stream_partial_output``) and with every event kept (``keep_events=True``,
+as ``run_sync``): both take other branches of the decoder's pass.
 
 ``--run`` counts whole streamed runs instead, on the realistic stream: ``run()`` of each
 checkout reading the stream from a child (``cat``) through its pipe, the consumer's
@@ -39,7 +44,8 @@ FEED = """
 import sys
 from agent_sdk._protocol.stream import Stream
 data = open(sys.argv[1], "rb").read()
-stream = Stream()
+mode = sys.argv[2] if len(sys.argv) > 2 else ""
+stream = Stream(partial=mode == "partial", keep_events=mode == "kept")
 for at in range(0, len(data), 262144):
     stream.feed(data[at : at + 262144])
 stream.end()
@@ -82,12 +88,18 @@ asyncio.run(main(sys.argv[1], sys.argv[2]))
 
 
 def instructions(
-    checkout: Path, stream: Path, code: str = FEED, child: str = "", batches: bool = False
+    checkout: Path,
+    stream: Path,
+    code: str = FEED,
+    child: str = "",
+    batches: bool = False,
+    mode: str = "",
 ) -> int:
     """What callgrind counts for ``code`` with ``checkout``'s agent_sdk: by default,
-    feeding ``stream`` to a ``Stream``; ``RUN`` and ``WRAPPER`` read it from ``child``."""
+    feeding ``stream`` to a ``Stream`` (``mode``: ``"partial"``, ``"kept"`` or plain);
+    ``RUN`` and ``WRAPPER`` read it from ``child``."""
     env = {**os.environ, "PYTHONPATH": str(checkout), "BENCH_BATCHES": "1" if batches else ""}
-    argv = [str(stream)] if code == FEED else [child, str(stream)]
+    argv = [str(stream), mode] if code == FEED else [child, str(stream)]
     done = subprocess.run(
         [*CALLGRIND, sys.executable, "-c", code, *argv],
         env=env,
@@ -105,23 +117,26 @@ def instructions(
 
 
 def main() -> None:
-    whole_runs = "--run" in sys.argv[1:]
-    others = [Path(arg).resolve() for arg in sys.argv[1:] if arg != "--run"]
+    flags = {"--run", "--modes"}
+    others = [Path(arg).resolve() for arg in sys.argv[1:] if arg not in flags]
     checkouts = [HERE.parent, *others]
-    if whole_runs:
+    if "--run" in sys.argv[1:]:
         count_runs(checkouts)
         return
+    runs = [("realistic", True, ""), ("chatty", False, "")]
+    if "--modes" in sys.argv[1:]:
+        runs += [("realistic", True, "partial"), ("realistic", True, "kept")]
     with tempfile.TemporaryDirectory() as tmp:
         short = Path(tmp, "short.ndjson")
         streams.write_stream(short, 4)
-        for mix, realistic in (("realistic", True), ("chatty", False)):
+        for mix, realistic, mode in runs:
             long = Path(tmp, f"{mix}.ndjson")
             streams.write_stream(long, EVENTS, realistic=realistic)
+            what = f"{mix} stream" + (f", {mode}" if mode else "")
             for checkout in checkouts:
-                per_event = (instructions(checkout, long) - instructions(checkout, short)) / (
-                    EVENTS - 4
-                )
-                print(f"{per_event:,.0f} instructions per event, {mix} stream  {checkout}")
+                counts = (instructions(checkout, s, mode=mode) for s in (long, short))
+                per_event = (next(counts) - next(counts)) / (EVENTS - 4)
+                print(f"{per_event:,.0f} instructions per event, {what}  {checkout}")
 
 
 def count_runs(checkouts: list[Path]) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 
 from .._interaction_events import TYPED_QUERIES
+from .._tool_call_events import pair_calls
 from ..events import (
     AskQuestionRequest,
     AssistantEvent,
@@ -50,25 +51,30 @@ from ..events import (
 )
 from .lenient import raw_object, repair_line, too_deep
 from .reply import MESSAGE_BREAK, end_message
-from .wire import (
-    KNOWN_TYPES,
-    InteractionWire,
-    PartialWireEvent,
-    ToolCallWire,
-    WireEvent,
-    decoder,
-)
+from .wire import KNOWN_TYPES, InteractionWire, PartialWireEvent, WireEvent, decoder
 
 __all__ = ["Block", "LineDecoder", "repair_line"]
 
 _BOM = b"\xef\xbb\xbf"
 _TASK_NOTIFICATION = "task_notification"
 
-# What a block of lines held: its events; among them, its tool calls (about half of a
-# real stream's events: the tool-call trackers take them in one call per block) and the
-# other events the stream keeps track of (results, interaction queries); and its lines
-# that were not events (banners, garbage).
+# What a block of lines held: its events; among them, the tool calls the trackers have to
+# look at (about half of a real stream's events are tool calls: the trackers take them in
+# one call per block) and the other events the stream keeps track of (results,
+# interaction queries); and its lines that were not events (banners, garbage). When the
+# decoder pairs the tool calls itself (``running``, below), the only calls left for the
+# trackers are the completions whose start it did not see.
 Block = tuple[list[Event], list[ToolCallStarted | ToolCallCompleted], list[Event], list[bytes]]
+
+# Python-level lookups hoisted out of the pass over a block (one per block, not per event).
+_copy_out = msgspec.Raw.copy
+_set = msgspec.structs.force_setattr
+
+
+def _own_line(raw: msgspec.Raw) -> msgspec.Raw:
+    # A block that is one line of its own bytes (a line longer than a read is joined into
+    # one, LineFramer): a payload's view into it keeps nothing but its own line.
+    return raw
 
 
 class _NeedsLineError(Exception):
@@ -90,24 +96,44 @@ class LineDecoder:
         self.partial = partial
         self._wire = decoder(partial)
 
-    def decode_block(self, block: bytes | memoryview, text: list[str]) -> Block:
+    def decode_block(
+        self,
+        block: bytes | memoryview,
+        text: list[str],
+        running: dict[str, ToolCallStarted] | None = None,
+        starts: list[Any] | None = None,
+    ) -> Block:
         """The events of a block of complete lines (see :data:`Block`); the reply text
-        they add (each assistant event's ``new_text``) is appended to ``text``."""
+        they add (each assistant event's ``new_text``) is appended to ``text``.
+
+        Given a tracker's ``running`` calls and ``starts`` list (``tool_calls.py``), the
+        tool calls are paired in this pass, as :func:`~agent_sdk._tool_call_events.pair_calls`
+        pairs them: the trackers then only look for the plan."""
         try:
             events: list[Any] = self._wire.decode_lines(block)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             # Not only known events (or a line nested too deep): each line on its own,
             # so that every line before the odd one is still an event.
-            return self._decode_lines_one_by_one(block, text)
+            return self._decode_lines_one_by_one(block, text, running, starts)
+        pairing = running is not None and starts is not None
+        if running is None or starts is None:
+            running, starts = {}, []
+        before, starts_before = running.copy(), len(starts)
         calls: list[ToolCallStarted | ToolCallCompleted] = []
         add_call = calls.append
         notable: list[Event] = []
         add_text = text.append
         mark = len(text)
+        # A payload is a view into the block and keeps all of it alive: it is copied out,
+        # unless the block is its one line (a kept event must not keep a 256 KiB read).
+        detach = _own_line if type(block) is bytes and len(events) == 1 else _copy_out
         # Locals, not globals, for the names the loop reads for nearly every event.
-        wire, assistant, copy_below = ToolCallWire, AssistantEvent, _COPY_BELOW
-        partial = PartialAssistantEvent
-        started, completed = ToolCallStarted, ToolCallCompleted
+        call_line, started = ToolCallCompleted, ToolCallStarted
+        # The one class the decoder gives assistant lines (wire.py).
+        partial = self.partial
+        assistant = PartialAssistantEvent if partial else AssistantEvent
+        force, take, add_start = _set, running.pop, starts.append
+        thinking_completed = ThinkingCompleted
         try:
             # One pass in Python over the block; everything else was done by msgspec.
             # Every bytecode here runs once per event (docs/benchmarks.md, issue 24):
@@ -115,35 +141,41 @@ class LineDecoder:
             # assistant text; most other events are final as decoded.
             for i, event in enumerate(events):
                 cls = type(event)
-                if cls is wire:
-                    # _public_tool_call, inlined: a call per tool call cost hundreds of
-                    # instructions. The subtype is compared, not looked up: it is a new
-                    # string each time, and hashing it cost more.
-                    raw = event.tool_call
-                    if len(raw) < copy_below:
-                        raw = raw.copy()
-                    subtype = event.subtype
-                    if subtype == "started":
-                        event = started(
+                if cls is call_line:  # any tool_call line (wire.py): completed or started
+                    if event.subtype == "completed":
+                        force(event, "tool_call", detach(event.tool_call))
+                        if not pairing:
+                            add_call(event)
+                            continue
+                        try:  # pair_calls, inlined
+                            force(event, "_started", take(event.call_id))
+                        except KeyError:  # its start was not seen
+                            add_call(event)
+                    elif event.subtype == "started":
+                        raw = detach(event.tool_call)
+                        events[i] = event = started(
                             event.call_id,
                             raw,
                             event.model_call_id,
                             session_id=event.session_id,
                             timestamp_ms=event.timestamp_ms,
                         )
-                    elif subtype == "completed":
-                        event = completed(
-                            event.call_id,
-                            raw,
-                            event.model_call_id,
-                            session_id=event.session_id,
-                            timestamp_ms=event.timestamp_ms,
-                        )
+                        if pairing:
+                            running[event.call_id] = event
+                            add_start(raw)
+                        else:
+                            add_call(event)
                     else:
                         raise _NeedsLineError
-                    events[i] = event
-                    add_call(event)
                 elif cls is assistant:
+                    # A segment with a model_call_id comes before a tool call: its message
+                    # ends there, and the reply keeps the next one apart (§3.3).
+                    if partial and (event.timestamp_ms is None or event.model_call_id is not None):
+                        # PartialAssistantEvent.is_flush, inlined (a property call per
+                        # event): a flush repeats the deltas' text (docs/protocol.md §3.3).
+                        if event.model_call_id is not None:
+                            end_message(text)
+                        continue
                     # Message.text, inlined for the one text block nearly every message
                     # has: the call alone cost a tenth of a streamed run (benchmarks).
                     try:
@@ -157,48 +189,48 @@ class LineDecoder:
                         add_text(only.text)
                         if event.model_call_id is not None:
                             said = only.text
-                            # A segment before a tool call: its message ends there, and
-                            # the reply keeps the next one apart (§3.3). end_message,
-                            # inlined for the usual segment, which ends in no newline.
+                            # end_message, inlined for the usual segment, which ends in
+                            # no newline: once per tool call, a call costs.
                             if said and said[-1] != "\n":
                                 add_text(MESSAGE_BREAK)
                             else:
                                 end_message(text)
                     elif event.model_call_id is not None:
                         end_message(text)
-                elif cls is partial:
-                    # PartialAssistantEvent.is_flush, inlined (a property call per event):
-                    # a delta has a timestamp and no model_call_id (§3.3).
-                    if event.timestamp_ms is not None and event.model_call_id is None:
-                        try:
-                            (only,) = event.message.content
-                        except ValueError:  # not one block
-                            add_text(event.message.text)
-                            continue
-                        if only.type == "text":
-                            add_text(only.text)
-                    elif event.model_call_id is not None:
-                        # The flush before a tool call: the message ends there (§3.3).
-                        end_message(text)
                 elif cls is ThinkingDelta:
-                    if event.subtype != "delta":
-                        events[i] = _public_thinking(event)
+                    if event.subtype != "delta":  # _public_thinking, inlined
+                        if event.subtype != "completed":
+                            raise _NeedsLineError
+                        events[i] = thinking_completed(
+                            session_id=event.session_id, timestamp_ms=event.timestamp_ms
+                        )
                 elif cls is ResultEvent:
                     notable.append(event)
                 elif cls is InteractionWire:
                     events[i] = query = _public_interaction(event)
                     notable.append(query)
         except _NeedsLineError:
-            del text[mark:]  # the block is decoded again, line by line
-            return self._decode_lines_one_by_one(block, text)
+            # The block is decoded again, line by line, from the state it found.
+            del text[mark:]
+            running.clear()
+            running.update(before)
+            del starts[starts_before:]
+            return self._decode_lines_one_by_one(block, text, running if pairing else None, starts)
         if len(text) - mark > 1:
             # One string per block, not one per delta: the reply costs its own size.
             text[mark:] = ["".join(text[mark:])]
         return events, calls, notable, []
 
-    def _decode_lines_one_by_one(self, block: bytes | memoryview, text: list[str]) -> Block:
+    def _decode_lines_one_by_one(
+        self,
+        block: bytes | memoryview,
+        text: list[str],
+        running: dict[str, ToolCallStarted] | None,
+        starts: list[Any] | None,
+    ) -> Block:
         events: list[Event] = []
         junk: list[bytes] = []
+        # Each line its own bytes: a payload's view keeps only its line.
         for line in bytes(block).split(b"\n"):
             if line and not line.isspace():
                 event = self.decode(line)
@@ -206,7 +238,11 @@ class LineDecoder:
                     junk.append(line)
                 else:
                     events.append(event)
-        calls = [e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted))]
+        calls: list[ToolCallStarted | ToolCallCompleted] = [
+            e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted))
+        ]
+        if running is not None and starts is not None:
+            calls = list(pair_calls(calls, running, starts))
         # A result line that did not decode is notable too: it may say the run failed.
         notable: list[Event] = [
             e
@@ -246,7 +282,7 @@ class LineDecoder:
 
 def _public(wire: WireEvent | PartialWireEvent) -> Event:
     """The public event for a decoded wire event."""
-    if isinstance(wire, ToolCallWire):
+    if isinstance(wire, ToolCallCompleted):
         return _public_tool_call(wire)
     if isinstance(wire, ThinkingDelta) and wire.subtype != "delta":
         return _public_thinking(wire)
@@ -263,31 +299,20 @@ def _public_thinking(wire: ThinkingDelta) -> ThinkingCompleted:
     return ThinkingCompleted(session_id=wire.session_id, timestamp_ms=wire.timestamp_ms)
 
 
-# A Raw is a view into the block it was decoded from and keeps all of it alive. Small
-# ones are copied out (cheap); a big one is most of its block anyway, and copying it
-# would cost more than the block it keeps: at most a few times its own size.
-_COPY_BELOW = 64 * 1024
-
-
-_TOOL_CALL_CLASSES: dict[str, type[ToolCallStarted | ToolCallCompleted]] = {
-    "started": ToolCallStarted,
-    "completed": ToolCallCompleted,
-}
-
-
-def _public_tool_call(wire: ToolCallWire) -> ToolCallStarted | ToolCallCompleted:
-    cls = _TOOL_CALL_CLASSES.get(wire.subtype)
-    if cls is None:
-        raise _NeedsLineError
+def _public_tool_call(line: ToolCallCompleted) -> ToolCallStarted | ToolCallCompleted:
+    # A line decoded on its own: its payload is a view into that line only, kept as is.
     # The payload is not looked at here, not even its first byte (that alone cost a
     # fifth of the conversion): it is decoded, and checked, on first access.
-    raw = wire.tool_call
-    return cls(
-        call_id=wire.call_id,
-        tool_call=raw.copy() if len(raw) < _COPY_BELOW else raw,
-        model_call_id=wire.model_call_id,
-        session_id=wire.session_id,
-        timestamp_ms=wire.timestamp_ms,
+    if line.subtype == "completed":
+        return line
+    if line.subtype != "started":
+        raise _NeedsLineError
+    return ToolCallStarted(
+        line.call_id,
+        line.tool_call,
+        line.model_call_id,
+        session_id=line.session_id,
+        timestamp_ms=line.timestamp_ms,
     )
 
 

@@ -162,14 +162,22 @@ class Stream:
             return self._absorb_text(block)
         if self._detect_partial:
             self._detect_partial_output(block)
-        events, calls, notable, junk = self._decoder.decode_block(block, self._text)
+        tracker = self.tool_calls
+        if isinstance(tracker, RunningToolCalls):
+            # The decoder pairs the tool calls in its pass (docs/benchmarks.md, issue 24).
+            decoded = self._decoder.decode_block(block, self._text, tracker.running, tracker.starts)
+        else:
+            decoded = self._decoder.decode_block(block, self._text)
+        events, calls, notable, junk = decoded
         if junk:
             self._keep_other_lines(junk)
         if not events:
             return events
         self.received += len(events)
-        if calls:
-            self.tool_calls.add_all(calls)
+        if isinstance(tracker, RunningToolCalls):
+            tracker.look_for_plan(events, calls)
+        elif calls:
+            tracker.add_all(calls)
         for event in notable:
             if type(event) is ResultEvent:
                 if self.result_event is None or not self.result_event.is_error:

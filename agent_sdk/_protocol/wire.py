@@ -1,11 +1,12 @@
 """The shapes of the CLI's stream-json lines, as msgspec decodes them (docs/protocol.md §3).
 
 Performance note (benchmarks/, docs/benchmarks.md): a run decodes up to a million events
-a second, so an event whose public class holds exactly its wire fields is decoded straight
-into that class, with no copy. Nothing the SDK computes is a field of such a class: what
-it works out from the wire (``AssistantEvent.is_flush``, ``new_text``) is a property. The
-one event that needs converting, ``tool_call`` (its ``subtype`` picks the public class and
-its payload is parsed on first access), decodes into the private :class:`ToolCallWire`.
+a second, so every event is decoded straight into its public class, with no copy. Nothing
+the SDK computes is a field of such a class: what it works out from the wire
+(``AssistantEvent.is_flush``, ``new_text``) is a property. msgspec tells the classes of a
+union by ``type`` alone, so a ``tool_call`` line, started or completed, decodes into
+:class:`~agent_sdk.events.ToolCallCompleted`, whose ``subtype`` is a plain string at run
+time; the decoder turns a start into a ``ToolCallStarted`` (``_protocol/decode.py``).
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from ..events import (
     RetryEvent,
     SystemInit,
     ThinkingDelta,
+    ToolCallCompleted,
     UserEvent,
 )
 
-__all__ = ["KNOWN_TYPES", "InteractionWire", "PartialWireEvent", "ToolCallWire", "WireEvent"]
+__all__ = ["KNOWN_TYPES", "InteractionWire", "PartialWireEvent", "WireEvent"]
 
 KNOWN_TYPES = frozenset(
     {
@@ -42,21 +44,6 @@ KNOWN_TYPES = frozenset(
         "result",
     }
 )
-
-
-class ToolCallWire(_Event, tag="tool_call", frozen=True):
-    """A ``tool_call`` line: msgspec tags on one field, so ``subtype`` is free here and the
-    public ``ToolCallStarted`` / ``ToolCallCompleted`` is built from it.
-
-    The fields of the public events, but not their class: those have a ``__dict__`` and
-    are tracked by the garbage collector (for their lazily parsed payload), which this
-    short-lived object need not be (175 instructions per event on the realistic stream,
-    docs/benchmarks.md, issue 24)."""
-
-    call_id: str = ""
-    tool_call: msgspec.Raw = msgspec.Raw(b"{}")
-    model_call_id: str | None = None
-    subtype: str = ""
 
 
 class InteractionWire(_Event, tag="interaction_query", frozen=True):
@@ -76,7 +63,7 @@ WireEvent = (
     | UserEvent
     | AssistantEvent
     | ThinkingDelta
-    | ToolCallWire
+    | ToolCallCompleted
     | ConnectionEvent
     | RetryEvent
     | InteractionWire
@@ -89,7 +76,7 @@ PartialWireEvent = (
     | UserEvent
     | PartialAssistantEvent
     | ThinkingDelta
-    | ToolCallWire
+    | ToolCallCompleted
     | ConnectionEvent
     | RetryEvent
     | InteractionWire

@@ -645,6 +645,44 @@ def test_a_tool_call_on_the_line_by_line_path_is_paired() -> None:
     assert isinstance(call.completed, ToolCallCompleted)
 
 
+def test_without_keeping_events_a_tool_call_on_the_line_by_line_path_is_paired() -> None:
+    # The decoder pairs a streamed run's calls in its pass; the line path pairs them too.
+    stream = Stream(keep_events=False)
+    events = feed_all(stream, PARALLEL[0] + b"junk\n" + PARALLEL[3])
+    started, completed = events
+    assert isinstance(completed, ToolCallCompleted)
+    assert stream.tool_calls.call_of(completed) == ToolCall("call_1\nfc_a", started, completed)  # type: ignore[arg-type]
+    assert stream.tool_calls.calls == []
+
+
+@pytest.mark.parametrize("keep_events", [True, False], ids=["kept", "streamed"])
+def test_a_block_decoded_again_line_by_line_pairs_its_calls_from_the_state_it_found(
+    keep_events: bool,
+) -> None:
+    # The pass over the block met the odd subtype after it had paired the completion
+    # with the start of an earlier block: it starts again from the state it found.
+    stream = Stream(keep_events=keep_events)
+    (started,) = stream.feed(PARALLEL[0])
+    odd = wire(type="tool_call", subtype="paused", call_id="c9")
+    completed, unknown = stream.feed(PARALLEL[3] + odd)
+    assert isinstance(unknown, UnknownEvent)
+    assert isinstance(completed, ToolCallCompleted)
+    assert stream.tool_calls.call_of(completed) == ToolCall("call_1\nfc_a", started, completed)  # type: ignore[arg-type]
+    assert [call.is_finished for call in stream.tool_calls.calls] == ([True] if keep_events else [])
+
+
+@pytest.mark.parametrize("keep_events", [True, False], ids=["kept", "streamed"])
+def test_a_kept_tool_call_does_not_keep_the_read_it_came_from(keep_events: bool) -> None:
+    # Its payload is copied out of a block of several lines (docs/benchmarks.md): a view
+    # would keep the whole read alive. A bytearray cannot grow while a view of it lives.
+    read = bytearray(b"".join(PARALLEL))
+    stream = Stream(keep_events=keep_events)
+    events = stream.feed(read)  # type: ignore[arg-type]
+    assert [type(e) for e in events] == [ToolCallStarted] * 2 + [ToolCallCompleted] * 2
+    read.extend(b"more")  # BufferError if an event held a view of it
+    assert [e.kind for e in events] == ["readToolCall"] * 4  # type: ignore[union-attr]
+
+
 def test_a_tool_call_of_an_unknown_subtype_is_not_paired() -> None:
     stream = Stream(keep_events=True)
     events = feed_all(stream, wire(type="tool_call", subtype="paused", call_id="c1"))
