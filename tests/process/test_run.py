@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from replies import reply_of
 
 from agent_sdk import (
     AgentError,
@@ -202,7 +203,7 @@ async def test_batches_of_a_run_hold_its_events_in_order_then_its_result(
         batches = [batch async for batch in events.batches()]
     assert all(batches)
     assert shape([event for batch in batches for event in batch]) == shape(plain)
-    assert events.result.text == "".join(str(text) for _, _, text in shape(plain) if text)
+    assert events.result.text == reply_of(plain)
 
 
 def test_killed_cli_names_the_signal(fake_options: MakeOptions, tmp_path: Path) -> None:

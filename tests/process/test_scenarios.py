@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from replies import glued, reply_of
 
 import fake_agent
 from agent_sdk import (
@@ -17,7 +18,6 @@ from agent_sdk import (
     AgentProcessError,
     AgentProtocolError,
     AgentResultError,
-    AssistantEvent,
     Event,
     ResultEvent,
     TextLine,
@@ -145,10 +145,10 @@ async def test_assembled_text_is_the_reply_exactly_once(
 ) -> None:
     result = await run_async("go", options=options_for(fake_options, scenario, fmt))
     # Every scenario's result is the concatenation of its assistant segments, so the
-    # text assembled from `new_text` must equal it, with or without partial output.
-    assert result.text == result.result
-    streamed = "".join(e.new_text for e in result.events if isinstance(e, AssistantEvent))
-    assert streamed == result.result
+    # text assembled from `new_text` must equal it, with or without partial output; the
+    # reply is the same text, its messages a blank line apart (docs/protocol.md §3.3).
+    assert glued(result.events) == result.result
+    assert result.text == reply_of(result.events)
 
 
 @pytest.mark.parametrize("scenario", SUCCEEDS)

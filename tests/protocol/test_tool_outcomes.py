@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agent_sdk import AgentOptions, RunResult, ToolCall, ToolCallStatus
-from agent_sdk._protocol import tool_parse
+from agent_sdk import _tool_parse as tool_parse
 from agent_sdk._protocol.decode import LineDecoder
 from agent_sdk._protocol.outcome import failure_or_result
 from agent_sdk._protocol.stream import Stream
