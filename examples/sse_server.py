@@ -112,13 +112,13 @@ if __package__:  # uvicorn examples.sse_server:app
     from ._agent import default_options, using_fake
     from ._live_web import LiveWeb
     from ._page_stream import PageStream, sse
-    from ._web_guard import SameOriginOnly
+    from ._web_guard import PAGE_POLICY, SameOriginOnly
     from ._web_main import ALLOW_HOSTS_ENV, LIVE_ENV, default_max_runs
 else:  # python examples/sse_server.py
     from _agent import default_options, using_fake
     from _live_web import LiveWeb
     from _page_stream import PageStream, sse
-    from _web_guard import SameOriginOnly
+    from _web_guard import PAGE_POLICY, SameOriginOnly
     from _web_main import ALLOW_HOSTS_ENV, LIVE_ENV, default_max_runs
 
 # Partial output: the reply arrives in small deltas, as it is written.
@@ -186,8 +186,7 @@ class PrintRun:
             async with run(self.prompt, options=OPTIONS) as events:
                 async for event in events:
                     if isinstance(event, SystemInit):
-                        init = {"session_id": event.session_id, "model": event.model}
-                        await page.send("init", {**init, "cwd": event.cwd})
+                        await page.init(event.session_id, event.model, event.cwd)
                     else:
                         await page.draw(event)
             result = events.result
@@ -196,7 +195,8 @@ class PrintRun:
             return
         done = {
             "session_id": result.session_id,
-            "result": result.result,
+            "result": result.result,  # as the CLI wrote it: messages glued (§3.3)
+            "text": result.text,  # messages a tool call split, a blank line apart
             "duration_ms": result.duration_ms,
             "usage": result.usage,
             "tool_calls": page.calls,
@@ -367,7 +367,7 @@ def page() -> str:
 
 
 async def index(request: Request) -> Response:
-    return HTMLResponse(page())
+    return HTMLResponse(page(), headers={"Content-Security-Policy": PAGE_POLICY})
 
 
 #: Names the server answers to besides localhost (``--allow-host``), e.g. behind a proxy.
