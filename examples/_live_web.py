@@ -4,8 +4,10 @@ session per page, and the agent's permission requests answered by the person on 
 The live agent asks before it runs a command off its allowlist
 (``session/request_permission``, docs/acp.md §3.11). The run's event stream then carries
 
-* ``permission`` ``{"request": N, "tool_call_id", "title", "kind", "command", "reason",
-  "options": [{"id", "name", "kind"}, ...]}``: the page shows an approval card, and the
+* ``permission`` ``{"request": N, "tool_call_id", "title", "title_parts", "kind",
+  "command", "reason", "options": [{"id", "name", "kind"}, ...]}`` (``title`` without
+  the Markdown backticks the CLI puts around a command, ``title_parts`` marking its code
+  spans, as a tool row's ``label_parts``): the page shows an approval card, and the
   turn waits for ``POST /permission?run=ID&request=N&decision=D``, ``D`` one of
   ``allow_once``, ``reject``, ``allow_always``;
 * ``permission_done`` ``{"request", "decision"}``: whatever decided it, the person or,
