@@ -128,6 +128,10 @@ class PageStream:
 
     async def draw(self, event: object) -> None:
         """Send what the page shows of ``event``; other events are not drawn."""
+        if isinstance(event, ToolCallStarted | ToolCallCompleted | TaskNotification):
+            # Redacted before the page's words are made of it: a label or value cut to
+            # fit would otherwise keep the start of a secret that no longer matches whole.
+            event = self._redaction.event(event)
         if isinstance(event, AssistantEvent):
             # The CLI repeats text in flushes: new text only.
             shown = self._reply.feed(event.new_text) if event.new_text else ""

@@ -237,10 +237,19 @@ def _diff_files(call: ToolCall, cwd: str | None) -> Iterator[Pair]:
             yield "file", path
 
 
+def _described(call: ToolCall, label: str) -> list[Pair]:
+    """What the agent said a call is for (a shell call's ``description``), unless the
+    label or the arguments say it already (a subagent's title is its description)."""
+    about = call.description
+    if not about or _shown_in(label, about) or isinstance(call.args, TaskArgs | dict):
+        return []
+    return [("about", about)]
+
+
 def args_for_page(call: ToolCall, cwd: str | None = None) -> list[list[str]]:
     """What a tool card shows beside the label, as ``[name, value]`` pairs of short text:
     per kind, what a person reads (``cwd``: the run's directory, not repeated)."""
-    args, label = call.args, call.label
+    args, label = call.args, title_of(call) or call.label  # the label the card shows
     pairs: Iterator[Pair] | None = _typed(args, cwd)
     if pairs is None:
         if isinstance(args, McpArgs):
@@ -252,12 +261,9 @@ def args_for_page(call: ToolCall, cwd: str | None = None) -> list[list[str]]:
                 pairs = iter([("arguments", args.arguments)])
         else:  # an untyped kind's dict; an ACP call's rawInput
             pairs = _arguments(args if args is not None else {}, label)
-    described = (
-        [("about", call.description)] if call.description and not isinstance(args, TaskArgs) else []
-    )
     shown = [
         [name, short(value)]
-        for name, value in [*described, *pairs, *_diff_files(call, cwd)]
+        for name, value in [*_described(call, label), *pairs, *_diff_files(call, cwd)]
         if text_of(value).strip()
     ]
     return shown[:MAX_ARGS]

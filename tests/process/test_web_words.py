@@ -17,6 +17,7 @@ import pytest
 from test_examples import EXAMPLES
 
 from agent_sdk import ToolCall, ToolCallCompleted, ToolCallStarted
+from agent_sdk._protocol.redaction import Redaction  # the page's, as _page_stream uses it
 from agent_sdk.live import ConfigOption, ModelInfo, RequestPermissionParams
 
 # A shell call's arguments as the CLI sends them (fake_agent/scenarios/denied.ndjson): the
@@ -171,6 +172,27 @@ def test_values_and_arguments_keep_the_pages_caps(examples: SimpleNamespace) -> 
     assert len(shown) == words.MAX_ARGS
 
 
+@pytest.mark.anyio
+async def test_a_key_where_the_page_cuts_a_line_is_hidden_whole(examples: SimpleNamespace) -> None:
+    # The label and each value are cut to fit (MAX_VALUE); cut first, the start of a key
+    # would no longer match the key, and show.
+    key = "sk-live-0123456789abcdefghijklmnop"
+    command = "echo " + "x" * 60 + " " + key
+    body = {"args": {"command": command, "description": "y" * 70 + " " + key}}
+    started = ToolCallStarted(
+        call_id="c1", tool_call=msgspec.Raw(json.dumps({"shellToolCall": body}))
+    )
+    sent: list[bytes] = []
+
+    async def send(chunk: bytes) -> None:
+        sent.append(chunk)
+
+    await examples.stream.PageStream(send, Redaction([key])).draw(started)
+    [event] = sent
+    assert b"***" in event
+    assert b"sk-" not in event
+
+
 # --- live mode: titles without backticks, the model by its name -------------------------
 @pytest.mark.parametrize(
     ("title", "parts"),
@@ -204,6 +226,20 @@ def test_an_acp_edit_card_names_the_file_it_changed(examples: SimpleNamespace) -
     body = {"args": {}, "title": "Edit File", "acpKind": "edit", "content": [diff]}
     shown = examples.stream.tool_for_page(call("edit", body), "/home/dev/shop")
     assert (shown["label"], shown["args"]) == ("Edit File", [["file", "tests/test_cart.py"]])
+
+
+def test_an_acp_calls_input_leaves_out_what_its_title_says_and_internals(
+    examples: SimpleNamespace,
+) -> None:
+    # A subagent call in ACP (docs/acp.md §3.10): its title holds the description.
+    raw = {
+        "_toolName": "task",
+        "description": "Explore the repository",
+        "prompt": "List the modules",
+        "subagentType": {"custom": {"unspecified": {}}},
+    }
+    body = {"args": raw, "title": "Task: Explore the repository", "acpKind": "other"}
+    assert examples.words.args_for_page(call("other", body)) == [["prompt", "List the modules"]]
 
 
 def test_the_approval_card_gets_the_title_without_backticks(examples: SimpleNamespace) -> None:
