@@ -4,8 +4,10 @@ session per page, and the agent's permission requests answered by the person on 
 The live agent asks before it runs a command off its allowlist
 (``session/request_permission``, docs/acp.md §3.11). The run's event stream then carries
 
-* ``permission`` ``{"request": N, "tool_call_id", "title", "kind", "command", "reason",
-  "options": [{"id", "name", "kind"}, ...]}``: the page shows an approval card, and the
+* ``permission`` ``{"request": N, "tool_call_id", "title", "title_parts", "kind",
+  "command", "reason", "options": [{"id", "name", "kind"}, ...]}`` (``title`` without
+  the Markdown backticks the CLI puts around a command, ``title_parts`` marking its code
+  spans, as a tool row's ``label_parts``): the page shows an approval card, and the
   turn waits for ``POST /permission?run=ID&request=N&decision=D``, ``D`` one of
   ``allow_once``, ``reject``, ``allow_always``;
 * ``permission_done`` ``{"request", "decision"}``: whatever decided it, the person or,
@@ -35,7 +37,12 @@ from starlette.responses import JSONResponse, Response
 from agent_sdk import AgentError, AgentOptions, AgentUsageError
 from agent_sdk.live import LiveAgent, LiveSession, RequestPermissionParams
 
-__all__ = ["LiveRun", "LiveWeb", "permission_for_page"]
+if __package__:  # uvicorn examples.sse_server:app
+    from ._web_words import code_spans
+else:  # python examples/sse_server.py
+    from _web_words import code_spans
+
+__all__ = ["LiveRun", "LiveWeb", "model_name", "permission_for_page"]
 
 Decision = Literal["allow_once", "allow_always", "reject"]
 DECISIONS = ("allow_once", "allow_always", "reject")
@@ -49,13 +56,34 @@ class Page(Protocol):
 
     async def send(self, event: str, data: Any) -> None: ...
 
+    async def init(
+        self, session_id: str | None, model: str | None, cwd: str | None, **more: Any
+    ) -> None: ...
+
     async def draw(self, event: object) -> None: ...
 
     async def error(self, exc: AgentError) -> None: ...
 
 
+def model_name(session: LiveSession) -> str | None:
+    """The session's model as the person picked it: its name in the ``model`` config
+    option, else in the model list (``Auto``, not the id ``default[]``, docs/acp.md
+    §3.8); the id when neither names it."""
+    current = session.current_model_id
+    for option in session.config_options:
+        if option.id == "model":
+            for choice in option.options:
+                if choice.value == current and choice.name:
+                    return choice.name
+    for model in session.models:
+        if model.model_id == current and model.name:
+            return model.name
+    return current
+
+
 def permission_for_page(number: int, params: RequestPermissionParams) -> dict[str, Any]:
-    """What the approval card shows of one ``session/request_permission`` (§3.11)."""
+    """What the approval card shows of one ``session/request_permission`` (§3.11): the
+    title as text, its code spans in ``title_parts`` ("`pytest -q`" is code)."""
     call = params.tool_call
     raw = call.raw_input if isinstance(call.raw_input, dict) else {}
     command = raw.get("command")
@@ -68,10 +96,12 @@ def permission_for_page(number: int, params: RequestPermissionParams) -> dict[st
         # content[0].content.text: "Not in allowlist: pytest", or an MCP tool's arguments.
         text = (call.content or [])[0]["content"]["text"]
         reason = text if isinstance(text, str) else ""
+    parts = code_spans(call.title or "")
     return {
         "request": number,
         "tool_call_id": call.tool_call_id,
-        "title": call.title or "",
+        "title": "".join(text for text, _ in parts),
+        "title_parts": parts,
         "kind": call.kind or "",
         "command": command if isinstance(command, str) else None,
         "reason": reason,
@@ -120,8 +150,8 @@ class LiveRun:
         try:
             session = self.session = await self.live.session(self.session_id)
             self.live.asking[session.session_id] = self
-            init = {"session_id": session.session_id, "model": session.current_model_id}
-            await page.send("init", {**init, "cwd": session.cwd, "live": True})
+            model, model_id = model_name(session), session.current_model_id
+            await page.init(session.session_id, model, session.cwd, model_id=model_id, live=True)
             turn = session.run(self.prompt)
             self.turn_started = True
             async for event in turn:
@@ -140,6 +170,7 @@ class LiveRun:
         done = {
             "session_id": result.session_id,
             "result": result.text,
+            "text": result.text,  # as in print mode (a tool call here may split a sentence)
             "duration_ms": result.duration_ms,
             "usage": None,  # ACP reports no usage (§3.9)
             "tool_calls": len(result.tool_calls),

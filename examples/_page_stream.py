@@ -20,20 +20,15 @@ from agent_sdk import (
 
 # The SDK's one redaction (private to agent_sdk; these examples ship with it).
 from agent_sdk._protocol.redaction import NO_SECRETS, HeldText, Redaction
-from agent_sdk.cli.labels import (
-    call_notes,
-    command_failure,
-    failure_detail,
-    result_detail,
-    tool_label,
-)
+from agent_sdk.cli.labels import call_notes, command_failure, failure_detail, result_detail
+
+if __package__:  # uvicorn examples.sse_server:app
+    from ._web_words import MAX_ARGS, MAX_VALUE, args_for_page, code_spans, title_of
+else:  # python examples/sse_server.py
+    from _web_words import MAX_ARGS, MAX_VALUE, args_for_page, code_spans, title_of
 
 __all__ = ["MAX_ARGS", "MAX_NOTE", "MAX_VALUE", "PageStream", "sse", "tool_for_page"]
 
-# Argument values are for a glance: a file's whole text or a long command stays in the
-# agent's transcript, the page gets its first line.
-MAX_ARGS = 6
-MAX_VALUE = 80
 # Notes (what a subagent was asked and answered, a hook's context) are read, not glanced
 # at: they keep their lines, up to this many characters.
 MAX_NOTE = 2000
@@ -49,48 +44,34 @@ def sse(event: str, data: Any) -> bytes:
     return b"event: " + event.encode() + b"\ndata: " + msgspec.json.encode(data) + b"\n\n"
 
 
-def short(value: Any) -> str:
-    """A value as one short line: strings as they are, anything else as compact JSON."""
-    text = value if isinstance(value, str) else msgspec.json.encode(value).decode()
-    lines = text.strip().splitlines() or [""]
-    if len(lines) > 1 or len(lines[0]) > MAX_VALUE:
-        return lines[0][: MAX_VALUE - 1] + "…"
-    return lines[0]
+def tool_for_page(call: ToolCall, cwd: str | None = None) -> dict[str, Any]:
+    """What the page draws for one tool call, as it is known now (``cwd``: the run's
+    directory, which a card does not repeat).
 
-
-def args_for_page(call: ToolCall) -> list[list[str]]:
-    """The arguments worth showing, as ``[name, short value]`` pairs: unset and false
-    ones, and the call id (it repeats the event's), left out."""
-    args = msgspec.to_builtins(call.args) if call.args is not None else {}
-    if not isinstance(args, dict):
-        return [["args", short(args)]]
-    shown = [
-        [str(name), short(value)]
-        for name, value in args.items()
-        if not (value is False or value in (None, "", [], {})) and name != "toolCallId"
-    ]
-    return shown[:MAX_ARGS]
-
-
-def tool_for_page(call: ToolCall) -> dict[str, Any]:
-    """What the page draws for one tool call, as it is known now."""
+    The label is the SDK's (:attr:`~agent_sdk.ToolCall.label`), or a live call's ACP
+    title (docs/acp.md §3.10), whose code spans ``label_parts`` marks; a command that
+    ran but did not exit 0 is ``failed`` (:attr:`~agent_sdk.ToolCall.ok`).
+    """
     status, outcome = call.status or "running", call.outcome
-    if status == "succeeded":
+    if status == "succeeded" and not call.ok:  # a command that ran but did not work
+        status, outcome, detail = "failed", command_failure(call.result), ""
+    elif status == "succeeded":
         detail = result_detail(call.result)
-        exited = command_failure(call.result)  # a command that ran but did not work
-        if exited:
-            status, outcome, detail = "failed", exited, ""
     elif call.status is not None:
         detail = failure_detail(call.result)
     else:
         detail = ""
+    title = title_of(call)
+    parts: list[list[Any]] = code_spans(title) if title else [[call.label, False]]
     return {
         "id": call.call_id,
         "kind": call.kind,
-        "label": tool_label(call.kind, call.args),
-        "args": args_for_page(call),
+        "label": "".join(text for text, _ in parts),
+        "label_parts": parts,
+        "args": args_for_page(call, cwd),
         "status": status,
         "outcome": outcome,
+        "exit_code": call.exit_code,
         "duration_ms": call.duration_ms,
         "detail": detail,
         "notes": [[what, long(text)] for what, text in call_notes(call)],
@@ -128,6 +109,14 @@ class PageStream:
         # and only the running ones are held.
         self.running: dict[str, ToolCallStarted] = {}
         self.calls = 0
+        self.cwd: str | None = None  # the run's directory, once ``init`` has said it
+
+    async def init(
+        self, session_id: str | None, model: str | None, cwd: str | None, **more: Any
+    ) -> None:
+        """The ``init`` event: the session started (``more``: live mode's own keys)."""
+        self.cwd = cwd
+        await self.send("init", {"session_id": session_id, "model": model, "cwd": cwd, **more})
 
     async def send(self, event: str, data: Any) -> None:
         """One event to the page (nothing once the page is gone), redacted; the reply's
@@ -139,6 +128,10 @@ class PageStream:
 
     async def draw(self, event: object) -> None:
         """Send what the page shows of ``event``; other events are not drawn."""
+        if isinstance(event, ToolCallStarted | ToolCallCompleted | TaskNotification):
+            # Redacted before the page's words are made of it: a label or value cut to
+            # fit would otherwise keep the start of a secret that no longer matches whole.
+            event = self._redaction.event(event)
         if isinstance(event, AssistantEvent):
             # The CLI repeats text in flushes: new text only.
             shown = self._reply.feed(event.new_text) if event.new_text else ""
@@ -147,10 +140,11 @@ class PageStream:
         elif isinstance(event, ToolCallStarted):
             self.calls += 1
             self.running[event.call_id] = event
-            await self.send("tool", tool_for_page(ToolCall(event.call_id, event)))
+            await self.send("tool", tool_for_page(ToolCall(event.call_id, event), self.cwd))
         elif isinstance(event, ToolCallCompleted):
             started = self.running.pop(event.call_id, None)
-            await self.send("tool", tool_for_page(ToolCall(event.call_id, started, event)))
+            call = ToolCall(event.call_id, started, event)
+            await self.send("tool", tool_for_page(call, self.cwd))
         elif isinstance(event, TaskNotification):
             await self.send("notice", notice_for_page(event))
 

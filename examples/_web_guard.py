@@ -19,6 +19,11 @@ and its files included, in print and live mode alike, passes :class:`SameOriginO
 
 A request with neither header (``curl``, scripts) is the user's own, and goes through.
 Refused requests get ``403`` and reach nothing behind the check.
+
+The other way round, the page itself loads only from its server: :data:`PAGE_POLICY`, its
+Content-Security-Policy, allows scripts, styles, images (the favicon) and requests of its
+own origin and nothing else, no inline script, and no frame of another site around it
+(where a click on "Allow always" could be stolen).
 """
 
 from __future__ import annotations
@@ -29,12 +34,17 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["LOCAL_HOSTS", "SameOriginOnly", "refusal"]
+__all__ = ["LOCAL_HOSTS", "PAGE_POLICY", "SameOriginOnly", "refusal"]
 
 #: The names a local server answers to, as they appear in a ``Host`` header.
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 #: What ``Sec-Fetch-Site`` says of a request the server's own page (or the user) sent.
 OWN_SITE = ("same-origin", "none")
+#: The page's Content-Security-Policy: its own origin's files and requests only.
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';"
+    " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 def split_host(host: str) -> tuple[str, int | None]:

@@ -5,10 +5,11 @@
     open http://127.0.0.1:8000/
     # or: uvicorn examples.sse_server:app --timeout-graceful-shutdown 5
 
-``GET /`` is the page (``examples/web/``: plain HTML, CSS and JS, nothing to build): a
-prompt box, the reply as it streams, each tool call with its label, arguments, status,
-duration and notes (a subagent's question and answer, a hook's context), a Stop button,
-and failures shown as errors.
+``GET /`` is the page (``examples/web/``: plain HTML, CSS and JS, nothing to build, and a
+favicon; a Content-Security-Policy lets it load nothing but them): a prompt box, the
+reply as it streams, each tool call with its label, arguments in words (``_web_words.py``),
+status, duration and notes (a subagent's question and answer, a hook's context), a Stop
+button, and failures shown as errors.
 
 Two modes. By default each prompt is one print-mode run (``cursor-agent -p``, its own
 process group). With ``--live`` (or ``AGENT_SDK_EXAMPLES_LIVE=1``) the server keeps one
@@ -37,20 +38,28 @@ draws):
 
 * ``start``  ``{"run": id}``: first, always; ``POST /stop?run=id`` stops this run.
 * ``init``   ``{"session_id", "model", "cwd"}``: the CLI started the session (live mode
-  adds ``"live": true``; the page sends ``"session": ID`` with its next prompts).
-* ``text``   ``{"text"}``: reply text to append (each piece exactly once).
+  adds ``"live": true`` and the model's id, ``"model_id"``, ``"model"`` being its name;
+  the page sends ``"session": ID`` with its next prompts).
+* ``text``   ``{"text"}``: reply text to append (each piece exactly once); after a tool
+  call, a new paragraph.
 * ``tool``   one tool call, sent when it starts and again when it completes:
-  ``{"id", "kind", "label", "args": [[name, value], ...], "status", "outcome",
-  "duration_ms", "detail"}``; ``status`` is ``"running"``, then ``"succeeded"``,
-  ``"blocked"``, ``"failed"`` (a command that exited non-zero too: ``outcome`` then
-  says ``exit 1``) or ``"other"``; ``"notes"``, ``[[what, text], ...]``: what a
-  subagent was asked and answered, what hooks added to the agent's context.
+  ``{"id", "kind", "label", "label_parts", "args": [[name, value], ...], "status",
+  "outcome", "exit_code", "duration_ms", "detail"}``; ``label`` is the SDK's
+  (``ToolCall.label``), or a live call's title, ``label_parts`` it as
+  ``[[text, is_code], ...]`` (a title's Markdown code spans); ``args`` are the few a
+  person reads, as short text (a command's timeout, never the CLI's parse of it);
+  ``status`` is ``"running"``, then ``"succeeded"``, ``"blocked"``, ``"failed"`` (a
+  command that exited non-zero too: ``outcome`` then says ``exit 1``) or ``"other"``;
+  ``"notes"``, ``[[what, text], ...]``: what a subagent was asked and answered, what
+  hooks added to the agent's context.
 * ``notice`` ``{"title", "status", "detail"}``: a subagent that ran in the background
   has finished (``detail``: what it answered).
 * live mode only: ``permission`` and ``permission_done``, the agent asking (see
   ``_live_web.py``); the answer is ``POST /permission?run=ID&request=N&decision=...``.
-* then one of ``done`` (``{"session_id", "result", "duration_ms", "usage",
-  "tool_calls"}``; live: ``usage`` null, plus ``stop_reason``), ``error`` (``{"error",
+* then one of ``done`` (``{"session_id", "result", "text", "duration_ms", "usage",
+  "tool_calls"}``: ``text`` is ``RunResult.text``, the messages a tool call split a
+  blank line apart, ``result`` the CLI's; live: ``usage`` null, plus ``stop_reason``),
+  ``error`` (``{"error",
   "message", "hint", "exit_code"}``: an :class:`~agent_sdk.AgentError`) or ``stopped``
   (``{}``, or ``{"message"}``: ``POST /stop`` ended it).
 
@@ -112,13 +121,13 @@ if __package__:  # uvicorn examples.sse_server:app
     from ._agent import default_options, using_fake
     from ._live_web import LiveWeb
     from ._page_stream import PageStream, sse
-    from ._web_guard import SameOriginOnly
+    from ._web_guard import PAGE_POLICY, SameOriginOnly
     from ._web_main import ALLOW_HOSTS_ENV, LIVE_ENV, default_max_runs
 else:  # python examples/sse_server.py
     from _agent import default_options, using_fake
     from _live_web import LiveWeb
     from _page_stream import PageStream, sse
-    from _web_guard import SameOriginOnly
+    from _web_guard import PAGE_POLICY, SameOriginOnly
     from _web_main import ALLOW_HOSTS_ENV, LIVE_ENV, default_max_runs
 
 # Partial output: the reply arrives in small deltas, as it is written.
@@ -186,8 +195,7 @@ class PrintRun:
             async with run(self.prompt, options=OPTIONS) as events:
                 async for event in events:
                     if isinstance(event, SystemInit):
-                        init = {"session_id": event.session_id, "model": event.model}
-                        await page.send("init", {**init, "cwd": event.cwd})
+                        await page.init(event.session_id, event.model, event.cwd)
                     else:
                         await page.draw(event)
             result = events.result
@@ -196,7 +204,8 @@ class PrintRun:
             return
         done = {
             "session_id": result.session_id,
-            "result": result.result,
+            "result": result.result,  # as the CLI wrote it: messages glued (§3.3)
+            "text": result.text,  # messages a tool call split, a blank line apart
             "duration_ms": result.duration_ms,
             "usage": result.usage,
             "tool_calls": page.calls,
@@ -367,7 +376,7 @@ def page() -> str:
 
 
 async def index(request: Request) -> Response:
-    return HTMLResponse(page())
+    return HTMLResponse(page(), headers={"Content-Security-Policy": PAGE_POLICY})
 
 
 #: Names the server answers to besides localhost (``--allow-host``), e.g. behind a proxy.

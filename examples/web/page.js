@@ -45,6 +45,13 @@ function appendText(text) {
   textBlock.append(text);
 }
 
+// Text with its code spans (the server found them: a live call's title "`pytest -q`" is
+// [["pytest -q", true]]) as <code>, the rest as plain text.
+function withCode(node, parts) {
+  for (const [text, code] of parts) node.append(code ? el("code", "", text) : text);
+  return node;
+}
+
 function drawTool(call) {
   let row = tools.get(call.id);
   if (!row) {
@@ -64,7 +71,7 @@ function drawTool(call) {
     arg.append(el("span", "name", name + ": "), el("span", "value", value));
     args.append(arg);
   }
-  const parts = [badge, el("span", "label", call.label), duration, args];
+  const parts = [badge, withCode(el("span", "label"), call.label_parts), duration, args];
   const detail = [call.status === "succeeded" ? "" : call.outcome, call.detail].filter(Boolean);
   if (detail.length) parts.push(el("div", "detail", detail.join(": ")));
   // What a subagent was asked and answered, what hooks added (the server's words).
@@ -111,7 +118,9 @@ function drawPermission(p) {
   const kinds = new Set(p.options.map((o) => o.kind));
   const asks = p.kind === "execute" ? "to run a command" : "to use a tool" + (p.kind ? ` (${p.kind})` : "");
   const head = el("div", "permission-head", "The agent asks " + asks);
-  const parts = [head, el("div", "permission-title", p.title)];
+  const parts = [head];
+  // A shell call's title is its command (docs/acp.md §3.10): shown once, below.
+  if (p.title && p.title !== p.command) parts.push(withCode(el("div", "permission-title"), p.title_parts));
   if (p.command) parts.push(el("pre", "permission-command", p.command));
   if (p.reason) parts.push(el("p", "permission-reason", p.reason));
   const button = (className, text, decision) => {

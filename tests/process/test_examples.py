@@ -306,9 +306,11 @@ async def test_sse_tool_events_say_label_args_status_and_duration(sse_server: Mo
         "id": "call_7Qx2\nfc_01ab",
         "kind": "readToolCall",
         "label": label,
-        "args": [["path", "src/cart.py"]],
+        "label_parts": [[label, False]],
+        "args": [],  # the label says the path; the whole file is read
         "status": "running",
         "outcome": None,
+        "exit_code": None,
         "duration_ms": None,
         "detail": "",
         "notes": [],
@@ -336,23 +338,30 @@ async def test_sse_a_command_that_exited_non_zero_is_a_failed_call(sse_server: M
 
 
 @pytest.mark.anyio
-async def test_sse_tool_args_are_short_and_only_those_set(sse_server: ModuleType) -> None:
+async def test_sse_tool_args_are_short_words_never_json_or_ids(sse_server: ModuleType) -> None:
     events = await get_sse(sse_server, "scenario:tools")
     completed = [data for kind, data in events if kind == "tool" and data["status"] != "running"]
     limits = importlib.import_module("_page_stream")  # what sse_server sends its page
     assert len(completed) > 5
     for call in completed:
         assert call["label"] != call["kind"]  # a word for every kind of this scenario
-        assert 0 < len(call["args"]) <= limits.MAX_ARGS
+        assert len(call["args"]) <= limits.MAX_ARGS
         for name, value in call["args"]:
-            assert name != "toolCallId"
+            assert re.fullmatch(r"[a-z][a-z ()]*", name), name  # words, not wire names
             assert value not in ("", "null", "false")
+            assert not value.startswith(("{", "[", '"')), value  # text, not JSON
             assert "\n" not in value
             assert len(value) <= limits.MAX_VALUE
     write = next(c for c in completed if c["kind"] == "writeToolCall")
-    file_text = dict(write["args"])["fileText"]
+    file_text = dict(write["args"])["text"]
     assert file_text.startswith("from decimal import")
     assert file_text.endswith("…")
+
+
+@pytest.mark.anyio
+async def test_sse_done_carries_the_reply_with_its_messages_apart(sse_server: ModuleType) -> None:
+    done = (await get_sse(sse_server, "scenario:cart Add a test for cart totals"))[-1][1]
+    assert done["text"] == "I'll read the cart module first.\n\nThe test is added and passes."
 
 
 @pytest.mark.anyio

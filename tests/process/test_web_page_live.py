@@ -30,9 +30,6 @@ from test_web_page import (  # noqa: F401  (browser, page: fixtures, found here 
     wait_for_end,
 )
 
-from agent_sdk.cli.labels import tool_label
-from agent_sdk.tools import ShellArgs
-
 with contextlib.suppress(ImportError):  # without it, the fixtures skip (or fail under CI)
     from playwright.sync_api import Browser, Locator, Page, expect
 
@@ -77,13 +74,34 @@ def test_the_card_shows_the_tool_its_command_and_the_reason(page: Page) -> None:
     submit(page, APPROVE)
     card = card_asking(page)
     expect(card.locator(".permission-head")).to_have_text("The agent asks to run a command")
-    expect(card.locator(".permission-title")).to_have_text("`pytest -q`")
+    # The title, "`pytest -q`" (§3.10), is the command: shown once, as code, no backticks.
+    expect(card.locator(".permission-title")).to_have_count(0)
     expect(card.locator(".permission-command")).to_have_text("pytest -q")
+    assert "`" not in card.inner_text()
     expect(card.locator(".permission-reason")).to_have_text("Not in allowlist: pytest")
     actions = card.locator(".permission-actions button")
     expect(actions).to_have_text(["Allow once", "Reject"])
     card.locator("button.reject").click()
     wait_for_end(page, "done")
+
+
+def test_a_tool_row_shows_the_calls_title_its_command_as_code(page: Page) -> None:
+    submit(page, "scenario:tools")  # Read File, Find, Edit File, `ls tests` (§3.10)
+    wait_for_end(page, "done")
+
+    assert [row["label"] for row in rows(page)] == ["Read File", "Find", "Edit File", "ls tests"]
+    expect(page.locator(".tool .label code")).to_have_text(["ls tests"])
+    assert "`" not in page.locator(".transcript").inner_text()
+    edit = rows(page)[2]
+    assert edit["args"] == ["file: /home/dev/shop/tests/test_cart.py"]  # from its diff
+
+
+def test_the_page_names_the_model_not_its_id(page: Page) -> None:
+    submit(page, "scenario:hello")
+    wait_for_end(page, "done")
+    meta = page.locator("#meta")
+    expect(meta).to_contain_text("model Auto")  # the session's own name for `default[]`
+    expect(meta).not_to_contain_text("default[]")
 
 
 # --- answering ------------------------------------------------------------------------
@@ -94,7 +112,7 @@ def test_allow_once_runs_the_tool_and_the_reply_says_all_12_pass(page: Page) -> 
 
     [row] = rows(page)
     assert (row["status"], row["badge"]) == ("succeeded", "✓")
-    assert row["label"] == tool_label("shellToolCall", ShellArgs(command="pytest -q"))
+    assert row["label"] == "pytest -q"  # its title, "`pytest -q`", without the backticks
     assert "all 12 pass" in reply_text(page)
     card = page.locator(".permission")
     expect(card).to_have_attribute("data-state", "allowed")
