@@ -1,12 +1,9 @@
 """Typed arguments and results of the agent's tool calls (docs/protocol.md §3.4).
 
-Field names are the wire's in snake_case (``workingDirectory`` is ``working_directory``;
-msgspec maps them, and encoding gives the wire's names back). Every field but the
-essential ones has a default, because the CLI adds and drops fields between versions;
-fields this module does not know are ignored. A tool kind this module does not know
-keeps its arguments and result as plain dicts.
-
-The arguments are defined here, the results in :mod:`agent_sdk.tool_results` (re-exported).
+Field names are the wire's in snake_case (``workingDirectory`` is ``working_directory``,
+mapped by msgspec). Every field but the essential ones has a default (the CLI adds and
+drops fields); unknown fields are ignored; an unknown kind keeps plain dicts. The
+arguments are defined here, the results in :mod:`agent_sdk.tool_results` (re-exported).
 """
 
 from __future__ import annotations

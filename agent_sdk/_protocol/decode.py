@@ -28,12 +28,9 @@ from typing import Any
 
 import msgspec
 
-from .._interaction_events import TYPED_QUERIES
 from .._tool_call_events import pair_calls
 from ..events import (
-    AskQuestionRequest,
     AssistantEvent,
-    CreatePlanRequest,
     Event,
     InteractionRequest,
     InteractionResponse,
@@ -46,9 +43,9 @@ from ..events import (
     ToolCallCompleted,
     ToolCallStarted,
     UnknownEvent,
-    WebFetchRequest,
-    WebSearchRequest,
 )
+from .interaction import NeedsLineError as _NeedsLineError
+from .interaction import public_interaction
 from .lenient import raw_object, repair_line, too_deep
 from .reply import MESSAGE_BREAK, end_message
 from .wire import KNOWN_TYPES, InteractionWire, PartialWireEvent, WireEvent, decoder
@@ -75,11 +72,6 @@ def _own_line(raw: msgspec.Raw) -> msgspec.Raw:
     # A block that is one line of its own bytes (a line longer than a read is joined into
     # one, LineFramer): a payload's view into it keeps nothing but its own line.
     return raw
-
-
-class _NeedsLineError(Exception):
-    """An event that can only be built from its own line: an unknown subtype, or a
-    field of the wrong shape (rare). Its message, if any, says what did not fit."""
 
 
 class LineDecoder:
@@ -207,7 +199,7 @@ class LineDecoder:
                 elif cls is ResultEvent:
                     notable.append(event)
                 elif cls is InteractionWire:
-                    events[i] = query = _public_interaction(event)
+                    events[i] = query = public_interaction(event)
                     notable.append(query)
         except _NeedsLineError:
             # The block is decoded again, line by line, from the state it found.
@@ -287,7 +279,7 @@ def _public(wire: WireEvent | PartialWireEvent) -> Event:
     if isinstance(wire, ThinkingDelta) and wire.subtype != "delta":
         return _public_thinking(wire)
     if isinstance(wire, InteractionWire):
-        return _public_interaction(wire)
+        return public_interaction(wire)
     return wire
 
 
@@ -314,66 +306,6 @@ def _public_tool_call(line: ToolCallCompleted) -> ToolCallStarted | ToolCallComp
         session_id=line.session_id,
         timestamp_ms=line.timestamp_ms,
     )
-
-
-def _public_interaction(wire: InteractionWire) -> InteractionRequest | InteractionResponse:
-    # docs/protocol.md §3.6b. Rare events: their payload is checked here, and a shape that
-    # does not fit makes the line an UnknownEvent saying why.
-    event: InteractionRequest | InteractionResponse
-    request_class, response_class = TYPED_QUERIES.get(
-        wire.query_type, (InteractionRequest, InteractionResponse)
-    )
-    if not wire.query_type:
-        raise _NeedsLineError("interaction_query without a query_type")
-    if wire.subtype == "request":
-        if wire.query is None:
-            raise _NeedsLineError("interaction_query request without a query object")
-        if not isinstance(wire.query.get(wire.query_type), dict):
-            raise _NeedsLineError(f"interaction_query request: no {wire.query_type} object")
-        event = request_class(
-            query_type=wire.query_type,
-            query=wire.query,
-            session_id=wire.session_id,
-            timestamp_ms=wire.timestamp_ms,
-        )
-        if request_class is not InteractionRequest:
-            event = _with_typed_args(event)
-    elif wire.subtype == "response":
-        if wire.response is None:
-            raise _NeedsLineError("interaction_query response without a response object")
-        event = response_class(
-            query_type=wire.query_type,
-            response=wire.response,
-            session_id=wire.session_id,
-            timestamp_ms=wire.timestamp_ms,
-        )
-    else:
-        raise _NeedsLineError(f"interaction_query of unknown subtype {wire.subtype!r}")
-    held = event.query if isinstance(event, InteractionRequest) else event.response
-    if event.id is None and "id" in held:
-        raise _NeedsLineError("interaction_query id is neither a number nor a string")
-    return event
-
-
-def _with_typed_args(event: InteractionRequest) -> InteractionRequest:
-    """``event`` with its ``args`` checked now (and kept) rather than on first access.
-    A plan whose args do not fit is an error (its shape was seen); a query type whose
-    shape is only reported falls back to the generic class, its payload kept."""
-    try:
-        if isinstance(
-            event, (CreatePlanRequest, WebSearchRequest, WebFetchRequest, AskQuestionRequest)
-        ):
-            event.args  # noqa: B018 - checked now, kept for later
-    except msgspec.ValidationError as exc:
-        if isinstance(event, CreatePlanRequest):
-            raise _NeedsLineError(f"{event.query_type} args: {exc}") from None
-        return InteractionRequest(
-            query_type=event.query_type,
-            query=event.query,
-            session_id=event.session_id,
-            timestamp_ms=event.timestamp_ms,
-        )
-    return event
 
 
 def _not_plain(line: bytes, error: str | None) -> Event | None:
