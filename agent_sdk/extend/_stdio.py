@@ -152,16 +152,18 @@ def _close(stream: FdReceiveStream | FdSendStream, was_blocking: bool) -> None:
 
 @contextlib.contextmanager
 def _stdio() -> Iterator[tuple[int, int]]:
-    """Duplicates of stdin and stdout for the messages, with fd 1 pointing to stderr
-    meanwhile (stray prints go there); fd 1 is put back after."""
+    """Duplicates of stdin and stdout for the messages (the streams close them), with fd 1
+    pointing to stderr meanwhile (stray prints go there); fd 1 is put back after."""
     sys.stdout.flush()
+    saved = os.dup(1)
     stdin, stdout = os.dup(0), os.dup(1)
     os.dup2(2, 1)
     try:
         yield stdin, stdout
     finally:
         sys.stdout.flush()
-        os.dup2(stdout, 1)
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 async def serve_stdio(
