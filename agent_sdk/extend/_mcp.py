@@ -220,6 +220,13 @@ class McpServer:
         found = self._tools.get(params.name)
         if found is None:
             return self._error(request_id, INVALID_PARAMS, f"Unknown tool: {params.name}")
+        if params.arguments is not msgspec.UNSET and bytes(params.arguments)[:1] not in (
+            b"{",
+            b"n",
+        ):
+            return self._error(
+                request_id, INVALID_PARAMS, "Invalid params: arguments not an object"
+            )
         if request_id in self._calls:
             return self._error(
                 request_id, INVALID_REQUEST, "Invalid Request: a call with this id is under way"

@@ -11,6 +11,7 @@ specification does not allow, no description.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
@@ -70,7 +71,7 @@ def signature_of(
             f"tool {name}: a generator cannot be a tool (a call has one result)",
             hint="return the whole result (a list, a string) instead of yielding its parts",
         )
-    docstring, texts = split_docstring(inspect.getdoc(function))
+    docstring, texts = split_docstring(_doc_of(function))
     description = docstring if description is None else description
     if not isinstance(description, str) or not description.strip():
         raise AgentConfigError(
@@ -119,12 +120,25 @@ def _name_of(function: Callable[..., Any], name: str | None) -> str:
     return given
 
 
+def _doc_of(function: Callable[..., Any]) -> str | None:
+    """The docstring: a function's or method's own, a ``functools.partial``'s function's,
+    a callable object's class's or else its ``__call__``'s."""
+    if inspect.isfunction(function) or inspect.ismethod(function):
+        return inspect.getdoc(function)
+    if isinstance(function, functools.partial):
+        return _doc_of(function.func)
+    kind = type(function)
+    return inspect.cleandoc(kind.__doc__) if kind.__doc__ else inspect.getdoc(kind.__call__)
+
+
 def _hints_of(function: Callable[..., Any], name: str) -> dict[str, Any]:
     """The function's type hints, string annotations resolved (``from __future__ import
     annotations``); a ``functools.partial`` or a callable object gives its function's."""
     target: Any = function
+    while isinstance(target, functools.partial):
+        target = target.func
     if not (inspect.isfunction(target) or inspect.ismethod(target)):
-        target = getattr(target, "func", None) or type(target).__call__
+        target = type(target).__call__
     try:
         return typing.get_type_hints(target, include_extras=True)
     except Exception as exc:  # NameError, TypeError, ...: whatever the annotations raise

@@ -37,9 +37,11 @@ async def connected(backend: str, stderr: Path) -> AsyncIterator[mcp.ClientSessi
         cwd=stderr.parent,
     )
     with anyio.fail_after(LIMIT), stderr.open("w", encoding="utf-8") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with mcp.ClientSession(read, write) as session:
-                yield session
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            mcp.ClientSession(read, write) as session,
+        ):
+            yield session
 
 
 def texts(result: Any) -> list[str]:
