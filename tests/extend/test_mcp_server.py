@@ -331,3 +331,17 @@ async def test_the_words_of_protocol_errors_are_redacted() -> None:
 
 async def test_a_line_with_its_newline_and_spaces_is_read_as_well() -> None:
     assert await answer(server(), b'  {"jsonrpc":"2.0","id":1,"method":"ping"}  \n') is not None
+
+
+async def test_a_plain_function_is_served_as_tool_would_make_it() -> None:
+    def shout(text: str) -> str:
+        """Shout."""
+        return text.upper()
+
+    mcp = McpServer([shout])
+    listed = (await answer(mcp, request(1, "tools/list")))["result"]["tools"]
+    called = await answer(
+        mcp, request(2, "tools/call", {"name": "shout", "arguments": {"text": "a"}})
+    )
+    assert listed[0]["inputSchema"] == tool(shout).input_schema
+    assert called["result"]["content"] == [{"type": "text", "text": "A"}]
