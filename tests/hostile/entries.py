@@ -47,6 +47,9 @@ from agent_sdk.events import (
     ToolCallStarted,
     to_json,
 )
+from agent_sdk.extend import tool
+from agent_sdk.extend._mcp import McpServer
+from agent_sdk.extend._stdio import LineBuffer
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
 from agent_sdk.tools import FunctionArgs
@@ -321,6 +324,50 @@ async def queried_status(value: bytes) -> None:
             await queries.status()
 
 
+# --- the tools' MCP server ---------------------------------------------------------------
+@tool
+def echo(text: str, times: int = 1) -> dict[str, Any]:
+    """The text, as many times as asked."""
+    return {"text": text * times}
+
+
+PING = b'{"jsonrpc":"2.0","id":"p","method":"ping"}'
+PONG = b'{"jsonrpc":"2.0","id":"p","result":{}}\n'
+
+
+def _rpc(members: bytes) -> bytes:
+    return b'{"jsonrpc":"2.0",' + members + b"}"
+
+
+async def mcp_server_message(value: bytes) -> None:
+    """The value as a line, as a request's id and params, as a tool's arguments and an
+    argument, as a cancelled request's id and as an unknown member, each line split as the
+    stdio runner splits its input: every answer is one JSON line, and a ping after each is
+    answered."""
+    server = McpServer([echo], redact=Redaction(["sk-live-7c1e5a3f9b2d4e6a8c0f"]).text)
+    call = b'"method":"tools/call","params":{"name":"echo","arguments":'
+    lines = [
+        value,
+        _rpc(b'"id":' + value + b',"method":"ping"'),
+        _rpc(b'"id":1,"method":"initialize","params":' + value),
+        _rpc(b'"id":2,"method":"tools/call","params":' + value),
+        _rpc(b'"id":3,' + call + value + b"}"),
+        _rpc(b'"id":4,' + call + b'{"text":' + value + b"}}"),
+        _rpc(b'"id":5,' + call + b'{"text":"a","times":' + value + b"}}"),
+        _rpc(b'"id":6,"method":"tools/list","params":' + value),
+        _rpc(b'"method":"notifications/cancelled","params":{"requestId":' + value + b"}"),
+        with_field(PING, "x_new", value),
+    ]
+    for line in lines:
+        for part in LineBuffer().feed(line + b"\n"):
+            reply = await server.handle(part)
+            if reply is not None:
+                assert reply.endswith(b"\n")
+                assert reply.count(b"\n") == 1
+                msgspec.json.decode(reply)
+        assert await server.handle(PING) == PONG
+
+
 P = "agent_sdk._protocol"
 L = "agent_sdk.live"
 DECODE = (f"{L}._jsonrpc:decode",)
@@ -366,6 +413,9 @@ ENTRIES: dict[str, Entry] = {
     "fleet owner marker": Entry(owner_marker, ("agent_sdk._owner:_read_marker",)),
     "web page run request": Entry(web_run_request, ()),  # examples/: not in the walk
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
+    "tools' MCP server message": Entry(
+        mcp_server_message, ("agent_sdk.extend._mcp_messages:decode",)
+    ),
     # the live agent (ACP): see live_entries.py; every placement decodes through one site
     "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>", f"{L}._jsonrpc:_scalar")),
     "acp notification params": Entry(live_entries.notification_params, DECODE),

@@ -207,6 +207,10 @@ PUBLIC: dict[str, list[str]] = {
         "WritePermissionDenied",
         "WriteSuccess",
     ],
+    "agent_sdk.extend": [
+        "Tool",
+        "tool",
+    ],
     "agent_sdk.subagents": [
         "Subagent",
     ],

@@ -1,0 +1,15 @@
+"""Extend the agent from Python: tools that run in your process (docs/extend.md).
+
+Define a tool with :func:`tool` (or :class:`Tool`): a plain function, sync or async, with
+type hints and a docstring. Its JSON Schema comes from its signature, the arguments the
+agent sends are checked against it, and what it returns (text, or anything msgspec can
+encode) or raises (a tool error the agent sees) is sent back over MCP.
+
+Today the tools are served by an MCP server that is proven against the official MCP
+client; passing them to a run, a session, a fleet or a live agent is still to come
+(docs/extend.md, "Not wired yet").
+"""
+
+from ._tool import Tool, tool
+
+__all__ = ["Tool", "tool"]
