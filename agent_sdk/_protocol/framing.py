@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["LineFramer"]
+__all__ = ["LineBuffer", "LineFramer"]
 
 
 class LineFramer:
@@ -61,3 +61,26 @@ class LineFramer:
         line = b"".join(self._pending)
         self._pending = []
         return line or None
+
+
+class LineBuffer:
+    """Bytes in, complete lines out (blank ones skipped): the framing of JSON-RPC over
+    stdio, the live agent's (docs/acp.md §1) and the MCP server's. A partial last line
+    waits for its end (no length cap: replays and command lists are big)."""
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """The complete lines that ``data`` finishes, without their ``\\n``; blank lines
+        are skipped."""
+        self._buf += data
+        if b"\n" not in data:
+            return []
+        *lines, rest = self._buf.split(b"\n")
+        self._buf = bytearray(rest)
+        return [bytes(line) for line in lines if line.strip()]
+
+    def rest(self) -> bytes:
+        """What is left after the last ``\\n`` (a truncated line at end of stream)."""
+        return bytes(self._buf)

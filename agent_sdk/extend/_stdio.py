@@ -26,29 +26,12 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from .._protocol.framing import LineBuffer
+from .._transport.fds import FdReceiveStream, FdSendStream
 from ._mcp import McpServer, Pending, unchanged
 from ._tool import Tool
 
-__all__ = ["FdReceiveStream", "FdSendStream", "LineBuffer", "serve", "serve_stdio"]
-
-
-class LineBuffer:
-    """Bytes in, complete lines out (without their ``\\n``; blank lines skipped); a
-    partial last line waits for its end, or for :meth:`rest` at the end of input."""
-
-    def __init__(self) -> None:
-        self._buf = bytearray()
-
-    def feed(self, data: bytes) -> list[bytes]:
-        self._buf += data
-        if b"\n" not in data:
-            return []
-        *lines, rest = self._buf.split(b"\n")
-        self._buf = bytearray(rest)
-        return [bytes(line) for line in lines if line.strip()]
-
-    def rest(self) -> bytes:
-        return bytes(self._buf)
+__all__ = ["serve", "serve_stdio"]
 
 
 async def serve(
@@ -87,67 +70,6 @@ async def serve(
         if buffer.rest().strip():
             await answer(buffer.rest())  # a last line without its newline
         group.cancel_scope.cancel()  # the client is gone: calls under way end
-
-
-class FdReceiveStream(anyio.abc.ByteReceiveStream):
-    """A file descriptor's reads as an anyio stream; non-blocking while open, as it was
-    once closed (a terminal's mode is shared with the shell that started us)."""
-
-    def __init__(self, fd: int) -> None:
-        self._fd: int | None = fd
-        self._was_blocking = os.get_blocking(fd)
-        os.set_blocking(fd, False)
-
-    async def receive(self, max_bytes: int = 65536) -> bytes:
-        while True:
-            if self._fd is None:
-                raise anyio.ClosedResourceError
-            try:
-                data = os.read(self._fd, max_bytes)
-            except BlockingIOError:
-                await anyio.wait_readable(self._fd)
-                continue
-            if not data:
-                raise anyio.EndOfStream
-            return data
-
-    async def aclose(self) -> None:
-        _close(self, self._was_blocking)
-
-
-class FdSendStream(anyio.abc.ByteSendStream):
-    """A file descriptor's writes as an anyio stream (all of each item is written)."""
-
-    def __init__(self, fd: int) -> None:
-        self._fd: int | None = fd
-        self._was_blocking = os.get_blocking(fd)
-        os.set_blocking(fd, False)
-
-    async def send(self, item: bytes) -> None:
-        view = memoryview(item)
-        while view:
-            if self._fd is None:
-                raise anyio.ClosedResourceError
-            try:
-                view = view[os.write(self._fd, view) :]
-            except BlockingIOError:
-                await anyio.wait_writable(self._fd)
-            except BrokenPipeError as exc:
-                raise anyio.BrokenResourceError from exc
-
-    async def aclose(self) -> None:
-        _close(self, self._was_blocking)
-
-
-def _close(stream: FdReceiveStream | FdSendStream, was_blocking: bool) -> None:
-    fd, stream._fd = stream._fd, None
-    if fd is None:
-        return
-    with contextlib.suppress(RuntimeError):  # no event loop (garbage collection)
-        anyio.notify_closing(fd)  # wakes a task waiting on it
-    with contextlib.suppress(OSError):
-        os.set_blocking(fd, was_blocking)
-    os.close(fd)
 
 
 @contextlib.contextmanager

@@ -21,6 +21,7 @@ import anyio.abc
 import anyio.lowlevel
 import msgspec
 
+from .._protocol.framing import LineBuffer
 from .._protocol.redaction import NO_SECRETS, Redaction
 from ..errors import AgentProtocolError, AgentTimeoutError
 from ._jsonrpc import (
@@ -29,7 +30,6 @@ from ._jsonrpc import (
     METHOD_NOT_FOUND,
     IdAllocator,
     JsonRpcError,
-    LineBuffer,
     Malformed,
     Notification,
     Request,

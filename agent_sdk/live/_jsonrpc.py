@@ -25,7 +25,6 @@ __all__ = [
     "IdAllocator",
     "Incoming",
     "JsonRpcError",
-    "LineBuffer",
     "Malformed",
     "Notification",
     "Request",
@@ -286,25 +285,3 @@ class IdAllocator:
 
     def __call__(self) -> int:
         return next(self._next)
-
-
-class LineBuffer:
-    """Bytes in, complete lines out; a partial last line waits for its end (no length cap,
-    §1: replays and command lists are big)."""
-
-    def __init__(self) -> None:
-        self._buf = bytearray()
-
-    def feed(self, data: bytes) -> list[bytes]:
-        """The complete lines that ``data`` finishes, without their ``\\n``; blank lines
-        are skipped."""
-        self._buf += data
-        if b"\n" not in data:
-            return []
-        *lines, rest = self._buf.split(b"\n")
-        self._buf = bytearray(rest)
-        return [bytes(line) for line in lines if line.strip()]
-
-    def rest(self) -> bytes:
-        """What is left after the last ``\\n`` (a truncated line at end of stream)."""
-        return bytes(self._buf)

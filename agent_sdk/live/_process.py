@@ -19,74 +19,16 @@ import anyio
 import anyio.abc
 
 from .._transport.child import StderrTail, grow_pipe
+from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from .._transport.groups import untrack
 from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 from ..options import AgentOptions, Invocation
 
-__all__ = ["AcpProcess", "FdReceiveStream", "FdSendStream", "acp_invocation"]
+__all__ = ["AcpProcess", "acp_invocation"]
 
 EXIT_GRACE = 2.0  # after stdin closes, how long the agent gets to exit by itself (§2 step 7)
 TERM_GRACE = 0.5  # after SIGTERM, before SIGKILL
 REAP_WAIT = 2.0  # after SIGKILL, for the kernel to report the exit
-
-
-def _close(fd: int) -> None:
-    with contextlib.suppress(RuntimeError):  # no event loop (garbage collection)
-        anyio.notify_closing(fd)  # wakes a task waiting on it
-    os.close(fd)
-
-
-class FdReceiveStream(anyio.abc.ByteReceiveStream):
-    """A non-blocking pipe's read end as an anyio byte stream."""
-
-    def __init__(self, fd: int) -> None:
-        self._fd: int | None = fd
-
-    async def receive(self, max_bytes: int = 65536) -> bytes:
-        """The next bytes; ``anyio.EndOfStream`` at EOF, ``ClosedResourceError`` once closed."""
-        while True:
-            if self._fd is None:
-                raise anyio.ClosedResourceError
-            try:
-                data = os.read(self._fd, max_bytes)
-            except BlockingIOError:
-                await anyio.wait_readable(self._fd)
-                continue
-            if not data:
-                raise anyio.EndOfStream
-            return data
-
-    async def aclose(self) -> None:
-        """Close the read end (idempotent)."""
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            _close(fd)
-
-
-class FdSendStream(anyio.abc.ByteSendStream):
-    """A non-blocking pipe's write end as an anyio byte stream."""
-
-    def __init__(self, fd: int) -> None:
-        self._fd: int | None = fd
-
-    async def send(self, item: bytes) -> None:
-        """Write all of ``item``; ``BrokenResourceError`` if the reader is gone."""
-        view = memoryview(item)
-        while view:
-            if self._fd is None:
-                raise anyio.ClosedResourceError
-            try:
-                view = view[os.write(self._fd, view) :]
-            except BlockingIOError:
-                await anyio.wait_writable(self._fd)
-            except BrokenPipeError as exc:
-                raise anyio.BrokenResourceError from exc
-
-    async def aclose(self) -> None:
-        """Close the write end (idempotent): the agent sees EOF (and may or may not exit, §1)."""
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            _close(fd)
 
 
 class AcpProcess:
@@ -150,7 +92,7 @@ class AcpProcess:
                 continue
             if not data:
                 self._stderr = None
-                _close(fd)
+                close_fd(fd)
                 return
             self._tail.write(data)
 
@@ -177,7 +119,7 @@ class AcpProcess:
             await self.stdout.aclose()
             if self._stderr is not None:
                 fd, self._stderr = self._stderr, None
-                _close(fd)
+                close_fd(fd)
 
     def _signal(self, signum: int) -> None:
         with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already

@@ -14,9 +14,11 @@ import anyio.abc
 import anyio.lowlevel
 import pytest
 
+from agent_sdk._protocol.framing import LineBuffer
+from agent_sdk._transport.fds import FdReceiveStream, FdSendStream
 from agent_sdk.extend import tool
 from agent_sdk.extend._mcp import McpServer
-from agent_sdk.extend._stdio import FdReceiveStream, FdSendStream, LineBuffer, serve
+from agent_sdk.extend._stdio import serve
 
 pytestmark = pytest.mark.anyio
 

@@ -32,6 +32,7 @@ import fake_agent
 from agent_sdk import AgentError, AgentOptions, ToolCall, queries
 from agent_sdk._output import OutputMismatchError, parse_output
 from agent_sdk._owner import MARKER, PREFIXES, Owner, me, stale_dirs
+from agent_sdk._protocol.framing import LineBuffer
 from agent_sdk._protocol.redaction import Redaction
 from agent_sdk._protocol.stream import Stream
 from agent_sdk.cli.batch import TasksError, read_tasks
@@ -49,7 +50,6 @@ from agent_sdk.events import (
 )
 from agent_sdk.extend import tool
 from agent_sdk.extend._mcp import McpServer
-from agent_sdk.extend._stdio import LineBuffer
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
 from agent_sdk.tools import FunctionArgs

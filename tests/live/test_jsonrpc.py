@@ -6,6 +6,7 @@ import json
 
 import msgspec
 
+from agent_sdk._protocol.framing import LineBuffer
 from agent_sdk.live import _jsonrpc as rpc
 from agent_sdk.live import _messages as m
 from agent_sdk.live import _requests as r
@@ -103,7 +104,7 @@ def test_malformed_lines_are_diagnostics() -> None:
 
 
 def test_line_buffer_joins_split_lines_and_keeps_the_rest() -> None:
-    buf = rpc.LineBuffer()
+    buf = LineBuffer()
     assert buf.feed(b'{"a":') == []
     assert buf.feed(b'1}\n\n{"b":2}\n{"c"') == [b'{"a":1}', b'{"b":2}']
     assert buf.rest() == b'{"c"'
