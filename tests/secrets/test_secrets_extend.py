@@ -1,0 +1,50 @@
+"""The MCP server of ``agent_sdk.extend`` (docs/extend.md): what it sends back to the
+agent when a tool fails never holds the run's key, however the run was given it. The
+server gets the run's redaction (``redaction_of``: today from its caller, later from the
+run that serves the tools); a tool that raises with the key in its message, or is called
+with the key where a number goes, answers with the key masked."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from secrets_plant import KEY, MakeOptions, where_shown
+
+from agent_sdk._protocol.redaction import redaction_of
+from agent_sdk.extend import tool
+from agent_sdk.extend._mcp import McpServer
+
+pytestmark = pytest.mark.anyio
+
+
+@tool
+def deploy(target: str, retries: int = 1) -> str:
+    """Deploy the build to a target."""
+    raise RuntimeError(f"could not log in to {target} with {KEY}")
+
+
+def call(arguments: dict[str, object]) -> bytes:
+    params = {"name": "deploy", "arguments": arguments}
+    return json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+    ).encode()
+
+
+async def answers_of(planted: MakeOptions, *lines: bytes) -> list[bytes]:
+    redaction = redaction_of(planted(), os.environ)
+    server = McpServer([deploy], redact=redaction.text)
+    return [answer for line in lines if (answer := await server.handle(line)) is not None]
+
+
+async def test_a_tool_error_sent_to_the_agent_holds_no_key(planted: MakeOptions) -> None:
+    (answer,) = await answers_of(planted, call({"target": "prod"}))
+    assert b"could not log in to prod" in answer  # the error did go back
+    assert where_shown(answer.decode()) == []
+
+
+async def test_msgspecs_words_about_bad_arguments_hold_no_key(planted: MakeOptions) -> None:
+    (answer,) = await answers_of(planted, call({"target": "prod", "retries": KEY}))
+    assert b'"isError":true' in answer.replace(b" ", b"")
+    assert where_shown(answer.decode()) == []
