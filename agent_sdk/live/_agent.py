@@ -20,10 +20,10 @@ import contextlib
 import enum
 import os
 from collections.abc import Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import anyio
 import msgspec
 
 from .._protocol.redaction import Redaction, redaction_of
@@ -237,7 +237,7 @@ class LiveAgent:
             LiveAuthError: not logged in (``-32000``, an ``AgentAuthError``).
             JsonRpcError: another refusal (a bad MCP server entry: ``-32603``).
         """
-        where = await self._cwd(cwd)
+        where = self._cwd(cwd)
         params = NewSessionParams(cwd=where, mcp_servers=list(mcp_servers))
         raw = await request(self, "session/new", params)
         result = result_of(self, raw, NewSessionResult, "session/new")
@@ -263,7 +263,7 @@ class LiveAgent:
         if cwd is None:
             stored = [s.cwd for s in await self._listed() if s.session_id == session_id and s.cwd]
             cwd = stored[0] if stored else None
-        where = await self._cwd(cwd)
+        where = self._cwd(cwd)
         known = self._router.sessions.get(session_id)
         session = known if known is not None else LiveSession(self, session_id, where)
         self._router.sessions[session_id] = session
@@ -300,7 +300,7 @@ class LiveAgent:
                 method="session/list",
                 hint="update the CLI; load a session by its id with load_session()",
             )
-        params = {} if cwd is None else {"cwd": await self._cwd(cwd)}
+        params = {} if cwd is None else {"cwd": self._cwd(cwd)}
         raw = await request(self, "session/list", params)
         return result_of(self, raw, ListSessionsResult, "session/list").sessions
 
@@ -312,5 +312,9 @@ class LiveAgent:
         caps = self.initialize_result.agent_capabilities if self.initialize_result else None
         return bool(caps and caps.session_capabilities and "list" in caps.session_capabilities)
 
-    async def _cwd(self, cwd: str | os.PathLike[str] | None) -> str:
-        return str(await anyio.Path(cwd if cwd is not None else self.options.cwd or ".").absolute())
+    def _cwd(self, cwd: str | os.PathLike[str] | None) -> str:
+        # Not in a worker thread (``anyio.Path``): ``absolute`` reads no file, at most the
+        # process's cwd, and a thread's start and wake-up each wait for the GIL, which a
+        # busy reader holds (a flood of updates delayed a request by half a second,
+        # docs/live.md "Floods and slow readers").
+        return str(Path(cwd if cwd is not None else self.options.cwd or ".").absolute())

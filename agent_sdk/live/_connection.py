@@ -257,11 +257,26 @@ class Connection:
     async def _send(self, line: bytes) -> None:
         # One writer at a time: a line must never interleave with another.
         async with self._send_lock:
-            try:
-                await self._send_stream.send(line)
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
-                self._end("the agent's input is closed")
-                raise AgentProtocolError("the agent's input is closed") from exc
+            if self._closed_reason is not None:
+                raise AgentProtocolError(self._closed_reason)
+            # An agent that stops reading fills its input pipe and a write waits forever:
+            # bounded by the request timeout, past which the connection ends, since a line
+            # cut mid-write cannot be taken back (docs/live.md "Floods and slow readers").
+            limit = math.inf if self.request_timeout is None else self.request_timeout
+            with anyio.move_on_after(limit) as writing:
+                try:
+                    await self._send_stream.send(line)
+                except (anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+                    self._end("the agent's input is closed")
+                    raise AgentProtocolError("the agent's input is closed") from exc
+            if writing.cancelled_caught:
+                reason = f"the agent did not read its input for {limit} s"
+                self._end(reason)
+                raise AgentTimeoutError(
+                    f"{reason}: the connection was ended",
+                    hint="the agent is stuck: start a new LiveAgent and load the session "
+                    "by its id to continue; raise LiveAgent(request_timeout=...) if it is slow",
+                )
 
     # --- receiving --------------------------------------------------------------------
     async def _read(self) -> None:

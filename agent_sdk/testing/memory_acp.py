@@ -52,8 +52,12 @@ class ByteSend(anyio.abc.ByteSendStream):
 
     def __init__(self, stream: MemoryObjectSendStream[bytes]) -> None:
         self._stream = stream
+        self.deaf = False
+        """Whether the agent stopped reading: a send then waits forever, as on a full pipe."""
 
     async def send(self, item: bytes) -> None:
+        if self.deaf:
+            await anyio.sleep_forever()
         await self._stream.send(item)
 
     async def aclose(self) -> None:
@@ -127,7 +131,9 @@ class ScriptedAgent:
         inbox: MemoryObjectReceiveStream[bytes],
         outbox: MemoryObjectSendStream[bytes],
         flood: Flood | None = None,
+        stdin: ByteSend | None = None,
     ) -> None:
+        self._stdin = stdin
         self._inbox = inbox
         self._outbox = outbox
         self._flood = flood if flood is not None else Flood()
@@ -210,6 +216,12 @@ class ScriptedAgent:
             await self._flood.over.wait()
         return self._flood.sent
 
+    def stop_reading(self) -> None:
+        """Stop reading the client's input: from now on each of its writes blocks, as on a
+        full pipe that nobody drains (what the client wrote before can still be received)."""
+        if self._stdin is not None:
+            self._stdin.deaf = True
+
     def stop_flood(self) -> int:
         """End the flood; how many of its lines the client has read."""
         return self._flood.stop()
@@ -251,7 +263,7 @@ class MemoryAcpTransport:
         self._outbox = outbox
         self._inbox = inbox
         self._script = script
-        self.agent = ScriptedAgent(inbox, outbox, flood)
+        self.agent = ScriptedAgent(inbox, outbox, flood, self._stdin)
         self._returncode: int | None = None
         self._stderr = ""
         self._ended = anyio.Event()

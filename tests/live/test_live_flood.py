@@ -65,8 +65,7 @@ async def test_request_timeout_fires_during_a_flood() -> None:
         await open_sessions(a, ONE)
         await a.expect("session/prompt")
         a.flood(ONE, text("x"), limit=FLOOD)
-        await a.expect("session/new")  # never answered
-        a.stop_flood()
+        await a.expect("session/new")  # never answered, and the flood goes on
         await a.receive()
 
     transport = MemoryAcpTransport(script)
@@ -80,8 +79,7 @@ async def test_request_timeout_fires_during_a_flood() -> None:
                 await flooding.wait()
                 with pytest.raises(AgentTimeoutError, match="session/new"):
                     await agent.new_session(cwd="/")
-                # Counted when the timeout is seen: closing the agent reads on, and may
-                # read the rest of the flood before the script gets a turn to stop it.
+                # Counted when the timeout is seen: closing the agent reads on.
                 read_when_it_fired = transport.agent.flooded
                 tg.cancel_scope.cancel()
     assert read_when_it_fired < FLOOD  # it fired while the flood went on
@@ -254,3 +252,23 @@ async def test_updates_for_unknown_sessions_are_kept_for_a_few_sessions_only() -
         kept = agent._router._early
     assert len(kept) <= dispatch.MAX_EARLY_SESSIONS
     assert all(len(updates) <= dispatch.MAX_EARLY_UPDATES for updates in kept.values())
+
+
+async def test_opening_and_loading_sessions_start_no_worker_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A worker thread waits for the GIL at its start and at its wake-up, and a reader busy
+    # with a flood holds it: a session/new made in one was sent half a second late.
+    def no_thread(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a worker thread was started")
+
+    async def script(a: ScriptedAgent) -> None:
+        await open_sessions(a, ONE)
+        await a.reply(await a.expect("session/load"), {})
+        await a.receive()
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", no_thread)
+    async with LiveAgent(transport=MemoryAcpTransport(script)) as agent:
+        with anyio.fail_after(LIMIT):
+            await agent.new_session(cwd="relative/dir")
+            await agent.load_session(ONE, cwd="relative/dir")
