@@ -10,6 +10,32 @@ client; passing them to a run, a session, a fleet or a live agent is still to co
 (docs/extend.md, "Not wired yet").
 """
 
+from ._hook_payloads import (
+    Edit,
+    FileEdited,
+    HookPayload,
+    SessionEnded,
+    SessionStarted,
+    ShellCommand,
+    ToolUse,
+    ToolUsed,
+)
+from ._hooks import Allow, Decision, Deny, Hooks
 from ._tool import Tool, tool
 
-__all__ = ["Tool", "tool"]
+__all__ = [
+    "Allow",
+    "Decision",
+    "Deny",
+    "Edit",
+    "FileEdited",
+    "HookPayload",
+    "Hooks",
+    "SessionEnded",
+    "SessionStarted",
+    "ShellCommand",
+    "Tool",
+    "ToolUse",
+    "ToolUsed",
+    "tool",
+]

@@ -48,7 +48,9 @@ from agent_sdk.events import (
     ToolCallStarted,
     to_json,
 )
-from agent_sdk.extend import tool
+from agent_sdk.extend import Hooks, tool
+from agent_sdk.extend._hooks import EVENTS
+from agent_sdk.extend._hooks import answer as answer_hook
 from agent_sdk.extend._mcp import McpServer
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
@@ -368,6 +370,36 @@ async def mcp_server_message(value: bytes) -> None:
         assert await server.handle(PING) == PONG
 
 
+# --- hooks ---------------------------------------------------------------------------------
+ALLOW_ALL = Hooks(
+    before_tool=lambda call: "allow",
+    before_shell=lambda call: "allow",
+    after_tool=lambda call: "noted",
+    after_edit=lambda call: None,
+    session_start=lambda call: "hello",
+    session_end=lambda call: None,
+)
+HOOK_KEYS = (
+    "session_id", "model", "workspace_roots", "tool_name", "tool_input", "tool_output",
+    "command", "sandbox", "duration", "file_path", "edits", "reason", "duration_ms",
+)  # fmt: skip
+
+
+async def hook_input(value: bytes) -> None:
+    """The value as a hook's whole input, and as each key of each event's input: the
+    answer is an exit code of 0 or 2 and, on stdout, nothing or one JSON object; a gate
+    that cannot read its input never allows."""
+    lines = [value]
+    for event in EVENTS:
+        head = b'{"hook_event_name":"' + event.encode() + b'"'
+        lines += [head + b',"' + key.encode() + b'":' + value + b"}" for key in HOOK_KEYS]
+    for line in lines:
+        reply = await answer_hook(ALLOW_ALL, line, [])
+        assert reply.exit_code in (0, 2)
+        if reply.stdout:
+            assert type(msgspec.json.decode(reply.stdout)) is dict
+
+
 P = "agent_sdk._protocol"
 L = "agent_sdk.live"
 DECODE = (f"{L}._jsonrpc:decode",)
@@ -416,6 +448,7 @@ ENTRIES: dict[str, Entry] = {
     "tools' MCP server message": Entry(
         mcp_server_message, ("agent_sdk.extend._mcp_messages:decode",)
     ),
+    "hook input": Entry(hook_input, ("agent_sdk.extend._hooks:answer",)),
     # the live agent (ACP): see live_entries.py; every placement decodes through one site
     "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>", f"{L}._jsonrpc:_scalar")),
     "acp notification params": Entry(live_entries.notification_params, DECODE),

@@ -1,0 +1,225 @@
+"""Hooks that decide, in Python (docs/extend.md "Hooks"; docs/protocol.md §6): the
+callbacks a program gives (:class:`Hooks`), the answer each hook call gets, and the
+``hooks.json`` that makes the CLI ask.
+
+IO-free: :func:`answer` takes the JSON the CLI wrote on a hook's stdin and gives what the
+hook process must print and the code it must exit with. How that process reaches the
+program (a relay, a socket) is the transport's business.
+
+The answers use the spellings the contract saw reach the stream (§6.4): snake_case
+``permission``/``user_message`` (a camelCase ``userMessage`` blocked without its reason),
+``updated_input``, ``additional_context``. Gates fail closed: a callback that raises, does
+not answer within ``Hooks.timeout`` or answers something else denies the call, with a
+reason that says so; its exception is kept for the program (``errors``), never shown to
+the agent, as the live agent's callbacks (docs/live.md "Approvals").
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import shlex
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Literal, NamedTuple, TypeAlias
+
+import anyio
+import anyio.to_thread
+import msgspec
+
+from ._hook_payloads import (
+    FileEdited,
+    HookPayload,
+    SessionEnded,
+    SessionStarted,
+    ShellCommand,
+    ToolUse,
+    ToolUsed,
+)
+
+__all__ = ["Allow", "Decision", "Deny", "HookReply", "Hooks", "answer", "hooks_file"]
+
+
+class Allow(msgspec.Struct, frozen=True, kw_only=True):
+    """Let the call run; with ``updated_input``, run it with these arguments instead
+    (``preToolUse`` only: a shell command cannot be changed, §6.3)."""
+
+    updated_input: dict[str, Any] | None = None
+
+
+class Deny(msgspec.Struct, frozen=True):
+    """Do not run the call. ``reason`` is what the model reads, and the stream's
+    ``rejected`` reason of a ``preToolUse`` deny (§6.4; a ``beforeShellExecution`` deny
+    shows the CLI's fixed words instead)."""
+
+    reason: str = "denied by the program"
+
+
+Decision: TypeAlias = Literal["allow", "deny"] | Allow | Deny
+"""What a gate returns: ``"allow"``, ``"deny"``, :class:`Allow` or :class:`Deny`."""
+
+_Gate = Callable[[Any], "Decision | Awaitable[Decision]"]
+_Observer = Callable[[Any], "str | Awaitable[str | None] | None"]
+
+
+class Hooks(msgspec.Struct, frozen=True, kw_only=True):
+    """The callbacks a print-mode run calls while the agent works (§6.2: the events
+    print mode fires). Each may be sync (run in a worker thread, as tools are) or async.
+
+    Args:
+        before_tool: a tool call is about to run (:class:`ToolUse`); returns a
+            :data:`Decision`.
+        before_shell: a shell command is about to run (:class:`ShellCommand`); returns a
+            :data:`Decision` (``updated_input`` is ignored).
+        after_tool: a call ran (:class:`ToolUsed`); may return text the model reads next
+            (``additional_context``).
+        after_edit: a file was edited (:class:`FileEdited`); observe only.
+        session_start: the run started (:class:`SessionStarted`); may return text the
+            model reads (``additional_context``).
+        session_end: the run ended (:class:`SessionEnded`); observe only.
+        timeout: seconds a callback may take; past it a gate denies.
+
+    Example::
+
+        def no_rm(call: ShellCommand) -> Decision:
+            return Deny("no rm here") if call.command.startswith("rm ") else "allow"
+
+        run_sync("tidy up", AgentOptions(hooks=Hooks(before_shell=no_rm)))
+    """
+
+    before_tool: _Gate | None = None
+    before_shell: _Gate | None = None
+    after_tool: _Observer | None = None
+    after_edit: _Observer | None = None
+    session_start: _Observer | None = None
+    session_end: _Observer | None = None
+    timeout: float = 30.0
+
+
+class _Event(NamedTuple):
+    field: str  # the Hooks attribute
+    payload: type[HookPayload]
+    gate: bool
+
+
+# The CLI's event names (§6.2) for the callbacks agent_sdk offers.
+EVENTS: dict[str, _Event] = {
+    "preToolUse": _Event("before_tool", ToolUse, True),
+    "beforeShellExecution": _Event("before_shell", ShellCommand, True),
+    "postToolUse": _Event("after_tool", ToolUsed, False),
+    "afterFileEdit": _Event("after_edit", FileEdited, False),
+    "sessionStart": _Event("session_start", SessionStarted, False),
+    "sessionEnd": _Event("session_end", SessionEnded, False),
+}
+# How long the CLI waits for a hook past the callback's own limit: the program's deny
+# (with a reason) must come before the CLI's timeout (a block without one, failClosed).
+CLI_GRACE = 10.0
+
+
+class HookReply(NamedTuple):
+    """What the hook process prints on stdout and stderr, and its exit code (§6.4)."""
+
+    exit_code: int
+    stdout: bytes
+    stderr: bytes = b""
+
+
+def hooks_file(hooks: Hooks, command: Sequence[str]) -> bytes:
+    """The ``hooks.json`` that makes the CLI run ``command`` (an argv, quoted here for the
+    CLI's shell) for each event ``hooks`` has a callback for: ``"version": 1`` and flat
+    entries (§6.1: a file without it was rejected, nested groups did not fire); gates
+    ``failClosed``, so that a relay that cannot reach the program blocks the call."""
+    line = shlex.join(command)
+    seconds = math.ceil(hooks.timeout + CLI_GRACE)
+    entries = {
+        name: [{"command": line, "timeout": seconds, "failClosed": event.gate}]
+        for name, event in EVENTS.items()
+        if getattr(hooks, event.field) is not None
+    }
+    return msgspec.json.encode({"version": 1, "hooks": entries})
+
+
+def _reply(answer: dict[str, Any]) -> HookReply:
+    return HookReply(0, msgspec.json.encode(answer))
+
+
+def _deny(reason: str) -> HookReply:
+    return _reply({"permission": "deny", "user_message": reason})
+
+
+async def answer(hooks: Hooks, line: bytes, errors: list[BaseException]) -> HookReply:
+    """The answer to one hook call: ``line`` is the JSON the CLI wrote on its stdin.
+
+    A gate's callback that fails (raises, times out, answers something else) denies,
+    with a reason saying so; its exception goes to ``errors``. Input that is not a known
+    event's object is refused with exit 2 (which blocks a gate, §6.4)."""
+    try:
+        raw = msgspec.json.decode(line)
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        raw = None
+    name = raw.get("hook_event_name") if type(raw) is dict else None
+    event = EVENTS.get(name) if type(name) is str else None
+    if event is None or type(raw) is not dict:
+        return HookReply(2, b"", b"agent_sdk: not a hook event it answers; blocked\n")
+    callback = getattr(hooks, event.field)
+    if callback is None:  # not asked for: the CLI's own default
+        return _reply({})
+    try:
+        payload = msgspec.convert({**raw, "raw": raw}, event.payload)
+    except msgspec.ValidationError as exc:
+        errors.append(exc)
+        payload = None
+    if event.gate:
+        return await _gate(hooks, event.field, callback, payload, errors)
+    return await _observe(hooks, callback, payload, errors)
+
+
+async def _run(hooks: Hooks, callback: Callable[[Any], Any], payload: Any) -> Any:
+    with anyio.fail_after(hooks.timeout):
+        if inspect.iscoroutinefunction(callback):
+            return await callback(payload)
+        result = await anyio.to_thread.run_sync(callback, payload, abandon_on_cancel=True)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+async def _gate(
+    hooks: Hooks, field: str, callback: _Gate, payload: Any, errors: list[BaseException]
+) -> HookReply:
+    failed = f"agent_sdk: the program's {field} hook failed, so the call was denied"
+    if payload is None:
+        return _deny(failed)
+    try:
+        decision = await _run(hooks, callback, payload)
+    except Exception as exc:  # a timeout included: TimeoutError
+        errors.append(exc)
+        return _deny(failed)
+    if decision == "allow":
+        return _reply({"permission": "allow"})
+    if decision == "deny":
+        return _deny(Deny().reason)
+    if type(decision) is Deny:
+        return _deny(decision.reason)
+    if type(decision) is Allow:
+        if decision.updated_input is None or field != "before_tool":
+            return _reply({"permission": "allow"})
+        return _reply({"permission": "allow", "updated_input": decision.updated_input})
+    errors.append(TypeError(f"the {field} hook returned {decision!r}, not a Decision"))
+    return _deny(failed)
+
+
+async def _observe(
+    hooks: Hooks, callback: _Observer, payload: Any, errors: list[BaseException]
+) -> HookReply:
+    if payload is None:
+        return _reply({})
+    try:
+        context = await _run(hooks, callback, payload)
+    except Exception as exc:
+        errors.append(exc)
+        return _reply({})
+    if type(context) is str and context:
+        return _reply({"additional_context": context})
+    if context is not None and type(context) is not str:
+        errors.append(TypeError(f"a hook returned {context!r}, not text or None"))
+    return _reply({})
