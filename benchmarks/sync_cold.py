@@ -57,16 +57,45 @@ def worker(api: str, stream: str, warmup: str) -> None:
                 count += 1
         return count
 
+    async def by_hand(path: str, kept: list[object] | None) -> int:
+        # The common wrapper (workers.py), keeping its dicts or not: what keeping costs
+        # any wrapper in a fresh process.
+        import asyncio
+        import json
+
+        proc = await asyncio.create_subprocess_exec(
+            os.environ["BENCH_CHILD"],
+            env={**os.environ, "BENCH_STREAM": path},
+            stdout=asyncio.subprocess.PIPE,
+            limit=1 << 30,
+        )
+        assert proc.stdout is not None
+        count = 0
+        while line := await proc.stdout.readline():
+            event = json.loads(line)
+            if kept is not None:
+                kept.append(event)
+            count += 1
+        await proc.wait()
+        return count
+
     def once(path: str) -> object:
         if api == "run":
             return anyio.run(streamed, path)
+        if api == "loads":
+            return anyio.run(by_hand, path, None)
+        if api == "loads_kept":
+            kept: list[object] = []
+            anyio.run(by_hand, path, kept)
+            return kept
         return run_sync("bench", options=options(path))
 
     once(warmup)
     start = time.perf_counter()
     got = once(stream)  # the result is timed until it is returned, not until it is freed
     seconds = time.perf_counter() - start
-    print(seconds, got if isinstance(got, int) else len(getattr(got, "events", ())))
+    kept = len(got) if isinstance(got, list) else len(getattr(got, "events", ()))
+    print(seconds, got if isinstance(got, int) else kept)
 
 
 def _timed(argv: list[str], env: dict[str, str]) -> float:
@@ -136,7 +165,19 @@ def measure(base: Path, work: Path, events: int, rounds: int, cold_rounds: int) 
         for code, api in contenders:
             argv = [*me, api, str(stream), str(tiny)]
             seconds[code, api].append(_worker_seconds(argv, envs[code]))
+    # The common wrapper (new code's interpreter), keeping its dicts or not, taking turns.
+    wrappers = {api: [] for api in ("loads", "loads_kept")}  # type: dict[str, list[float]]
+    for _ in range(rounds):
+        for api, samples in wrappers.items():
+            argv = [*me, api, str(stream), str(tiny)]
+            samples.append(_worker_seconds(argv, envs["new"]))
     print(f"{count:,} events, {rounds} rounds (min / median / max):")
+    plain, kept = wrappers["loads"], wrappers["loads_kept"]
+    ratios = sorted(k / p for k, p in zip(kept, plain, strict=True))
+    print(
+        f"  readline + json.loads: {_spread(plain)}; keeping the dicts {_spread(kept)}; "
+        f"kept / not {ratios[0]:.2f} / {statistics.median(ratios):.2f} / {ratios[-1]:.2f}"
+    )
     for code in codes:
         runs, syncs = seconds[code, "run"], seconds[code, "run_sync"]
         ratios = sorted(s / r for s, r in zip(syncs, runs, strict=True))

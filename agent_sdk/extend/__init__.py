@@ -5,9 +5,13 @@ type hints and a docstring. Its JSON Schema comes from its signature, the argume
 agent sends are checked against it, and what it returns (text, or anything msgspec can
 encode) or raises (a tool error the agent sees) is sent back over MCP.
 
+:class:`Hooks` holds callbacks that decide on the agent's tool calls in print mode (allow,
+deny with a reason, run with other arguments) and observe what it did; a callback that fails
+denies (docs/extend.md, "Hooks that decide").
+
 Today the tools are served by an MCP server that is proven against the official MCP
-client; passing them to a run, a session, a fleet or a live agent is still to come
-(docs/extend.md, "Not wired yet").
+client, and the hooks' answers are built; passing them to a run, a session, a fleet or a
+live agent is still to come (docs/extend.md, "Not wired yet").
 """
 
 from ._hook_payloads import (
