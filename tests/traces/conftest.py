@@ -1,24 +1,11 @@
-"""The fixtures of the trace tests: spans recorded in memory (trace_spans.py)."""
+"""The fixtures of the trace tests: spans recorded in memory (tests/trace_spans.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from trace_spans import EXPORTER, SWITCH, Spans, provide
+from trace_spans import SWITCH, provide, spans
 
-
-@pytest.fixture
-def spans() -> Iterator[Spans]:
-    """Record spans for this test; what ended is in the fixture's value."""
-    provide()
-    EXPORTER.clear()
-    SWITCH.on = True
-    try:
-        yield Spans()
-    finally:
-        SWITCH.on = False
-        EXPORTER.clear()
+__all__ = ["spans"]
 
 
 @pytest.fixture

@@ -1,15 +1,17 @@
 """Spans caught in memory: the OTel SDK (a test extra) as the program's provider.
 
 The provider is set once for the process (OTel allows one), with a sampler that records
-only while a test asks for spans (the ``spans`` fixture, conftest.py): the runs of other
-tests in the same process get non-recording spans, which is the SDK's "no provider" cost.
+only while a test asks for spans (the ``spans`` fixture): the runs of other tests in the
+same process get non-recording spans, which is the SDK's "no provider" cost. Used by
+tests/traces/ and by the planted-key test of tests/secrets/.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -72,3 +74,16 @@ class Spans:
             for span in among
             if span.parent is not None and span.parent.span_id == parent.context.span_id
         ]
+
+
+@pytest.fixture
+def spans() -> Iterator[Spans]:
+    """Record spans for this test; what ended is in the fixture's value."""
+    provide()
+    EXPORTER.clear()
+    SWITCH.on = True
+    try:
+        yield Spans()
+    finally:
+        SWITCH.on = False
+        EXPORTER.clear()
