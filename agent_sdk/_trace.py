@@ -103,22 +103,30 @@ class AgentSpan:
         """Tool-call events, in their order: a start opens a span, a completion ends it."""
         for event in events:
             if type(event) is ToolCallStarted:
-                self._calls[event.call_id] = self._open(event)
+                open_span = self._calls.get(event.call_id)
+                if open_span is None:
+                    self._calls[event.call_id] = self._open(event)
+                else:  # started again (a live call re-sent with its real arguments)
+                    self._describe(open_span, event)
             else:
                 self._close(event)  # type: ignore[arg-type]  # the other kind: completed
 
     def _open(self, event: ToolCallStarted | ToolCallCompleted) -> Span:
         kind = event.kind or "unknown"
-        attributes = {
-            "gen_ai.operation.name": "execute_tool",
-            "gen_ai.tool.name": kind,
-            "gen_ai.tool.call.id": event.tool_call_id or event.call_id,
-            "agent_sdk.tool.label": self._redact(event.label)[:MAX_LABEL],
-        }
         span: Span = self._tracer.start_span(
-            f"execute_tool {kind}", context=self._context, attributes=attributes
+            f"execute_tool {kind}",
+            context=self._context,
+            attributes={"gen_ai.operation.name": "execute_tool"},
         )
+        self._describe(span, event)
         return span
+
+    def _describe(self, span: Span, event: ToolCallStarted | ToolCallCompleted) -> None:
+        kind = event.kind or "unknown"
+        span.update_name(f"execute_tool {kind}")
+        span.set_attribute("gen_ai.tool.name", kind)
+        span.set_attribute("gen_ai.tool.call.id", event.tool_call_id or event.call_id)
+        span.set_attribute("agent_sdk.tool.label", self._redact(event.label)[:MAX_LABEL])
 
     def _close(self, event: ToolCallCompleted) -> None:
         span = self._calls.pop(event.call_id, None)
