@@ -8,6 +8,7 @@ rules it keeps are in docs/lifecycle.md. ``run_sync`` is in ``_sync``.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import os
@@ -164,7 +165,8 @@ class Run(RunFacts):
         if transport is not None and getattr(self, "_state", None) not in _OVER:
             transport.kill_now()
             if getattr(self, "_span", None) is not None:
-                self._end_span(None)
+                with contextlib.suppress(Exception):  # an exporter torn down at exit
+                    self._end_span(None)
 
     def _for_result(self) -> Run:
         """This run ends in a :class:`RunResult` (``run_async``, ``Session.send``): keep
@@ -316,14 +318,7 @@ class Run(RunFacts):
     # --- traces (docs/traces.md): per run, never per event ----------------------------
     def _end_span(self, error: BaseException | None) -> None:
         assert self._span is not None
-        transport, result = self._transport, self._result
-        self._span.end_run(
-            self._state.value,
-            error,
-            self._stream,
-            exit_code=transport.returncode if transport is not None else None,
-            usage=result.usage if result is not None else None,
-        )
+        self._span.end_run(self._state.value, error, self._stream, self._transport, self._result)
 
 
 class Batches:

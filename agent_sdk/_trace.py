@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from ._options import AgentOptions
     from ._protocol.redaction import Redaction
     from ._protocol.stream import Stream
+    from ._transport.base import Transport
     from .events import ToolCallCompleted, Usage
+    from .result import PlainResult
 
 __all__ = [
     "MAX_LABEL",
@@ -188,21 +190,20 @@ class AgentSpan:
         state: str,
         error: BaseException | None,
         stream: Stream,
-        *,
-        exit_code: int | None,
-        usage: Usage | None,
+        transport: Transport | None,
+        result: PlainResult | None,
     ) -> None:
         """End a print-mode run's span: ``state`` is the run's (``_run._State``) as it
-        ended, ``usage`` its result's (else the result event's, a failed run's)."""
+        ended; the usage is its result's, else its result event's (a failed run's)."""
         outcome = _RUN_OUTCOMES.get(state, "abandoned")  # abandoned: garbage-collected
         if error is not None and not isinstance(error, Exception):
             outcome = "cancelled"
-        result_event = stream.result_event
-        if usage is None and result_event is not None:
-            usage = result_event.usage
+        usage = result.usage if result is not None else None
+        if usage is None and stream.result_event is not None:
+            usage = stream.result_event.usage
         attributes = {
             "gen_ai.conversation.id": stream.session_id,
-            "agent_sdk.exit_code": exit_code,
+            "agent_sdk.exit_code": transport.returncode if transport is not None else None,
             "agent_sdk.events": stream.received,
         }
         self.end(outcome, error, attributes=attributes, usage=usage)

@@ -11,7 +11,14 @@ from opentelemetry.trace import SpanKind, StatusCode
 from trace_lines import SESSION, rejected_read, shell, usage_result
 from trace_spans import Spans
 
-from agent_sdk import AgentOptions, AgentProcessError, AgentTimeoutError, run, run_async
+from agent_sdk import (
+    AgentOptions,
+    AgentProcessError,
+    AgentTimeoutError,
+    run,
+    run_async,
+    run_sync,
+)
 from agent_sdk.testing import Exit, MemoryTransport, Output, Pause, Stderr
 
 pytestmark = pytest.mark.anyio
@@ -162,3 +169,12 @@ async def test_a_run_not_recorded_makes_no_span_and_still_succeeds() -> None:
     )
     result = await run_async("hi", transport=transport)
     assert [call.kind for call in result.tool_calls] == ["shellToolCall"]
+
+
+def test_run_sync_without_an_event_loop_is_traced_too(spans: Spans, fake_binary: str) -> None:
+    options = AgentOptions(binary=fake_binary, env={"FAKE_AGENT_SCENARIO": "fix_tests"})
+    result = run_sync("hi", options=options)
+    run_span = spans.one("invoke_agent")
+    calls = spans.children(run_span, spans.all())
+    assert len(calls) == len(result.tool_calls) > 0
+    assert dict(run_span.attributes or {})["gen_ai.conversation.id"] == result.session_id
