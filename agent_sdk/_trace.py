@@ -98,53 +98,61 @@ class AgentSpan:
         self._span = span
         self._redact = redact
         self._context = trace.set_span_in_context(span)
-        self._calls: dict[str, Span] = {}
+        # The open calls: their span, and their start (described only if the run ends
+        # before the call does).
+        self._calls: dict[str, tuple[Span, ToolCallStarted]] = {}
         self._ended = False
 
     def tool_calls(self, events: Sequence[ToolCallStarted | ToolCallCompleted]) -> None:
-        """Tool-call events, in their order: a start opens a span, a completion ends it."""
+        """Tool-call events, in their order: a start opens a span, a completion ends it.
+
+        A start costs a span and nothing else: the payload is read once, at the
+        completion, which has the arguments too (and a live call's real ones; a call
+        started again is the same span)."""
         for event in events:
             if type(event) is ToolCallStarted:
-                open_span = self._calls.get(event.call_id)
-                if open_span is None:
-                    self._calls[event.call_id] = self._open(event)
-                else:  # started again (a live call re-sent with its real arguments)
-                    self._describe(open_span, event)
+                if event.call_id not in self._calls:
+                    self._calls[event.call_id] = (self._open(event), event)
             else:
                 self._close(event)  # type: ignore[arg-type]  # the other kind: completed
 
     def _open(self, event: ToolCallStarted | ToolCallCompleted) -> Span:
-        kind = event.kind or "unknown"
         span: Span = self._tracer.start_span(
-            f"execute_tool {kind}",
+            "execute_tool",
             context=self._context,
-            attributes={"gen_ai.operation.name": "execute_tool"},
+            attributes={
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.call.id": event.call_id,
+            },
         )
-        self._describe(span, event)
         return span
 
-    def _describe(self, span: Span, event: ToolCallStarted | ToolCallCompleted) -> None:
+    def _described(
+        self, span: Span, event: ToolCallStarted | ToolCallCompleted
+    ) -> dict[str, str | bool | int]:
         kind = event.kind or "unknown"
         span.update_name(f"execute_tool {kind}")
-        span.set_attribute("gen_ai.tool.name", kind)
-        span.set_attribute("gen_ai.tool.call.id", event.tool_call_id or event.call_id)
-        span.set_attribute("agent_sdk.tool.label", self._redact(event.label)[:MAX_LABEL])
+        return {
+            "gen_ai.tool.name": kind,
+            "agent_sdk.tool.label": self._redact(event.label)[:MAX_LABEL],
+        }
 
     def _close(self, event: ToolCallCompleted) -> None:
-        span = self._calls.pop(event.call_id, None)
-        if span is None:  # its start was not seen: a span of the completion alone
-            span = self._open(event)
-        status, ok = event.status, event.ok
-        span.set_attribute("agent_sdk.tool.outcome", event.outcome or "")
-        span.set_attribute("agent_sdk.tool.status", status)
-        span.set_attribute("agent_sdk.tool.ok", ok)
-        exit_code = event.exit_code
+        found = self._calls.pop(event.call_id, None)
+        # A completion whose start was not seen: a span of its own, opened now.
+        span = found[0] if found is not None else self._open(event)
+        status, ok, exit_code = event.status, event.ok, event.exit_code
+        attributes = self._described(span, event)
+        attributes["agent_sdk.tool.outcome"] = event.outcome or ""
+        attributes["agent_sdk.tool.status"] = status
+        attributes["agent_sdk.tool.ok"] = ok
         if exit_code is not None:
-            span.set_attribute("agent_sdk.tool.exit_code", exit_code)
+            attributes["agent_sdk.tool.exit_code"] = exit_code
         if not ok and status != "blocked":  # blocked is a decision, not a failure
-            reason = event.outcome if status == "failed" else "exit_code"
-            span.set_attribute("error.type", reason or "error")
+            reason = (event.outcome if status == "failed" else "exit_code") or "error"
+            attributes["error.type"] = reason
             span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, reason))
+        span.set_attributes(attributes)
         span.end()
 
     def end(
@@ -170,8 +178,10 @@ class AgentSpan:
             return
         self._ended = True
         span = self._span
-        for call in self._calls.values():
-            call.set_attribute("agent_sdk.tool.outcome", "unfinished")
+        for call, started in self._calls.values():
+            attributes = self._described(call, started)
+            attributes["agent_sdk.tool.outcome"] = "unfinished"
+            call.set_attributes(attributes)
             call.end()
         self._calls.clear()
         span.set_attribute("agent_sdk.outcome", outcome)
