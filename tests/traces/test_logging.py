@@ -9,11 +9,13 @@ import subprocess
 import sys
 from collections.abc import Callable
 
+import anyio
 import pytest
 
 import fake_agent
 from agent_sdk import AgentOptions, AgentTimeoutError, run_async
 from agent_sdk.fleet import Fleet, LocalBackend, RetryPolicy, Task
+from agent_sdk.live import LiveAgent
 from agent_sdk.testing import Exit, MemoryTransport, Output, Stderr
 
 pytestmark = pytest.mark.anyio
@@ -107,3 +109,15 @@ def test_a_program_that_imports_logging_but_sets_nothing_sees_nothing() -> None:
     )
     assert done.stderr == ""
     assert done.stdout == ""
+
+
+async def test_a_live_turn_out_of_its_turn_timeout_is_logged_at_info(
+    options: AgentOptions, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="agent_sdk")
+    async with LiveAgent(options, turn_timeout=0.5) as agent:
+        session = await agent.new_session()
+        with pytest.raises(AgentTimeoutError), anyio.fail_after(30):
+            await session.send("scenario:slow")
+    assert messages(caplog, "agent_sdk.live")[0] == "a turn ran out of turn_timeout: cancelling it"
+    assert any(m.startswith("started") for m in messages(caplog, "agent_sdk.transport"))
