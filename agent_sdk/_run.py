@@ -278,6 +278,7 @@ class Run(RunFacts):
             if ran_out is not None:
                 if ran_out != "grace":
                     await self._expired(ran_out)
+                log("run", INFO, "the CLI lingered past its output: ended after result_grace")
                 ended_by_us = True
         else:
             ended_by_us = transport.returncode is None

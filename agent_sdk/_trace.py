@@ -341,6 +341,9 @@ def task_span(task_id: str, redact: Redact) -> Iterator[TaskSpan | None]:
             span, end_on_exit=False, record_exception=False, set_status_on_exception=False
         ):
             yield traced
+    except Exception as exc:  # the task's setup failed (a worktree that cannot be made)
+        traced.end(exc, attempts=0, tool_calls=0, session_id=None, usage=None)
+        raise
     finally:
         if not traced._ended:  # the block left early (cancelled, or the setup failed)
             traced._ended = True

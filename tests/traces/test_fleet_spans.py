@@ -3,12 +3,14 @@ an event on it (docs/traces.md). In-memory CLIs, the OTel SDK's in-memory export
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from opentelemetry.trace import StatusCode
 from trace_spans import Spans
 
+from agent_sdk import AgentError
 from agent_sdk.fleet import Fleet, LocalBackend, RetryPolicy, Task
 from agent_sdk.testing import Exit, MemoryTransport, Output, Stderr
 
@@ -88,3 +90,15 @@ async def test_the_tasks_of_a_fleet_are_spans_of_their_own(spans: Spans) -> None
         (run,) = spans.children(task, spans.named("invoke_agent"))
         task_id = dict(task.attributes or {})["agent_sdk.task.id"]
         assert dict(run.attributes or {})["gen_ai.conversation.id"] == task_id
+
+
+async def test_a_task_whose_worktree_cannot_be_made_is_an_error_span(
+    spans: Spans, tmp_path: Path
+) -> None:
+    task = Task(prompt="go", repo=str(tmp_path))  # not a git repository
+    fleet = Fleet([task], isolation=["worktree"], backend=LocalBackend(flaky))
+    (outcome,) = await run_all(fleet)
+    assert isinstance(outcome.error, AgentError)
+    span = spans.one("invoke_workflow")
+    assert span.status.status_code is StatusCode.ERROR
+    assert dict(span.attributes or {})["agent_sdk.outcome"] == "failed"

@@ -121,3 +121,11 @@ async def test_a_live_turn_out_of_its_turn_timeout_is_logged_at_info(
             await session.send("scenario:slow")
     assert messages(caplog, "agent_sdk.live")[0] == "a turn ran out of turn_timeout: cancelling it"
     assert any(m.startswith("started") for m in messages(caplog, "agent_sdk.transport"))
+
+
+async def test_a_cli_lingering_after_its_result_is_logged_at_info(
+    fake_options: MakeOptions, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="agent_sdk")
+    await run_async("hi", options=fake_options("hang_after_result", result_grace=0.2))
+    assert any("lingered past its" in m for m in messages(caplog, "agent_sdk.run"))
