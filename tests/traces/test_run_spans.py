@@ -15,6 +15,7 @@ from agent_sdk import (
     AgentOptions,
     AgentProcessError,
     AgentTimeoutError,
+    Session,
     run,
     run_async,
     run_sync,
@@ -178,3 +179,13 @@ def test_run_sync_without_an_event_loop_is_traced_too(spans: Spans, fake_binary:
     calls = spans.children(run_span, spans.all())
     assert len(calls) == len(result.tool_calls) > 0
     assert dict(run_span.attributes or {})["gen_ai.conversation.id"] == result.session_id
+
+
+async def test_the_turns_of_a_session_are_spans_of_one_conversation(spans: Spans) -> None:
+    session = Session(transport=lambda: MemoryTransport([Output.event(init(), usage_result())]))
+    await session.send("first")
+    await session.send("second")
+    turns = spans.named("invoke_agent")
+    assert len(turns) == 2
+    assert {dict(turn.attributes or {})["gen_ai.conversation.id"] for turn in turns} == {SESSION}
+    assert dict(turns[1].attributes or {})["gen_ai.conversation.id"] == SESSION
