@@ -4,13 +4,13 @@ logged at DEBUG and traced; the same for a fleet task retried after such a failu
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write_scenario
 from secrets_plant import KEY, MakeOptions
 from trace_spans import Spans, spans
 
@@ -63,7 +63,9 @@ def key_in_tool_call(tmp_path: Path) -> Path:
         shell("completed"),
         {"fake": "leak_credentials", "is_error": True},
     ]
-    return write_scenario(tmp_path / "key_in_tool_call.ndjson", steps)
+    path = tmp_path / "key_in_tool_call.ndjson"
+    path.write_text("".join(json.dumps(step) + "\n" for step in steps))
+    return path
 
 
 async def test_a_failed_runs_logs_and_spans_show_the_key_nowhere(
