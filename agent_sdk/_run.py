@@ -8,17 +8,20 @@ rules it keeps are in docs/lifecycle.md. ``run_sync`` is in ``_sync``.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import math
 import os
+import sys
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from types import TracebackType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import anyio
 
 from ._deadlines import Deadlines, Limit
+from ._log import INFO, log
 from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
@@ -28,6 +31,9 @@ from .errors import AgentError, AgentUsageError
 from .events import Event
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult
+
+if TYPE_CHECKING:
+    from ._trace import AgentSpan
 
 __all__ = ["Run", "run"]
 
@@ -90,6 +96,7 @@ class Run(RunFacts):
         )
         self._ready: deque[Event] = deque()
         self._result: PlainResult | None = None
+        self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
 
     # --- iteration ------------------------------------------------------------------
     def __aiter__(self) -> Run:
@@ -157,6 +164,9 @@ class Run(RunFacts):
         transport = getattr(self, "_transport", None)
         if transport is not None and getattr(self, "_state", None) not in _OVER:
             transport.kill_now()
+            if getattr(self, "_span", None) is not None:
+                with contextlib.suppress(Exception):  # an exporter torn down at exit
+                    self._end_span(None)
 
     def _for_result(self) -> Run:
         """This run ends in a :class:`RunResult` (``run_async``, ``Session.send``): keep
@@ -176,14 +186,20 @@ class Run(RunFacts):
             return await step
         except StopAsyncIteration:
             raise
-        except BaseException:
+        except BaseException as exc:
             await self._end(_State.FAILED)
+            if self._span is not None:
+                self._end_span(exc)
             raise
         finally:
             self._iterating = False
 
     async def _start(self) -> None:
         self._state = _State.STARTING
+        if "opentelemetry.trace" in sys.modules:  # the program may trace (docs/traces.md)
+            from ._trace import run_span
+
+            self._span = run_span(self._options, self._redaction, self._stream)
         if self._transport is None:
             from ._transport.subprocess import SubprocessTransport
 
@@ -234,12 +250,14 @@ class Run(RunFacts):
         if chunk == b"":
             if limit != "grace":
                 await self._expired(limit)
+            log("run", INFO, "the CLI lingered past its result: ended after result_grace")
             self._state = _State.GRACE_OVER
             return None
         return chunk
 
     async def _expired(self, limit: Expiry) -> None:
         transport = self._transport
+        log("run", INFO, "the run ran out of time (%s): ending the CLI", limit)
         await self._end(_State.FAILED)
         raise timeout_error(
             self._stream,
@@ -260,6 +278,7 @@ class Run(RunFacts):
             if ran_out is not None:
                 if ran_out != "grace":
                     await self._expired(ran_out)
+                log("run", INFO, "the CLI lingered past its output: ended after result_grace")
                 ended_by_us = True
         else:
             ended_by_us = transport.returncode is None
@@ -283,6 +302,8 @@ class Run(RunFacts):
             raise outcome
         self._result = outcome
         self._state = _State.DONE
+        if self._span is not None:
+            self._end_span(None)
         raise StopAsyncIteration
 
     async def _end(self, state: _State) -> None:
@@ -292,6 +313,13 @@ class Run(RunFacts):
             self._ready.clear()  # ended: nothing more is delivered
         if self._transport is not None:
             await self._transport.aclose()
+        if self._span is not None and state is _State.CLOSED:
+            self._end_span(None)
+
+    # --- traces (docs/traces.md): per run, never per event ----------------------------
+    def _end_span(self, error: BaseException | None) -> None:
+        assert self._span is not None
+        self._span.end_run(self._state.value, error, self._stream, self._transport, self._result)
 
 
 class Batches:

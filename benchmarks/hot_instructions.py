@@ -7,10 +7,16 @@ the chatty one the figures before issue 24 were taken on.
     python benchmarks/hot_instructions.py OLD_CHECKOUT    # and another, in the same run
     python benchmarks/hot_instructions.py --run [OLD_CHECKOUT]
     python benchmarks/hot_instructions.py --modes [OLD_CHECKOUT]
+    python benchmarks/hot_instructions.py --traced [OLD_CHECKOUT]
 
 ``--modes`` also counts the realistic stream decoded as partial output (``Stream(partial=True)``,
 as a run with ``stream_partial_output``) and with every event kept (``keep_events=True``,
 as ``run_sync``): both take other branches of the decoder's pass.
+
+``--traced`` also counts this checkout's realistic stream traced (docs/traces.md): with
+the OpenTelemetry API imported and no provider set (``api``: the run's span records
+nothing, so its tool calls are not watched), and with the OTel SDK's ``TracerProvider``
+and no exporter (``traced``: a span per tool call, recorded, then dropped).
 
 ``--run`` counts whole streamed runs instead, on the realistic stream: ``run()`` of each
 checkout reading the stream from a child (``cat``) through its pipe, the consumer's
@@ -46,6 +52,15 @@ from agent_sdk._protocol.stream import Stream
 data = open(sys.argv[1], "rb").read()
 mode = sys.argv[2] if len(sys.argv) > 2 else ""
 stream = Stream(partial=mode == "partial", keep_events=mode == "kept")
+if mode in ("api", "traced"):
+    from opentelemetry import trace
+    if mode == "traced":
+        from opentelemetry.sdk.trace import TracerProvider
+        trace.set_tracer_provider(TracerProvider())
+    from agent_sdk._options import AgentOptions
+    from agent_sdk._protocol.redaction import NO_SECRETS
+    from agent_sdk._trace import run_span
+    span = run_span(AgentOptions(), NO_SECRETS, stream)
 for at in range(0, len(data), 262144):
     stream.feed(data[at : at + 262144])
 stream.end()
@@ -117,7 +132,7 @@ def instructions(
 
 
 def main() -> None:
-    flags = {"--run", "--modes"}
+    flags = {"--run", "--modes", "--traced"}
     others = [Path(arg).resolve() for arg in sys.argv[1:] if arg not in flags]
     checkouts = [HERE.parent, *others]
     if "--run" in sys.argv[1:]:
@@ -126,6 +141,8 @@ def main() -> None:
     runs = [("realistic", True, ""), ("chatty", False, "")]
     if "--modes" in sys.argv[1:]:
         runs += [("realistic", True, "partial"), ("realistic", True, "kept")]
+    if "--traced" in sys.argv[1:]:
+        runs += [("realistic", True, "api"), ("realistic", True, "traced")]
     with tempfile.TemporaryDirectory() as tmp:
         short = Path(tmp, "short.ndjson")
         streams.write_stream(short, 4)
@@ -133,7 +150,7 @@ def main() -> None:
             long = Path(tmp, f"{mix}.ndjson")
             streams.write_stream(long, EVENTS, realistic=realistic)
             what = f"{mix} stream" + (f", {mode}" if mode else "")
-            for checkout in checkouts:
+            for checkout in checkouts if mode not in ("api", "traced") else checkouts[:1]:
                 counts = (instructions(checkout, s, mode=mode) for s in (long, short))
                 per_event = (next(counts) - next(counts)) / (EVENTS - 4)
                 print(f"{per_event:,.0f} instructions per event, {what}  {checkout}")

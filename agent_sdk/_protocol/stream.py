@@ -20,6 +20,8 @@ from ..events import (
     InteractionResponse,
     ResultEvent,
     TextLine,
+    ToolCallCompleted,
+    ToolCallStarted,
     UnknownEvent,
 )
 from ..tool_calls import RunningToolCalls, ToolCallTracker
@@ -109,10 +111,12 @@ class Stream:
         self.keep_events = keep_events
         self.events: list[Event] = []
         """Every event so far, when :attr:`keep_events`."""
-        self.tool_calls: ToolCallTracker | RunningToolCalls = (
-            ToolCallTracker() if keep_events else RunningToolCalls()
-        )
+        # The tracker whose calls the decoder pairs in its pass, when nobody watches them:
+        # one test per block on the hot path, not an isinstance (docs/benchmarks.md).
+        self._pairs = None if keep_events else RunningToolCalls()
+        self.tool_calls: ToolCallTracker | RunningToolCalls = self._pairs or ToolCallTracker()
         """Tool calls paired as they stream: every call, or only the running ones."""
+        self._watch: Callable[[list[ToolCallStarted | ToolCallCompleted]], None] | None = None
         self.interactions = InteractionTracker()
         """Interaction queries paired as they stream (docs/protocol.md §3.6b)."""
         self.session_id: str | None = None
@@ -132,6 +136,16 @@ class Stream:
         if not self.keep_events:
             self.keep_events = True
             self.tool_calls = ToolCallTracker()
+            self._pairs = None
+
+    def watch_tool_calls(
+        self, watch: Callable[[list[ToolCallStarted | ToolCallCompleted]], None]
+    ) -> None:
+        """Hand ``watch`` every tool-call event from now on, a block's at once and in
+        order (a run's spans, ``_trace.py``). Only tool calls cost it anything: the
+        decoder then leaves their pairing to the tracker, which sees every call."""
+        self._watch = watch
+        self._pairs = None
 
     @property
     def text(self) -> str:
@@ -162,10 +176,10 @@ class Stream:
             return self._absorb_text(block)
         if self._detect_partial:
             self._detect_partial_output(block)
-        tracker = self.tool_calls
-        if isinstance(tracker, RunningToolCalls):
+        pairs = self._pairs
+        if pairs is not None:
             # The decoder pairs the tool calls in its pass (docs/benchmarks.md, issue 24).
-            decoded = self._decoder.decode_block(block, self._text, tracker.running, tracker.starts)
+            decoded = self._decoder.decode_block(block, self._text, pairs.running, pairs.starts)
         else:
             decoded = self._decoder.decode_block(block, self._text)
         events, calls, notable, junk = decoded
@@ -174,10 +188,12 @@ class Stream:
         if not events:
             return events
         self.received += len(events)
-        if isinstance(tracker, RunningToolCalls):
-            tracker.look_for_plan(events, calls)
+        if pairs is not None:
+            pairs.look_for_plan(events, calls)
         elif calls:
-            tracker.add_all(calls)
+            self.tool_calls.add_all(calls)
+            if self._watch is not None:
+                self._watch(calls)
         for event in notable:
             if type(event) is ResultEvent:
                 if self.result_event is None or not self.result_event.is_error:

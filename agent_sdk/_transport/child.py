@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .._invocation import passes_model
+from .._log import DEBUG, log
 from ..options import Invocation
 from .groups import untrack
 from .spawn import SIGKILL
@@ -148,6 +149,7 @@ class ChildPipes:
 
     def _signal_group(self, signum: int) -> None:
         assert self._pid is not None
+        log("transport", DEBUG, "sending signal %d to process group %d", signum, self._pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already
             os.killpg(self._pid, signum)
 

@@ -29,6 +29,7 @@ from pathlib import Path
 import msgspec
 
 from .._invocation import Invocation, passes_model
+from .._log import INFO, log
 from .._owner import PREFIXES, mark, stale_dirs
 from ..errors import AgentStartError
 
@@ -207,4 +208,5 @@ def _sweep_stale() -> None:
     """Remove the private dirs of runs whose process died before removing them."""
     for directory, _ in stale_dirs(Path(tempfile.gettempdir())):
         if directory.name.startswith(PREFIX):
+            log("transport", INFO, "removing %s, left by a dead process", directory)
             _remove(directory)

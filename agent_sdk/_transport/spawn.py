@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import anyio
 
+from .._log import DEBUG, logger, shown_argv
 from ..errors import AgentNotFoundError, AgentStartError
 from ..options import Invocation
 from ._pidfd import pidfds, spawn_now, start_session
@@ -120,6 +121,7 @@ async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipe
                 start_new_session=True,
             )
         track(child.pid)  # its group is the caller's to untrack, at its SIGKILL
+        _log_start(invocation, child.pid)
         return child
 
 
@@ -133,7 +135,17 @@ def spawn_blocking(
             invocation.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=invocation.env
         )
         track(popen.pid)  # its group is the caller's to untrack, at its SIGKILL
+        _log_start(invocation, popen.pid)
         return popen
+
+
+def _log_start(invocation: Invocation, pid: int) -> None:
+    """DEBUG on ``agent_sdk.transport``: the binary and the argv, secrets and prompt
+    hidden (``_log.shown_argv``); worked out only for a listener."""
+    found = logger("transport")
+    if found is not None and found.isEnabledFor(DEBUG):
+        binary, argv = invocation.argv[0], shown_argv(invocation)
+        found.debug("started %s (pid %d): %s", binary, pid, argv)
 
 
 @contextlib.contextmanager

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import msgspec
 
+from .._log import INFO, log
 from .._run import run
 from .._structured import output_run
 from .._transport.base import Transport
@@ -38,6 +40,9 @@ from ._types import (
     TaskSucceeded,
 )
 from ._worktree import worktree
+
+if TYPE_CHECKING:
+    from .._trace import TaskSpan
 
 __all__ = ["TaskSettings", "TransportFactory", "run_task"]
 
@@ -66,6 +71,7 @@ class _Tally:
         self.session_id: str | None = None
         self.worked = False  # in the current attempt: a tool call or reply text
         self.runs = 0  # every run of the task: retries, and an output's corrections
+        self.span: TaskSpan | None = None  # the task's span, when the program traces
 
     def count(self, event: object) -> None:
         if isinstance(event, ToolCallStarted):
@@ -105,8 +111,27 @@ async def run_task(
         AgentError: the isolation could not be made (not a git repository, unknown
             ref): the fleet's setup is wrong, not the task's run.
     """
+    if "opentelemetry.trace" not in sys.modules:  # the program does not trace
+        return await _run_task(task, settings, report, before_start, transport, _Tally())
+    from .._protocol.redaction import redaction_of
+    from .._trace import task_span
+
+    # The task's span is current while its runs go: theirs are its children (docs/traces.md).
+    with task_span(task.id, redaction_of(task.options or AgentOptions(), os.environ).text) as span:
+        tally = _Tally()
+        tally.span = span
+        return await _run_task(task, settings, report, before_start, transport, tally)
+
+
+async def _run_task(
+    task: Task,
+    settings: TaskSettings,
+    report: Callable[[Progress], object],
+    before_start: Callable[[], Awaitable[None]] | None,
+    transport: TransportFactory | None,
+    tally: _Tally,
+) -> TaskOutcome:
     started = time.monotonic()
-    tally = _Tally()
     async with contextlib.AsyncExitStack() as stack:
         options = task.options or AgentOptions()
         tree = None
@@ -140,6 +165,14 @@ async def run_task(
         except AgentError as failed:
             error = failed
         changes: Changes | None = await tree.changes() if tree is not None else None
+    if tally.span is not None:
+        tally.span.end(
+            error,
+            attempts=tally.runs,
+            tool_calls=tally.tool_calls,
+            session_id=tally.session_id,
+            usage=tally.usage,
+        )
     ended: dict[str, Any] = {
         "task": task,
         "attempts": tally.runs,
@@ -190,7 +223,19 @@ async def _attempts(
             # Work was done in that chat: go on in it rather than start over.
             resume = (error.session_id or tally.session_id) if tally.worked else None
             delay = policy.delay(attempt)
+            log(
+                "fleet",
+                INFO,
+                "task %s: run %d failed (%s), retried in %.1f s%s",
+                task.id,
+                tally.runs,
+                type(error).__name__,
+                delay,
+                ", resuming its chat" if resume is not None else "",
+            )
             report(TaskRetrying(task.id, tally.runs, error, delay, resume))
+            if tally.span is not None:
+                tally.span.retry(tally.runs, error, delay, resume is not None)
             await anyio.sleep(delay)
             if resume is not None:
                 prompt = policy.resume_prompt

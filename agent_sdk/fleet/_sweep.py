@@ -12,6 +12,7 @@ from pathlib import Path
 
 import anyio
 
+from .._log import INFO, log
 from .._owner import stale_dirs
 from ..errors import AgentError
 from ._isolation import remove_tree
@@ -32,6 +33,7 @@ async def sweep_stale(parent: str | Path | None = None) -> list[Path]:
         scope.deadline = anyio.current_time() + _GIT_LIMIT
         stale = await anyio.to_thread.run_sync(stale_dirs, where)
         for directory, owner in stale:
+            log("fleet", INFO, "removing %s, left by dead process %d", directory, owner.pid)
             if owner.repo is not None:
                 await _drop_worktrees(Path(owner.repo), directory)
             await anyio.to_thread.run_sync(remove_tree, directory)

@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 import anyio
 import msgspec
 
+from .._log import INFO, log
 from .._protocol.classify import process_error
 from .._protocol.redaction import Redaction
 from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
@@ -164,6 +165,7 @@ async def prompt(
         try:
             raw = await call.result(agent.turn_timeout)
         except AgentTimeoutError:
+            log("live", INFO, "a turn ran out of turn_timeout: cancelling it")
             timed_out = await _time_out(agent, params.session_id, cancel, call)
             raise agent._redaction.error(timed_out) from None
         return result_of(agent, raw, PromptResult, "session/prompt")

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import anyio
 import anyio.abc
 
+from .._log import DEBUG, log
 from .._transport.child import StderrTail, grow_pipe
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from .._transport.groups import untrack
@@ -122,6 +123,7 @@ class AcpProcess:
                 close_fd(fd)
 
     def _signal(self, signum: int) -> None:
+        log("live", DEBUG, "sending signal %d to the agent's process group %d", signum, self.pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already
             os.killpg(self.pid, signum)
 

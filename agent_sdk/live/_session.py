@@ -151,6 +151,10 @@ class LiveSession:
         return self._turn is not None
 
     # --- turns --------------------------------------------------------------------------
+    def _redact(self, text: str) -> str:
+        """``text`` with the agent's secrets masked (a turn's spans, docs/traces.md)."""
+        return self._agent._redaction.text(text)
+
     def run(self, prompt: str | Sequence[ContentBlock]) -> LiveTurn:
         """A turn to iterate: agent_sdk events as they come (docs/live.md "Events");
         ``turn.result`` once it ended. See :class:`LiveTurn`."""

@@ -14,10 +14,11 @@ here. A backend failure arrives as reply text (``\\n\\nError: T: [unavailable] .
 from __future__ import annotations
 
 import re
+import sys
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import anyio
 import anyio.lowlevel
@@ -33,6 +34,9 @@ from ._messages import ContentBlock, PromptParams, PromptResult
 from ._subagents import Subagent, Subagents
 from ._updates import AcpPlan, SessionUpdate, SubagentUpdate
 
+if TYPE_CHECKING:
+    from .._trace import AgentSpan
+
 __all__ = ["LiveResult", "LiveTurn", "TurnSession", "TurnUpdates"]
 
 # The shape of a backend error in the reply (§5.2 item 7): a blank line, then "Error: T:".
@@ -47,6 +51,9 @@ class TurnSession(Protocol):
     @property
     def session_id(self) -> str: ...
 
+    @property
+    def current_model_id(self) -> str | None: ...
+
     def prompt(self, prompt: str | Sequence[ContentBlock]) -> TurnUpdates: ...
 
     async def cancel(self) -> None: ...
@@ -54,6 +61,8 @@ class TurnSession(Protocol):
     async def _start(self, params: PromptParams) -> TurnFeed: ...
 
     def _was_rejected(self, call_id: str) -> bool: ...
+
+    def _redact(self, text: str) -> str: ...
 
 
 class TurnUpdates:
@@ -180,6 +189,7 @@ class LiveTurn:
         self._updates: TurnUpdates | None = None
         self._pending: deque[LiveEvent] = deque()
         self._started = 0.0
+        self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
 
     def __aiter__(self) -> LiveTurn:
         return self
@@ -190,11 +200,17 @@ class LiveTurn:
                 raise StopAsyncIteration
             if self._updates is None:
                 self._started = time.monotonic()
+                if "opentelemetry.trace" in sys.modules:  # the program may trace
+                    self._start_span()
                 self._updates = self.session.prompt(self._prompt)
             try:
                 item = await self._updates.__anext__()
             except StopAsyncIteration:
+                self._end_span("closed")
                 raise AgentUsageError("the turn was closed before its end") from None
+            except BaseException as exc:
+                self._end_span("failed", exc)
+                raise
             if isinstance(item, PromptResult):
                 self._finish(item.stop_reason, int((time.monotonic() - self._started) * 1000))
             elif isinstance(item, SubagentUpdate):
@@ -212,6 +228,8 @@ class LiveTurn:
             self._text.append(event.new_text)
         elif isinstance(event, ToolCallStarted | ToolCallCompleted):
             self._calls.add(event)
+            if self._span is not None:
+                self._span.tool_calls((event,))
         elif isinstance(event, AcpPlan):
             self._plan = event
 
@@ -231,11 +249,30 @@ class LiveTurn:
         if failure is not None:
             events = [e for e in self._events if isinstance(e, Event)]
             context = ErrorContext(session_id=self.session.session_id, events=events)
-            raise AgentRetriableError(
+            error = AgentRetriableError(
                 f"the agent's backend failed: {failure.group(1).strip()}",
                 context=context,
                 hint="send the prompt again: the session is still usable",
             )
+            self._end_span("failed", error, stop_reason)
+            raise error
+        outcome = "cancelled" if stop_reason == "cancelled" else "succeeded"
+        self._end_span(outcome, None, stop_reason)
+
+    # --- traces (docs/traces.md): per turn, and per tool call -------------------------
+    def _start_span(self) -> None:
+        from .._trace import agent_span
+
+        session = self.session
+        model, session_id = session.current_model_id, session.session_id
+        self._span = agent_span("live", model=model, session_id=session_id, redact=session._redact)
+
+    def _end_span(
+        self, outcome: str, error: BaseException | None = None, stop_reason: str | None = None
+    ) -> None:
+        if self._span is not None:
+            reasons = [stop_reason] if stop_reason is not None else None
+            self._span.end(outcome, error, attributes={"gen_ai.response.finish_reasons": reasons})
 
     @property
     def result(self) -> LiveResult:
@@ -267,3 +304,4 @@ class LiveTurn:
         on in the agent: :meth:`cancel` stops it)."""
         if self._updates is not None:
             await self._updates.aclose()
+        self._end_span("closed")

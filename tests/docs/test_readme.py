@@ -97,6 +97,7 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     "many-runs-at-once-1": ["task-1 ok", "3 of 3 succeeded"],
     "many-runs-at-once-2": ["2 of 2 succeeded on Ray"],
     "structured-output-1": ["approve\nexample:1 ["],  # the fake's example of the schema
+    "traces-and-logs-1": ["execute_tool readToolCall read ", "invoke_agent cursor-agent"],
     # Both turns asked for `pytest -q` and the callback allowed it.
     "a-live-agent-acp-mode-1": [
         "Running the tests: all 12 pass.\nRunning the tests: all 12 pass. end_turn"
