@@ -6,13 +6,12 @@ test greps one output channel of one surface for it (:func:`exposure.where_shown
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from secrets_plant import KEY, SECRET_VARIABLES, MakeOptions, Spy
+from secrets_plant import KEY, SECRET_VARIABLES, MakeOptions, Spy, write_scenario
 
 from agent_sdk import AgentOptions
 
@@ -50,11 +49,6 @@ def planted(plant: str, monkeypatch: pytest.MonkeyPatch, fake_binary: str) -> Ma
         return AgentOptions(binary=binary, env=env, **rest, **more)
 
     return make
-
-
-def write_scenario(path: Path, steps: list[dict[str, Any]]) -> Path:
-    path.write_text("".join(json.dumps(step) + "\n" for step in steps))
-    return path
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import stat
 from collections.abc import Callable
@@ -137,3 +138,9 @@ def _safely(call: Any, *args: Any) -> Any:
         return call(args[0])
     except Exception:
         return args[1] if len(args) > 1 else ""
+
+
+def write_scenario(path: Path, steps: list[dict[str, Any]]) -> Path:
+    """A fake-agent scenario of these steps, one JSON line each."""
+    path.write_text("".join(json.dumps(step) + "\n" for step in steps))
+    return path

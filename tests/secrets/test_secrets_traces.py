@@ -11,8 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import write_scenario
-from secrets_plant import KEY, MASK
+from secrets_plant import KEY, MASK, write_scenario
 from test_secrets_command import agent_sdk
 from test_secrets_web_page import page_events, server
 
