@@ -7,7 +7,8 @@ a check of the values. Adding a directive means adding one entry here; the loade
 the run need no change. The fault modes (stall, hang, raw bytes, garbage, kill, stderr
 flood, drip, huge line, ignoring SIGTERM, exiting while a child holds stdout) live in
 :mod:`._faults`; failing the first attempts of a task (``fail_first``) in :mod:`._fleet`;
-changing files in the workspace (``write_file``, ``delete_file``) in :mod:`._files`.
+changing files in the workspace (``write_file``, ``delete_file``) in :mod:`._files`;
+calling a tool of an MCP server (``mcp_call``) in :mod:`._mcp_call`.
 The section markers (``only``, ``end_only``) do nothing when played: the run keeps or
 drops the lines between them before it starts (:mod:`._scenario`).
 """
@@ -19,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Protocol
 
-from . import _faults, _files, _fleet
+from . import _faults, _files, _fleet, _mcp_call
 from ._credentials import run_leak
 from ._huge import huge_read_events
 
@@ -41,6 +42,9 @@ class RunContext(Protocol):
 
     #: Whether tool calls are allowed (``-f``/``--force``/``--yolo``).
     force: bool
+
+    #: The run's MCP servers (``mcp_call``).
+    mcp: _mcp_call.McpServers
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -190,6 +194,13 @@ DIRECTIVES: dict[str, Directive] = {
         {"path": (str,)},
         optional={"call_id": (str,), "model_call_id": (str,)},
         check=_files.check_path,
+    ),
+    # The agent calling a tool of an MCP server, for real (docs/protocol.md §7).
+    "mcp_call": Directive(
+        _mcp_call.run_mcp_call,
+        {"server": (str,), "tool": (str,)},
+        optional={"args": (dict,), "call_id": (str,), "model_call_id": (str,)},
+        check=_mcp_call.check_mcp_call,
     ),
 }
 

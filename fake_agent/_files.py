@@ -59,12 +59,14 @@ def _escapes(workspace: str, target: str) -> bool:
     return os.path.commonpath([root, real]) != root
 
 
-def _events(
-    kind: str, args: dict[str, Any], spec: dict[str, Any]
+def tool_events(
+    kind: str, args: dict[str, Any], spec: dict[str, Any], id_in_args: bool = True
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The ``started`` event, and the ``completed`` one (``result`` still to be set)."""
+    """The ``started`` event, and the ``completed`` one (``result`` still to be set);
+    ``id_in_args``: the args repeat the call's id as ``toolCallId`` (not for MCP, §3.4)."""
     call_id = str(spec.get("call_id") or f"tool_{uuid.uuid4()}")
-    args["toolCallId"] = call_id
+    if id_in_args:
+        args["toolCallId"] = call_id
     now = int(time.time() * 1000)
     started = {
         "type": "tool_call",
@@ -90,7 +92,7 @@ def _events(
     return started, completed
 
 
-def _complete(
+def complete(
     ctx: FilesContext, started: dict[str, Any], completed: dict[str, Any], outcome: Any
 ) -> None:
     """Emit ``completed`` with the call's outcome and times."""
@@ -121,7 +123,7 @@ def _lines(text: str) -> int:
 def run_write_file(spec: dict[str, Any], ctx: FilesContext) -> None:
     """Write ``text`` to ``path`` (parents created, an existing file replaced)."""
     path, text = spec["path"], spec["text"]
-    started, completed = _events("writeToolCall", {"path": path, "fileText": text}, spec)
+    started, completed = tool_events("writeToolCall", {"path": path, "fileText": text}, spec)
     ctx.emit(started)
     target = _target(ctx.workspace, path)
     outcome = _refusal(ctx, target)
@@ -136,13 +138,13 @@ def run_write_file(spec: dict[str, Any], ctx: FilesContext) -> None:
         else:
             success = {"path": target, "linesCreated": _lines(text), "fileSize": len(data)}
             outcome = {"success": success}
-    _complete(ctx, started, completed, outcome)
+    complete(ctx, started, completed, outcome)
 
 
 def run_delete_file(spec: dict[str, Any], ctx: FilesContext) -> None:
     """Delete the file ``path``; a missing one (or a directory) is an ``error`` outcome."""
     path = spec["path"]
-    started, completed = _events("deleteToolCall", {"path": path}, spec)
+    started, completed = tool_events("deleteToolCall", {"path": path}, spec)
     ctx.emit(started)
     target = _target(ctx.workspace, path)
     outcome = _refusal(ctx, target)
@@ -153,4 +155,4 @@ def run_delete_file(spec: dict[str, Any], ctx: FilesContext) -> None:
             outcome = {"error": {"message": f"{exc.strerror}: {target}"}}
         else:
             outcome = {"success": {}}
-    _complete(ctx, started, completed, outcome)
+    complete(ctx, started, completed, outcome)

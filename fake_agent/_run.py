@@ -13,6 +13,7 @@ from ._directives import missing_environment, run_directive
 from ._faults import seconds_env, stdin_delay
 from ._flags import Options
 from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, stored_model, write_config
+from ._mcp_call import McpServers
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
 from ._reply import with_reply
@@ -42,12 +43,13 @@ class _Run:
         prompt: str,
         init: dict[str, Any],
         given: list[str],
-        force: bool,
+        options: Options,
     ) -> None:
         self.exit_code = 0
         self.credentials = given
         self.workspace = str(init["cwd"])
-        self.force = force
+        self.force = options.force
+        self.mcp = McpServers(self.workspace, options.approve_mcps, os.environ)
         self._renderer = renderer
         self._session_id = session_id
         self._prompt = prompt
@@ -203,7 +205,7 @@ def run_headless(options: Options) -> int:
     )
     given = credentials(options.api_key, options.headers, os.environ)
     init = _init_facts(options, workspace)
-    run = _Run(renderer, _session_id(options), prompt, init, given, options.force)
+    run = _Run(renderer, _session_id(options), prompt, init, given, options)
     try:
         for step in scenario.steps:
             if "fake" in step:
@@ -213,5 +215,7 @@ def run_headless(options: Options) -> int:
     except EndRun as end:
         # A directive ended the run early (fail_first): nothing more plays.
         run.exit_code = end.code
+    finally:
+        run.mcp.end()  # the servers end with the run, on every way out
     renderer.finish()
     return run.exit_code
