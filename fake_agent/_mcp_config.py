@@ -171,9 +171,16 @@ def _permissions(environ: Mapping[str, str]) -> dict[str, Any]:
     return permissions if isinstance(permissions, dict) else {}
 
 
-def permission(server: str, tool: str, force: bool, environ: Mapping[str, str]) -> bool:
-    """Whether a call of ``tool`` on ``server`` may run (docs/protocol.md §8.3, §8.4)."""
+def rule(server: str, tool: str, environ: Mapping[str, str]) -> str | None:
+    """``"deny"`` or ``"allow"``: the permission tokens that cover a call of ``tool`` on
+    ``server`` (deny wins, §8.3); None when none does."""
     permissions = _permissions(environ)
     if _covered(permissions.get("deny"), server, tool):
-        return False
-    return force or _covered(permissions.get("allow"), server, tool)
+        return "deny"
+    return "allow" if _covered(permissions.get("allow"), server, tool) else None
+
+
+def permission(server: str, tool: str, force: bool, environ: Mapping[str, str]) -> bool:
+    """Whether a call of ``tool`` on ``server`` may run in print mode (§8.3, §8.4)."""
+    found = rule(server, tool, environ)
+    return found != "deny" and (force or found == "allow")
