@@ -8,6 +8,8 @@ decides, in this order:
 
 1. a server of that name not configured (or in a project file without ``--approve-mcps``):
    an ``error`` outcome;
+1b. the run's ``preToolUse`` hooks (tool name ``MCP:<tool>``, docs/protocol.md §6): a block
+   is ``rejected`` with the hooks' reason; an ``updated_input`` replaces the arguments;
 2. the permission rule (:func:`._mcp_config.permission`) refuses: ``rejected`` with an
    empty reason (the shape of a rejected MCP call is unseen; this is the shell's);
 3. the server is started (once per run, at its first call), ``initialize``,
@@ -17,15 +19,19 @@ decides, in this order:
 5. ``tools/call``: ``success`` ``{content: [{text: {text}}], isError}``; an error answer:
    an ``error`` outcome ``MCP error <code>: <message>``.
 
-The run goes on in every case. Servers end with the run (:meth:`McpServers.end`).
+A call that ran fires ``postToolUse`` (its ``additional_context`` in
+``hookAdditionalContexts``). The run goes on in every case. Servers end with the run
+(:meth:`McpServers.end`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ._files import complete, tool_events
+from ._files import complete, hooked_input, tool_events
+from ._hooks import Hooks
 from ._mcp_client import McpConnection, McpError, answer_timeout, error_text
 from ._mcp_config import ServerEntry, find_servers, permission
 
@@ -147,6 +153,7 @@ class McpContext(Protocol):
     workspace: str
     force: bool
     mcp: McpServers
+    hooks: Hooks
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -167,10 +174,26 @@ def run_mcp_call(spec: dict[str, Any], ctx: McpContext) -> None:
     args["providerIdentifier"] = server
     started, completed = tool_events("mcpToolCall", args, spec, id_in_args=False)
     ctx.emit(started)
+    contexts: list[str] = []
     if server not in ctx.mcp.entries:
         outcome: dict[str, Any] = {"error": {"message": f'MCP server "{server}" is not configured'}}
+        complete(ctx, started, completed, outcome)
+        return
+    # What a hook sees of an MCP call is unseen; the docs' matcher is MCP:<tool> (§6.1).
+    verdict = ctx.hooks.pre_tool(f"MCP:{tool}", arguments, started["call_id"])
+    tool_input = hooked_input(verdict, arguments)
+    if verdict.reason is not None:
+        outcome = {"rejected": {"reason": verdict.reason}}
     elif not ctx.mcp.permitted(server, tool, ctx.force):
         outcome = {"rejected": {"reason": ""}}
     else:
-        outcome = ctx.mcp.call(server, tool, arguments)
-    complete(ctx, started, completed, outcome)
+        began = time.monotonic()
+        outcome = ctx.mcp.call(server, tool, tool_input)
+        if "success" in outcome:
+            duration = (time.monotonic() - began) * 1000
+            output = outcome["success"]
+            hooks = ctx.hooks
+            contexts = hooks.post_tool(
+                f"MCP:{tool}", tool_input, output, started["call_id"], duration
+            )
+    complete(ctx, started, completed, outcome, contexts)

@@ -20,7 +20,7 @@ import json
 import os
 import signal
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 #: Env var: seconds the fake waits for each answer of a server (default 30).
 TIMEOUT_ENV = "FAKE_AGENT_MCP_TIMEOUT"
@@ -32,7 +32,26 @@ CLIENT_INFO = {"name": "Cursor", "version": "1.0.0"}
 #: How long a server has to end by itself once its stdin is closed, then after SIGTERM.
 _GRACE = 2.0
 
-_RUNNING: list[McpConnection] = []
+
+class Child(Protocol):
+    """A process the fake must end on every way out (an MCP server, a running hook)."""
+
+    def end(self, grace: float = _GRACE) -> None:
+        """End it: politely within ``grace`` seconds, then by force."""
+
+
+_RUNNING: list[Child] = []
+
+
+def track(child: Child) -> None:
+    """End ``child`` with :func:`end_all` (and on SIGTERM) until :func:`untrack`."""
+    _RUNNING.append(child)
+    _install_sigterm_handler()
+
+
+def untrack(child: Child) -> None:
+    if child in _RUNNING:
+        _RUNNING.remove(child)
 
 
 class McpError(Exception):
@@ -68,8 +87,7 @@ class McpConnection:
             )
         except OSError as exc:
             raise McpError(f'MCP server "{name}" failed to start: {exc.strerror}') from exc
-        _RUNNING.append(self)
-        _install_sigterm_handler()
+        track(self)
 
     @property
     def pid(self) -> int:
@@ -162,8 +180,7 @@ class McpConnection:
         """Close stdin, give it ``grace`` seconds to end, then SIGTERM, then SIGKILL."""
         import subprocess
 
-        if self in _RUNNING:
-            _RUNNING.remove(self)
+        untrack(self)
         try:
             if self._proc.stdin is not None:
                 self._proc.stdin.close()
@@ -191,7 +208,7 @@ def error_text(answer: dict[str, Any]) -> str:
 
 
 def end_all(grace: float = _GRACE) -> None:
-    """End every running server (the end of a run, a ``kill`` directive, SIGTERM)."""
+    """End every running server and hook (a ``kill`` directive, SIGTERM)."""
     for connection in list(_RUNNING):
         connection.end(grace)
 
