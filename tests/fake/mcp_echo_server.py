@@ -7,7 +7,9 @@ PIDFILE). Its one tool, ``echo``, answers a JSON text: the call's ``arguments``,
 server's ``argv`` (after PIDFILE), ``cwd``, the value of ``$ECHO_VALUE``, the
 ``initialize`` params and the methods seen so far. ``MODE``: ``exit`` exits at once
 (status 3); ``stuck`` reads nothing and never ends by itself; ``linger`` serves, then stays
-alive after stdin closes; ``error`` answers ``tools/call`` with a JSON-RPC error.
+alive after stdin closes; ``error`` answers ``tools/call`` with a JSON-RPC error;
+``noisy`` sends garbage, a notification and a ping before each answer; ``bad_list``
+answers ``tools/list`` with ``tools`` that is no list.
 """
 
 from __future__ import annotations
@@ -35,6 +37,17 @@ def main() -> None:
         if "id" not in message:
             continue
         method = message.get("method")
+        if mode == "noisy":
+            # Before every answer: a line that is no JSON, one that is no object, a
+            # notification and a request of the server's own (a ping).
+            print("not json\n[1, 2]", flush=True)
+            note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {}}
+            print(json.dumps(note), flush=True)
+            print(json.dumps({"jsonrpc": "2.0", "id": "srv", "method": "ping"}), flush=True)
+        if mode == "bad_list" and method == "tools/list":
+            reply = {"jsonrpc": "2.0", "id": message["id"], "result": {"tools": "none"}}
+            print(json.dumps(reply), flush=True)
+            continue
         result: object
         if method == "initialize":
             initialize = message["params"]

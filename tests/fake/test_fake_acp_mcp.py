@@ -274,3 +274,12 @@ def test_custom_tools_calls_lookup_issue_then_a_failing_tool(world: World) -> No
     texts = [u["content"][0]["content"]["text"] for u in done]
     assert json.loads(texts[0])["number"] == 26
     assert "the tracker is down" in texts[1]
+
+
+def test_stdio_entries_of_odd_shapes_are_connected_or_skipped_without_harm(world: World) -> None:
+    odd = {**world.echo(), "env": "not a list", "args": [ECHO, str(world.pid_file), 7]}
+    nameless = {"command": sys.executable, "args": [ECHO, str(world.root / "other.pid")]}
+    client = world.start(scenario=world.scenario(call()))
+    session_id = new_session(client, world.workspace, odd, nameless)
+    assert said(finished(turn(client, session_id)))["argv"] == ["7"]
+    assert not (world.root / "other.pid").exists()

@@ -51,7 +51,7 @@ class Place:
                 argv += [f"--{key}", str(extra.pop(key))]
         return {"command": shlex.join(argv), **extra}
 
-    def hooks(self, where: Path, document: Any = None, **events: list[Any]) -> None:
+    def hooks(self, where: Path, document: Any = None, **events: Any) -> None:
         """Write ``<where>/.cursor/hooks.json``: ``document`` as given, else version 1 with
         ``events``."""
         (where / ".cursor").mkdir(exist_ok=True)
@@ -401,3 +401,26 @@ def test_shell_refuses_anything_but_echo_when_the_scenario_loads(place: Place) -
     proc = place.run({"fake": "shell", "command": "rm -rf /"})
     assert proc.returncode == 2
     assert b"directive 'shell' runs only echo, not 'rm -rf /'" in proc.stderr
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def test_a_hooks_file_that_is_not_json_is_rejected_with_a_line_on_stderr(place: Place) -> None:
+    (place.home / ".cursor" / "hooks.json").write_text('{"version": 1, "hooks": {')
+    proc = place.run(WRITE)
+    assert proc.stderr.decode().startswith("Ignoring hooks file ")
+    assert "success" in result(proc)
+
+
+def test_entries_of_the_wrong_types_never_fire_and_break_nothing(place: Place) -> None:
+    garbage = [1, "sh", None, {"command": 5}, {"command": "true", "type": "prompt"}]
+    place.hooks(place.home, preToolUse="x", postToolUse=garbage)
+    proc = place.run(WRITE)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert "success" in result(proc)
+
+
+def test_an_answer_that_is_a_json_array_is_a_failed_hook(place: Place) -> None:
+    place.hooks(place.home, preToolUse=[place.hook(answer=[{"permission": "deny"}])])
+    assert "success" in result(place.run(WRITE))

@@ -42,7 +42,7 @@ class Place:
         """An mcp.json entry for the echo server."""
         return {"command": sys.executable, "args": [ECHO, str(self.pid_file), *argv], "env": env}
 
-    def servers(self, where: Path, **entries: dict[str, Any]) -> None:
+    def servers(self, where: Path, **entries: Any) -> None:
         """Write ``<where>/.cursor/mcp.json``."""
         (where / ".cursor").mkdir(exist_ok=True)
         text = json.dumps({"mcpServers": entries})
@@ -376,6 +376,47 @@ def test_sigterm_to_the_fake_leaves_no_server_behind(place: Place) -> None:
     assert proc.wait(WAIT) == -signal.SIGTERM
     proc.stdout.close()
     assert settles(lambda: not is_running(place.server_pid()))
+
+
+def test_a_failed_server_is_not_started_again_in_the_run(place: Place) -> None:
+    place.servers(place.home, echo=place.echo("bad_list"))
+    proc = place.run(call(), call())
+    done = [e for e in events(proc) if e.get("subtype") == "completed"]
+    message = 'MCP server "echo" refused tools/list: MCP error: no result'
+    assert [e["tool_call"]["mcpToolCall"]["result"] for e in done] == [
+        {"error": {"message": message}}
+    ] * 2
+    assert place.pid_file.read_text().split()[1:] == ["ended"]  # started once, ended
+
+
+# ----------------------------------------------------------------------------- hostile input
+
+
+def test_garbage_notifications_and_pings_from_the_server_do_not_stop_the_call(
+    place: Place,
+) -> None:
+    place.servers(place.home, echo=place.echo("noisy"))
+    said = echoed(place.run(call()))
+    assert said["seen"][-2:] == ["answer", "tools/call"]  # the ping was answered
+
+
+def test_an_mcp_json_that_is_not_json_is_skipped_silently(place: Place) -> None:
+    (place.home / ".cursor").mkdir()
+    (place.home / ".cursor" / "mcp.json").write_text('{"mcpServers": {"echo": ')
+    proc = place.run(call())
+    assert outcome(proc) == {"error": {"message": 'MCP server "echo" is not configured'}}
+    assert proc.stderr == b""
+
+
+def test_entries_of_the_wrong_types_are_skipped_or_fail_as_servers(place: Place) -> None:
+    place.servers(place.home, echo="python", other={"command": 7, "args": "x", "env": []})
+    proc = place.run(call(), call(server="other"))
+    done = [e for e in events(proc) if e.get("subtype") == "completed"]
+    results = [e["tool_call"]["mcpToolCall"]["result"]["error"]["message"] for e in done]
+    assert results == [
+        'MCP server "echo" is not configured',
+        'MCP server "other" has no command (the fake runs stdio only)',
+    ]
 
 
 def test_mcp_call_needs_a_server_and_a_tool_when_the_scenario_loads(place: Place) -> None:
