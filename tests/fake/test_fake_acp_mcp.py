@@ -157,6 +157,17 @@ def test_session_load_connects_the_loads_servers(world: World) -> None:
     assert "content" in finished(turn(client, session_id))
 
 
+def test_session_load_ends_the_servers_of_the_earlier_call(world: World) -> None:
+    client = world.start()
+    session_id = new_session(client, world.workspace, world.echo())
+    first = world.server_pid()
+    turn(client, session_id)  # prompted (hello): now it can be loaded
+    params = {"sessionId": session_id, "cwd": str(world.workspace), "mcpServers": []}
+    client.until_response(client.request("session/load", params))
+    assert world.pid_file.read_text().split()[1:] == ["ended"]
+    assert settles(lambda: not is_running(first))
+
+
 def test_the_servers_end_when_the_process_ends(world: World) -> None:
     client = world.start()
     new_session(client, world.workspace, world.echo())

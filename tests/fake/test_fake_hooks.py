@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -62,7 +63,8 @@ class Place:
         self, *steps: dict[str, Any], flags: tuple[str, ...] = ("--trust", "--force")
     ) -> subprocess.CompletedProcess[bytes]:
         hello = (SCENARIOS_DIR / "hello.ndjson").read_text("utf-8").splitlines()
-        lines = [*hello[:2], *(json.dumps(step) for step in steps), *hello[2:]]
+        ends = bool(steps) and steps[-1].get("fake") == "exit"  # nothing may follow it
+        lines = [*hello[:2], *(json.dumps(step) for step in steps), *([] if ends else hello[2:])]
         scenario = self.root / "scenario.ndjson"
         scenario.write_text("\n".join(lines) + "\n", "utf-8")
         argv = ["-p", "--output-format", "stream-json", *flags, "--workspace", str(self.workspace)]
@@ -129,6 +131,12 @@ def test_a_project_hook_runs_from_the_workspace_root(place: Place) -> None:
     place.hooks(place.workspace, preToolUse=[place.hook()])
     place.run(WRITE)
     assert [entry["cwd"] for entry in place.seen()] == [str(place.workspace)]
+
+
+def test_project_hooks_run_in_a_workspace_trusted_by_force_alone(place: Place) -> None:
+    place.hooks(place.workspace, preToolUse=[place.hook()])
+    place.run(WRITE, flags=("--force",))
+    assert place.events_seen() == ["preToolUse"]
 
 
 def test_project_and_user_hooks_both_run_project_first(place: Place) -> None:
@@ -199,6 +207,12 @@ def test_session_end_says_the_run_completed(place: Place) -> None:
     payload = place.seen()[0]["payload"]
     assert (payload["reason"], payload["final_status"]) == ("completed", "completed")
     assert isinstance(payload["duration_ms"], int)
+
+
+def test_session_end_says_error_when_the_run_fails(place: Place) -> None:
+    place.hooks(place.home, sessionEnd=[place.hook()])
+    place.run({"fake": "exit", "code": 1})
+    assert place.seen()[0]["payload"]["final_status"] == "error"
 
 
 def test_session_starts_env_reaches_later_hooks(place: Place) -> None:
@@ -376,6 +390,25 @@ def test_a_hook_past_its_timeout_is_killed_and_the_call_goes_ahead(place: Place)
     place.hooks(place.home, preToolUse=[place.hook(sleep=60, timeout=0.5)])
     proc = place.run(WRITE)
     assert "success" in result(proc)
+    assert settles(lambda: not is_running(place.seen()[0]["pid"]))
+
+
+def test_sigterm_to_the_fake_kills_a_running_hook(place: Place) -> None:
+    place.hooks(place.home, preToolUse=[place.hook(sleep=60)])
+    hello = (SCENARIOS_DIR / "hello.ndjson").read_text("utf-8").splitlines()
+    scenario = place.root / "scenario.ndjson"
+    scenario.write_text("\n".join([*hello[:2], json.dumps(WRITE)]) + "\n", "utf-8")
+    env = fake_env(HOME=str(place.home), FAKE_AGENT_SCENARIO=str(scenario))
+    argv = ["-p", "-f", "--output-format", "stream-json", "--workspace", str(place.workspace)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fake_agent", *argv, "go"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        env=env,
+    )
+    assert settles(lambda: bool(place.seen()), within=WAIT)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(WAIT) == -signal.SIGTERM
     assert settles(lambda: not is_running(place.seen()[0]["pid"]))
 
 

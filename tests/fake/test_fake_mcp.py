@@ -260,6 +260,16 @@ def test_workspace_and_home_variables_are_expanded_in_args(place: Place) -> None
     assert said["argv"] == [str(place.workspace), "ws", str(place.home), f"a{sep}b{sep}c"]
 
 
+def test_env_file_lines_reach_the_server_and_env_wins_over_them(place: Place) -> None:
+    env_file = place.root / "server.env"
+    env_file.write_text("# comment\nECHO_VALUE=from-file\n")
+    entry = {**place.echo(), "envFile": "${userHome}/../server.env"}
+    place.servers(place.home, echo=entry)
+    assert echoed(place.run(call()))["value"] == "from-file"
+    place.servers(place.home, echo={**entry, "env": {"ECHO_VALUE": "from-env"}})
+    assert echoed(place.run(call()))["value"] == "from-env"
+
+
 def test_the_entry_env_is_added_to_the_fakes_environment(place: Place) -> None:
     place.servers(place.home, echo=place.echo())
     said = echoed(place.run(call(), ECHO_VALUE="inherited"))
