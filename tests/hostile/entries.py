@@ -24,6 +24,7 @@ from typing import Any
 from unittest import mock
 
 import anyio
+import anyio.abc
 import msgspec
 from asgi_request import asgi_scope, receive_body
 from hostile import live_entries
@@ -49,6 +50,7 @@ from agent_sdk.events import (
     to_json,
 )
 from agent_sdk.extend import tool
+from agent_sdk.extend._host import ToolHost
 from agent_sdk.extend._mcp import McpServer
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
@@ -368,6 +370,55 @@ async def mcp_server_message(value: bytes) -> None:
         assert await server.handle(PING) == PONG
 
 
+async def _first_answer(stream: anyio.abc.ByteStream, lines: bytes) -> bytes:
+    """What the host sends back on a connection that sent ``lines`` (sent while the
+    answers are read: neither side waits on the other), up to the answer to the ping with
+    id "p"; what came before the host closed (maybe before all was sent) otherwise."""
+
+    async def send() -> None:
+        with contextlib.suppress(anyio.BrokenResourceError):
+            await stream.send(lines)
+
+    chunks: list[bytes] = []
+    with anyio.fail_after(60):
+        async with anyio.create_task_group() as group:
+            group.start_soon(send)
+            while True:
+                try:
+                    chunks.append(await stream.receive())
+                except (anyio.EndOfStream, anyio.BrokenResourceError):
+                    break
+                if b'"id":"p"' in chunks[-1] or b'"id":"p"' in b"".join(chunks[-2:]):
+                    break
+            group.cancel_scope.cancel()
+    return b"".join(chunks)
+
+
+async def tools_host_connection(value: bytes) -> None:
+    """The value as the token line of a connection to a run's tools host (closed, nothing
+    served), and after the right token as a line, as a tool's arguments (recorded) and an
+    argument: a ping after them is answered, and the host still serves."""
+    host = ToolHost([echo])
+    host.open()
+    host.start()
+    try:
+        async with await anyio.connect_unix(host.socket_path) as stream:
+            assert await _first_answer(stream, value + b"\n" + PING + b"\n") == b""
+        call = b'"method":"tools/call","params":{"name":"echo","arguments":'
+        lines = [
+            value,
+            _rpc(b'"id":3,' + call + value + b"}"),
+            _rpc(b'"id":4,' + call + b'{"text":' + value + b"}}"),
+        ]
+        async with await anyio.connect_unix(host.socket_path) as stream:
+            sent = host.token.encode() + b"\n" + b"\n".join(lines) + b"\n" + PING + b"\n"
+            assert PONG in await _first_answer(stream, sent)
+        for served in host.calls:
+            assert isinstance(served.result, str)
+    finally:
+        await host.aclose()
+
+
 P = "agent_sdk._protocol"
 L = "agent_sdk.live"
 DECODE = (f"{L}._jsonrpc:decode",)
@@ -415,6 +466,9 @@ ENTRIES: dict[str, Entry] = {
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
     "tools' MCP server message": Entry(
         mcp_server_message, ("agent_sdk.extend._mcp_messages:decode",)
+    ),
+    "tools host connection": Entry(
+        tools_host_connection, ("agent_sdk.extend._host:ToolHost._record",)
     ),
     # the live agent (ACP): see live_entries.py; every placement decodes through one site
     "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>", f"{L}._jsonrpc:_scalar")),

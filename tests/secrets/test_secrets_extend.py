@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import os
 
+import anyio
 import pytest
 from secrets_plant import KEY, MakeOptions, where_shown
 
 from agent_sdk._protocol.redaction import redaction_of
 from agent_sdk.extend import tool
+from agent_sdk.extend._host import ToolHost
 from agent_sdk.extend._mcp import McpServer
 
 pytestmark = pytest.mark.anyio
@@ -48,3 +50,20 @@ async def test_msgspecs_words_about_bad_arguments_hold_no_key(planted: MakeOptio
     (answer,) = await answers_of(planted, call({"target": "prod", "retries": KEY}))
     assert b'"isError":true' in answer.replace(b" ", b"")
     assert where_shown(answer.decode()) == []
+
+
+async def test_a_tool_error_served_by_a_runs_host_holds_no_key(planted: MakeOptions) -> None:
+    # The same, through the host a run serves its tools from (a socket, after the token).
+    host = ToolHost([deploy], redact=redaction_of(planted(), os.environ).text)
+    host.open()
+    host.start()
+    try:
+        async with await anyio.connect_unix(host.socket_path) as stream:
+            await stream.send(host.token.encode() + b"\n" + call({"target": "prod"}) + b"\n")
+            with anyio.fail_after(60):
+                answer = await stream.receive()
+    finally:
+        await host.aclose()
+    assert b"could not log in to prod" in answer
+    assert where_shown(answer.decode()) == []
+    assert where_shown(host.calls) == []
