@@ -7,7 +7,10 @@ a check of the values. Adding a directive means adding one entry here; the loade
 the run need no change. The fault modes (stall, hang, raw bytes, garbage, kill, stderr
 flood, drip, huge line, ignoring SIGTERM, exiting while a child holds stdout) live in
 :mod:`._faults`; failing the first attempts of a task (``fail_first``) in :mod:`._fleet`;
-changing files in the workspace (``write_file``, ``delete_file``) in :mod:`._files`.
+changing files in the workspace (``write_file``, ``delete_file``) in :mod:`._files`;
+calling a tool of an MCP server (``mcp_call``) in :mod:`._mcp_call`; a shell call
+(``shell``) in :mod:`._shell`. The directives that do work go through the run's hooks
+(:mod:`._hooks`).
 The section markers (``only``, ``end_only``) do nothing when played: the run keeps or
 drops the lines between them before it starts (:mod:`._scenario`).
 """
@@ -19,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Protocol
 
-from . import _faults, _files, _fleet
+from . import _faults, _files, _fleet, _hooks, _mcp_call, _shell
 from ._credentials import run_leak
 from ._huge import huge_read_events
 
@@ -41,6 +44,12 @@ class RunContext(Protocol):
 
     #: Whether tool calls are allowed (``-f``/``--force``/``--yolo``).
     force: bool
+
+    #: The run's MCP servers (``mcp_call``).
+    mcp: _mcp_call.McpServers
+
+    #: The run's hooks (``write_file``, ``delete_file``, ``mcp_call``, ``shell``).
+    hooks: _hooks.Hooks
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -190,6 +199,20 @@ DIRECTIVES: dict[str, Directive] = {
         {"path": (str,)},
         optional={"call_id": (str,), "model_call_id": (str,)},
         check=_files.check_path,
+    ),
+    # A shell call (only echo, which the fake answers itself), through the hooks (§6).
+    "shell": Directive(
+        _shell.run_shell,
+        {"command": (str,)},
+        optional={"call_id": (str,), "model_call_id": (str,)},
+        check=_shell.check_shell,
+    ),
+    # The agent calling a tool of an MCP server, for real (docs/protocol.md §7).
+    "mcp_call": Directive(
+        _mcp_call.run_mcp_call,
+        {"server": (str,), "tool": (str,)},
+        optional={"args": (dict,), "call_id": (str,), "model_call_id": (str,)},
+        check=_mcp_call.check_mcp_call,
     ),
 }
 

@@ -247,8 +247,11 @@ def run_kill(spec: dict[str, Any], ctx: FaultContext) -> None:
     """Flush, then die by a signal sent to this very process."""
     import signal
 
+    from ._mcp_client import end_all
+
     number = _signal_number(str(spec.get("signal", "SIGKILL")))
     assert number is not None  # checked at load
+    end_all(grace=0.5)  # a killed fake leaves no MCP server behind (docs/protocol.md §7)
     sys.stdout.flush()
     sys.stderr.flush()
     if number not in (signal.SIGKILL, signal.SIGSTOP):

@@ -18,6 +18,8 @@ import time
 import uuid
 from typing import Any, Protocol
 
+from ._hooks import Hooks, Verdict
+
 #: The ``model_call_id`` of the events when the directive gives none.
 DEFAULT_MODEL_CALL_ID = "3f6a9c2e-8b1d-4e7a-9c5f-1a2b3c4d5e6f-0-fs1x"
 
@@ -31,6 +33,8 @@ class FilesContext(Protocol):
     workspace: str
     #: Whether tool calls are allowed (``-f``/``--force``/``--yolo``).
     force: bool
+    #: The run's hooks (docs/protocol.md §6).
+    hooks: Hooks
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -59,12 +63,14 @@ def _escapes(workspace: str, target: str) -> bool:
     return os.path.commonpath([root, real]) != root
 
 
-def _events(
-    kind: str, args: dict[str, Any], spec: dict[str, Any]
+def tool_events(
+    kind: str, args: dict[str, Any], spec: dict[str, Any], id_in_args: bool = True
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The ``started`` event, and the ``completed`` one (``result`` still to be set)."""
+    """The ``started`` event, and the ``completed`` one (``result`` still to be set);
+    ``id_in_args``: the args repeat the call's id as ``toolCallId`` (not for MCP, §3.4)."""
     call_id = str(spec.get("call_id") or f"tool_{uuid.uuid4()}")
-    args["toolCallId"] = call_id
+    if id_in_args:
+        args["toolCallId"] = call_id
     now = int(time.time() * 1000)
     started = {
         "type": "tool_call",
@@ -90,18 +96,31 @@ def _events(
     return started, completed
 
 
-def _complete(
-    ctx: FilesContext, started: dict[str, Any], completed: dict[str, Any], outcome: Any
+def complete(
+    ctx: FilesContext,
+    started: dict[str, Any],
+    completed: dict[str, Any],
+    outcome: Any,
+    contexts: list[str] | None = None,
 ) -> None:
-    """Emit ``completed`` with the call's outcome and times."""
+    """Emit ``completed`` with the call's outcome and times, and the ``additional_context``
+    texts of its postToolUse hooks in ``hookAdditionalContexts`` (docs/protocol.md §3.4;
+    the shape of an entry is unseen: a string here)."""
     tool_call = completed["tool_call"]
     kind = next(iter(tool_call))
     tool_call[kind]["result"] = outcome
     now = int(time.time() * 1000)
     tool_call["startedAtMs"] = started["tool_call"]["startedAtMs"]
     tool_call["completedAtMs"] = str(now)
+    tool_call["hookAdditionalContexts"] = list(contexts or [])
     completed["timestamp_ms"] = now + 1
     ctx.emit(completed)
+
+
+def hooked_input(verdict: Verdict, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """The input the tool runs with: a preToolUse hook's ``updated_input`` instead of the
+    call's (a key a tool needs and the new input lacks keeps the call's value)."""
+    return tool_input if verdict.updated_input is None else verdict.updated_input
 
 
 def _refusal(ctx: FilesContext, target: str) -> dict[str, Any] | None:
@@ -118,16 +137,37 @@ def _lines(text: str) -> int:
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
+def _where(workspace: str, path: Any, default: str) -> str:
+    """A hook's ``file_path``: absolute as given, relative to the workspace; not a string:
+    ``default``."""
+    if not isinstance(path, str) or not path:
+        return default
+    return path if os.path.isabs(path) else os.path.join(workspace, path)
+
+
 def run_write_file(spec: dict[str, Any], ctx: FilesContext) -> None:
-    """Write ``text`` to ``path`` (parents created, an existing file replaced)."""
+    """Write ``text`` to ``path`` (parents created, an existing file replaced), through
+    the run's preToolUse, postToolUse and afterFileEdit hooks."""
     path, text = spec["path"], spec["text"]
-    started, completed = _events("writeToolCall", {"path": path, "fileText": text}, spec)
+    started, completed = tool_events("writeToolCall", {"path": path, "fileText": text}, spec)
     ctx.emit(started)
     target = _target(ctx.workspace, path)
-    outcome = _refusal(ctx, target)
+    asked = {"file_path": target, "content": text}
+    verdict = ctx.hooks.pre_tool("Write", asked, started["call_id"])
+    tool_input = hooked_input(verdict, asked)
+    target = _where(ctx.workspace, tool_input.get("file_path"), target)
+    content = tool_input.get("content")
+    text = content if isinstance(content, str) else text
+    contexts: list[str] = []
+    if verdict.reason is not None:
+        outcome: dict[str, Any] | None = {"rejected": {"path": target, "reason": verdict.reason}}
+    else:
+        outcome = _refusal(ctx, target)
     if outcome is None:
         data = text.encode("utf-8", errors="surrogatepass")
+        began = time.monotonic()
         try:
+            old = _old_text(target)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, "wb") as file:
                 file.write(data)
@@ -136,21 +176,52 @@ def run_write_file(spec: dict[str, Any], ctx: FilesContext) -> None:
         else:
             success = {"path": target, "linesCreated": _lines(text), "fileSize": len(data)}
             outcome = {"success": success}
-    _complete(ctx, started, completed, outcome)
+            output = {"file_path": target, "success": True}
+            duration = (time.monotonic() - began) * 1000
+            contexts = ctx.hooks.post_tool(
+                "Write", tool_input, output, started["call_id"], duration
+            )
+            ctx.hooks.after_file_edit(target, old, text)
+    complete(ctx, started, completed, outcome, contexts)
+
+
+def _old_text(target: str) -> str:
+    """The file's text before a write (``""`` for a new file)."""
+    try:
+        with open(target, encoding="utf-8", errors="replace") as file:
+            return file.read()
+    except FileNotFoundError:
+        return ""
 
 
 def run_delete_file(spec: dict[str, Any], ctx: FilesContext) -> None:
-    """Delete the file ``path``; a missing one (or a directory) is an ``error`` outcome."""
+    """Delete the file ``path``, through the run's preToolUse and postToolUse hooks; a
+    missing one (or a directory) is an ``error`` outcome."""
     path = spec["path"]
-    started, completed = _events("deleteToolCall", {"path": path}, spec)
+    started, completed = tool_events("deleteToolCall", {"path": path}, spec)
     ctx.emit(started)
     target = _target(ctx.workspace, path)
-    outcome = _refusal(ctx, target)
+    asked = {"file_path": target}
+    verdict = ctx.hooks.pre_tool("Delete", asked, started["call_id"])
+    tool_input = hooked_input(verdict, asked)
+    target = _where(ctx.workspace, tool_input.get("file_path"), target)
+    contexts: list[str] = []
+    if verdict.reason is not None:
+        # A refused delete shows no path (seen, docs/protocol.md §3.4).
+        outcome: dict[str, Any] | None = {"rejected": {"path": "", "reason": verdict.reason}}
+    else:
+        outcome = _refusal(ctx, target)
     if outcome is None:
+        began = time.monotonic()
         try:
             os.remove(target)
         except OSError as exc:
             outcome = {"error": {"message": f"{exc.strerror}: {target}"}}
         else:
             outcome = {"success": {}}
-    _complete(ctx, started, completed, outcome)
+            output = {"file_path": target, "success": True}
+            duration = (time.monotonic() - began) * 1000
+            contexts = ctx.hooks.post_tool(
+                "Delete", tool_input, output, started["call_id"], duration
+            )
+    complete(ctx, started, completed, outcome, contexts)

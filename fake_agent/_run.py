@@ -13,6 +13,8 @@ from ._directives import missing_environment, run_directive
 from ._faults import seconds_env, stdin_delay
 from ._flags import Options
 from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, stored_model, write_config
+from ._hooks import Hooks
+from ._mcp_call import McpServers
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
 from ._reply import with_reply
@@ -42,12 +44,18 @@ class _Run:
         prompt: str,
         init: dict[str, Any],
         given: list[str],
-        force: bool,
+        options: Options,
     ) -> None:
         self.exit_code = 0
         self.credentials = given
         self.workspace = str(init["cwd"])
-        self.force = force
+        self.force = options.force
+        self.mcp = McpServers(self.workspace, options.approve_mcps, os.environ)
+        # Every run that plays passed the trust check (--trust, --yolo or -f): the
+        # project's hooks run (docs/protocol.md §6.1: only in a trusted workspace).
+        trusted = options.trust or options.force
+        model = options.model or DEFAULT_MODEL
+        self.hooks = Hooks(self.workspace, trusted, session_id, model, os.environ)
         self._renderer = renderer
         self._session_id = session_id
         self._prompt = prompt
@@ -203,8 +211,9 @@ def run_headless(options: Options) -> int:
     )
     given = credentials(options.api_key, options.headers, os.environ)
     init = _init_facts(options, workspace)
-    run = _Run(renderer, _session_id(options), prompt, init, given, options.force)
+    run = _Run(renderer, _session_id(options), prompt, init, given, options)
     try:
+        run.hooks.session_start()
         for step in scenario.steps:
             if "fake" in step:
                 run_directive(step, run)
@@ -213,5 +222,8 @@ def run_headless(options: Options) -> int:
     except EndRun as end:
         # A directive ended the run early (fail_first): nothing more plays.
         run.exit_code = end.code
+    finally:
+        run.mcp.end()  # the servers end with the run, on every way out
+    run.hooks.session_end(failed=run.exit_code != 0)
     renderer.finish()
     return run.exit_code

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ._mcp import check_mcp_call
+
 #: The folder of the bundled ACP scenarios, ``<name>.ndjson`` each.
 ACP_SCENARIOS_DIR = Path(__file__).resolve().parent.parent / "scenarios" / "acp"
 
@@ -131,6 +133,7 @@ _DIRECTIVES = {
     "raw": _check_text,
     "exit": _check_exit,
     "subagent": _check_subagent,
+    "mcp_call": check_mcp_call,
 }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .._fleet import AUTH_NAME, config_dir, require_login
 from .._wire import write_stderr
-from . import _scenarios
+from . import _mcp, _scenarios
 from ._rpc import (
     RpcError,
     Transport,
@@ -224,6 +224,8 @@ class Server:
         if issues or _mcp_issues(params["mcpServers"]):
             raise zod_error(issues or _mcp_issues(params["mcpServers"]))
         session = Session(new_session_id(), params["cwd"], self.bare, self.v1, self.booleans)
+        # Connected during the call, as the real CLI does (docs/acp.md §5.2 item 2).
+        session.mcp = _mcp.connect(params["mcpServers"], params["cwd"], self.environ)
         self.sessions[session.session_id] = session
         return {"sessionId": session.session_id, **session.state()}
 
@@ -238,6 +240,9 @@ class Server:
             raise invalid_params(f'Session "{session_id}" not found')
         self.sessions[session_id] = session
         session.cwd = params["cwd"]  # a different cwd silently rebinds (§3.4)
+        if session.mcp is not None:
+            session.mcp.end()  # the load's servers replace the earlier call's
+        session.mcp = _mcp.connect(params["mcpServers"], params["cwd"], self.environ)
         for update in session.replay():
             self.rpc.notify("session/update", {"sessionId": session_id, "update": update})
         return session.state()
@@ -348,6 +353,8 @@ def run_server(environ: Mapping[str, str], api_key: str | None, force: bool) -> 
     code = server.serve()
     for session in list(server.sessions.values()):
         server._save(session)
+        if session.mcp is not None:
+            session.mcp.end()  # the servers end with the process (stdin closed)
     if environ.get(IGNORE_EOF_ENV) == "1":
         from .._faults import _start_lingering_child
 

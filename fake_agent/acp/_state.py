@@ -15,7 +15,10 @@ import time
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .._mcp_call import McpServers
 
 #: The modes of every session, in the order the CLI lists them (docs/acp.md §2).
 MODES: tuple[tuple[str, str, str], ...] = (
@@ -102,6 +105,8 @@ class Session:
         #: ``None``: no title yet (the v1 mode's list shows ``null``, §3.5).
         self.title: str | None = None
         self.updated_at = ""
+        #: The MCP servers of ``mcpServers``, connected by ``session/new``/``load``.
+        self.mcp: McpServers | None = None
 
     @property
     def prompted(self) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._wire import encode_line, write_stderr, write_stdout
-from . import _subagent
+from . import _mcp, _subagent
 from ._rpc import RpcError, Transport
 from ._scenarios import Step
 from ._state import Session
@@ -169,6 +169,8 @@ class Turn:
                 self._wait(None if seconds is None else float(seconds))
             elif name == "permission":
                 self.play(self._permission(step, where), where)
+            elif name == "mcp_call":
+                _mcp.play_mcp_call(self, step, self.session.mcp, where)
             elif name == "request":
                 self.play(self._request(step))
             elif name == "stop":
@@ -206,20 +208,28 @@ class Turn:
         if self.force:
             # --force at spawn auto-approves: no request at all (docs/acp.md §1).
             return list(step.get("allow", []))
-        tool_call = {"status": "pending", **step["toolCall"]}
-        params = {
-            "sessionId": where or self.session.session_id,
-            "toolCall": tool_call,
-            "options": step.get("options", PERMISSION_OPTIONS),
-        }
-        answer = self._ask("session/request_permission", params)
-        outcome = answer.get("result", {}).get("outcome") if "result" in answer else None
-        chosen = None
-        if isinstance(outcome, dict) and outcome.get("outcome") == "selected":
-            chosen = outcome.get("optionId")
+        chosen = self._choose(step["toolCall"], step.get("options", PERMISSION_OPTIONS), where)
         if isinstance(chosen, str) and chosen in branches:
             return list(branches[chosen])
         return list(step.get("allow" if chosen in ALLOW_IDS else "reject", []))
+
+    def _choose(self, tool_call: dict[str, Any], options: Any, where: str | None) -> Any:
+        """``session/request_permission``: the optionId the client selected, or None."""
+        params = {
+            "sessionId": where or self.session.session_id,
+            "toolCall": {"status": "pending", **tool_call},
+            "options": options,
+        }
+        answer = self._ask("session/request_permission", params)
+        outcome = answer.get("result", {}).get("outcome") if "result" in answer else None
+        if isinstance(outcome, dict) and outcome.get("outcome") == "selected":
+            return outcome.get("optionId")
+        return None
+
+    def ask_permission(self, tool_call: dict[str, Any], where: str | None) -> bool:
+        """Ask for ``tool_call`` with the three usual options: whether an allow id came
+        back (§3.11)."""
+        return self._choose(tool_call, PERMISSION_OPTIONS, where) in ALLOW_IDS
 
     def _request(self, step: Step) -> list[Step]:
         """An extension request (``cursor/*``): the branch named by the answer's nested

@@ -50,6 +50,7 @@ SUCCESS = [
     "denied",
     "hook_rejected",
     "hook_traces",
+    "custom_tools",
     "subagents",
     "windows",
     "fix_tests",

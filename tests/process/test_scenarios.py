@@ -47,6 +47,7 @@ SUCCEEDS = [
     "denied",
     "hook_rejected",
     "hook_traces",
+    "custom_tools",
     "subagents",
     "windows",
     # Structured output (tests/fake/test_fake_json_scenarios.py): here, fresh runs only.
