@@ -42,11 +42,12 @@ import msgspec
 
 from .._owner import PREFIXES, mark, stale_dirs
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
+from ..errors import AgentStartError
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
 from ._relay import SOCKET_ENV, TOKEN_ENV
 from ._stdio import serve
-from ._tool import Tool
+from ._tool import Tool, tools_by_name
 
 __all__ = [
     "PREFIX",
@@ -56,7 +57,10 @@ __all__ = [
     "HostState",
     "ServedCall",
     "ToolHost",
+    "acp_entry",
     "close_all",
+    "open_host",
+    "permission_title",
     "relay_command",
     "split_token",
 ]
@@ -181,6 +185,16 @@ class ToolHost:
     def token(self) -> str:
         """The run's secret: for the CLI's environment (print mode) or the ACP entry."""
         return self._token
+
+    @property
+    def names(self) -> list[str]:
+        """The tools' names."""
+        return [tool.name for tool in tools_by_name(self._tools).values()]
+
+    def env(self) -> dict[str, str]:
+        """The relay's environment: the socket's path and the token (secret: for the
+        CLI's environment or the ACP entry, never a file nor argv)."""
+        return {SOCKET_ENV: self.socket_path, TOKEN_ENV: self._token}
 
     def open(self) -> None:
         """Make the directory, bind and listen (see the module's docstring).
@@ -341,6 +355,37 @@ def _sweep_stale() -> None:
     for directory, _ in stale_dirs(Path(tempfile.gettempdir())):
         if directory.name.startswith(PREFIX):
             shutil.rmtree(directory, ignore_errors=True)
+
+
+def acp_entry(host: ToolHost) -> dict[str, Any]:
+    """The stdio entry of ``mcpServers`` for the relay to ``host`` (docs/acp.md §3.3:
+    ``{name, command, args, env: [{name, value}]}``): the token rides in it, over the
+    pipe, never in a file nor argv."""
+    command, *args = relay_command()
+    env = [{"name": name, "value": value} for name, value in host.env().items()]
+    return {"name": SERVER_NAME, "command": command, "args": args, "env": env}
+
+
+def permission_title(tool: str) -> str:
+    """The title of an ACP permission request for our ``tool`` (docs/acp.md §3.11:
+    ``<server>-<tool>: <tool>``)."""
+    return f"{SERVER_NAME}-{tool}: {tool}"
+
+
+def open_host(host: ToolHost) -> None:
+    """:meth:`ToolHost.open`, its failure an :class:`AgentStartError` that says what to do.
+
+    Raises:
+        AgentStartError: the directory or the socket could not be made.
+    """
+    try:
+        host.open()
+    except OSError as exc:
+        raise AgentStartError(
+            f"could not make the socket the agent reaches the run's tools by: {exc}",
+            hint="check that TMPDIR names a writable directory with free space, and that "
+            "its path is short (a Unix socket's path has a limit of about 100 bytes)",
+        ) from exc
 
 
 def close_all() -> None:
