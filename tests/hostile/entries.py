@@ -419,6 +419,27 @@ async def tools_host_connection(value: bytes) -> None:
         await host.aclose()
 
 
+def tools_cli_config(value: bytes) -> None:
+    """The value as the user's cli-config.json (and as its ``permissions`` and
+    ``permissions.allow``) that a run with tools copies and adds its allow rule to: the
+    copy allows our server, or AgentStartError says the file is broken."""
+    from agent_sdk._transport.tools_home import ALLOW_RULE, allow_rule_added
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "cli-config.json")
+        for data in (
+            value,
+            b'{"permissions":' + value + b"}",
+            b'{"permissions":{"allow":' + value + b"}}",
+        ):
+            path.write_bytes(data)
+            try:
+                allow_rule_added(path)
+            except AgentError:
+                continue
+            assert ALLOW_RULE in json.loads(path.read_bytes())["permissions"]["allow"]
+
+
 P = "agent_sdk._protocol"
 L = "agent_sdk.live"
 DECODE = (f"{L}._jsonrpc:decode",)
@@ -466,6 +487,9 @@ ENTRIES: dict[str, Entry] = {
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
     "tools' MCP server message": Entry(
         mcp_server_message, ("agent_sdk.extend._mcp_messages:decode",)
+    ),
+    "tools run's cli-config.json": Entry(
+        tools_cli_config, ("agent_sdk._transport.tools_home:allow_rule_added",), (AgentError,)
     ),
     "tools host connection": Entry(
         tools_host_connection, ("agent_sdk.extend._host:ToolHost._record",)
