@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from pathlib import Path
 
 import anyio
+import msgspec
 import pytest
 from secrets_plant import KEY, MakeOptions, where_shown
 
+from agent_sdk import run_async
 from agent_sdk._protocol.redaction import redaction_of
 from agent_sdk.extend import tool
 from agent_sdk.extend._host import ToolHost
@@ -67,3 +71,35 @@ async def test_a_tool_error_served_by_a_runs_host_holds_no_key(planted: MakeOpti
     assert b"could not log in to prod" in answer
     assert where_shown(answer.decode()) == []
     assert where_shown(host.calls) == []
+
+
+@tool
+def lookup_issue(number: int) -> str:
+    """Look up an issue."""
+    return f"Issue {number}"
+
+
+@tool
+def fail(reason: str) -> str:
+    """Fail with the key in the message."""
+    raise RuntimeError(f"{reason}: could not log in with {KEY}")
+
+
+async def test_a_print_mode_runs_tool_error_and_its_run_hold_no_key(
+    planted: MakeOptions, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # End to end: the fake calls `fail` through the relay; what comes back in the stream
+    # (the completed mcpToolCall), the result and the CLI's argv show no key nor token.
+    home = tmp_path / "home"
+    (home / ".cursor").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    with tempfile.TemporaryDirectory(prefix="s-", dir="/tmp") as short:
+        monkeypatch.setattr(tempfile, "tempdir", short)
+        options = planted("custom_tools", tools=[lookup_issue, fail], cwd=tmp_path)
+        with anyio.fail_after(60):
+            result = await run_async("go", options=options)
+    errors = [c for c in result.tool_calls if c.kind == "mcpToolCall" and c.outcome == "success"]
+    assert len(errors) == 2  # both reached the tools
+    assert "could not log in with" in msgspec.json.encode(errors[1].completed).decode()
+    assert where_shown(result) == []
