@@ -27,7 +27,8 @@ __all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "shown", "unknown_option"]
 
 # The credentials (docs/protocol.md §1, "Environment"): never in a repr or an error.
 SECRET_FIELDS = frozenset({"api_key", "auth_token"})
-SECRET_ENV = frozenset({"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN"})
+# The last: the per-run secret of a task's tools (fleet/_tools.py, docs/extend.md).
+SECRET_ENV = frozenset({"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN", "AGENT_SDK_TOOLS_TOKEN"})
 HIDDEN = "***"
 # Errors never quote these values: any entry of env or headers may be a credential.
 _QUIET = SECRET_FIELDS | {"env", "headers"}

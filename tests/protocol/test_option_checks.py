@@ -377,3 +377,9 @@ def test_two_tools_of_one_name_are_refused_with_the_fix() -> None:
 def test_tools_that_are_no_list_are_refused() -> None:
     with pytest.raises(AgentConfigError, match="tools must be a list"):
         AgentOptions(tools=_a_tool)
+
+
+def test_the_token_of_a_tasks_tools_is_hidden_in_the_repr() -> None:
+    # fleet/_tools.py puts it in the env of a worktree task's runs.
+    options = AgentOptions(env={"AGENT_SDK_TOOLS_TOKEN": "tok-3f9b2d4e6a8c0f7c1e5a"})
+    assert "tok-3f9b2d4e6a8c0f7c1e5a" not in repr(options)
