@@ -18,6 +18,7 @@ from typing import TypeVar
 
 import anyio
 
+from ._custom_tools import Claims, claims_of, mark
 from ._deadlines import Deadlines, Limit
 from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
@@ -90,6 +91,7 @@ class Run(RunFacts):
         )
         self._ready: deque[Event] = deque()
         self._result: PlainResult | None = None
+        self._claims: Claims | None = None  # a run given tools (docs/extend.md)
 
     # --- iteration ------------------------------------------------------------------
     def __aiter__(self) -> Run:
@@ -196,6 +198,8 @@ class Run(RunFacts):
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
+        if self._options.tools:  # its own tools: which mcpToolCall was one of them
+            self._claims = claims_of(self._transport)
         if self._state is _State.STARTING:  # not closed meanwhile by another task
             self._state = _State.STREAMING
 
@@ -209,6 +213,8 @@ class Run(RunFacts):
                 chunk = await self._read()
                 if chunk is not None:
                     events = self._stream.feed(chunk)
+                    if self._claims is not None:
+                        mark(self._claims, events)
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
                     if events:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._invocation import passes_model
 from ..options import Invocation
@@ -81,6 +81,9 @@ class ChildPipes:
         self._exited_at: float | None = None  # on the clock, once the exit was seen
         self._config: PrivateConfig | None = None
         self._tools: RunTools | None = None
+        self.custom_tool_calls: list[Any] | None = None
+        """The calls the run's own tools answered (``extend/_served.py``), kept after the
+        host is released."""
 
     @property
     def pid(self) -> int | None:
@@ -98,6 +101,7 @@ class ChildPipes:
         from .tools_home import with_tools
 
         self._tools, invocation = with_tools(invocation, options)
+        self.custom_tool_calls = self._tools.host.calls
         return invocation
 
     def _in_private_config(self, invocation: Invocation) -> Invocation:

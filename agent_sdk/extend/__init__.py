@@ -5,11 +5,13 @@ type hints and a docstring. Its JSON Schema comes from its signature, the argume
 agent sends are checked against it, and what it returns (text, or anything msgspec can
 encode) or raises (a tool error the agent sees) is sent back over MCP.
 
-Today the tools are served by an MCP server that is proven against the official MCP
-client; passing them to a run, a session, a fleet or a live agent is still to come
-(docs/extend.md, "Not wired yet").
+Give them to a run (``AgentOptions(tools=[...])``: ``run``, ``run_sync``, ``Session``, a
+fleet's tasks) or to a live session (``LiveAgent.new_session(tools=[...])``): they run in
+your process while the agent calls them; a run's ``ToolCall.custom_tool`` says which of
+its calls were yours (:class:`CustomToolCall`).
 """
 
+from ._served import CustomToolCall
 from ._tool import Tool, tool
 
-__all__ = ["Tool", "tool"]
+__all__ = ["CustomToolCall", "Tool", "tool"]

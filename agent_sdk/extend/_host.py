@@ -46,6 +46,7 @@ from ..errors import AgentStartError
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
 from ._relay import SOCKET_ENV, TOKEN_ENV
+from ._served import CustomToolCall
 from ._stdio import serve
 from ._tool import Tool, tools_by_name
 
@@ -55,7 +56,6 @@ __all__ = [
     "SOCKET_ENV",
     "TOKEN_ENV",
     "HostState",
-    "ServedCall",
     "ToolHost",
     "acp_entry",
     "close_all",
@@ -88,22 +88,6 @@ def relay_command() -> list[str]:
     ``PYTHON*`` variables, no cwd on the path; ``-S``: no ``site``), the script's
     absolute path, the mode."""
     return [sys.executable, "-I", "-S", str(Path(__file__).with_name("_relay.py")), "mcp"]
-
-
-class ServedCall(msgspec.Struct, frozen=True):
-    """One call the host answered.
-
-    Attributes:
-        tool: the tool's name.
-        arguments: the arguments as the agent sent them (``None`` when it sent none).
-        result: the text the agent got (the text contents joined).
-        is_error: whether it was a tool error.
-    """
-
-    tool: str
-    arguments: Any
-    result: str
-    is_error: bool
 
 
 class HostState(enum.Enum):
@@ -164,7 +148,7 @@ class ToolHost:
         self._redact = redact
         self._token = secrets.token_urlsafe(32)
         self.state = HostState.NEW
-        self.calls: list[ServedCall] = []
+        self.calls: list[CustomToolCall] = []
         """The calls answered, in the order they were."""
         self.directory: Path | None = None
         self._socket: socket.socket | None = None
@@ -325,7 +309,7 @@ class ToolHost:
             with contextlib.suppress(ValueError, RecursionError):
                 args = msgspec.json.decode(arguments)
         text = "\n".join(block.text for block in result.content)
-        self.calls.append(ServedCall(tool, args, text, result.is_error))
+        self.calls.append(CustomToolCall(tool, args, text, result.is_error))
 
 
 def _detached(serve: Callable[[], Awaitable[None]], owner: ToolHost) -> None:

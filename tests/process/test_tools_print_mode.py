@@ -21,7 +21,7 @@ from fake_env import clean_env
 
 from agent_sdk import AgentOptions, Session, run, run_async, run_sync
 from agent_sdk._owner import PREFIXES
-from agent_sdk.extend import tool
+from agent_sdk.extend import CustomToolCall, tool
 from agent_sdk.tool_results import McpSuccess
 
 pytestmark = pytest.mark.anyio
@@ -127,6 +127,25 @@ async def test_the_cli_calls_the_tools_served_in_this_process(
         ("success", '{"number":26,"title":"Issue 26"}', False),
         ("success", "RuntimeError: the tracker is down", True),
     ]
+
+
+async def test_each_call_of_our_tools_knows_it_was_ours(tools_options: MakeOptions) -> None:
+    with anyio.fail_after(60):
+        result = await run_async("look up issue 26", options=tools_options())
+    ours = [c.custom_tool for c in result.tool_calls if c.kind == "mcpToolCall"]
+    assert ours == [
+        CustomToolCall("lookup_issue", {"number": 26}, '{"number":26,"title":"Issue 26"}', False),
+        CustomToolCall(
+            "fail", {"reason": "the tracker is down"}, "RuntimeError: the tracker is down", True
+        ),
+    ]
+
+
+async def test_a_call_that_reached_no_tool_of_ours_is_not_ours(tools_options: MakeOptions) -> None:
+    options = msgspec.structs.replace(tools_options(), tools=())
+    with anyio.fail_after(60):
+        result = await run_async("look up issue 26", options=options)
+    assert [c.custom_tool for c in result.tool_calls if c.kind == "mcpToolCall"] == [None, None]
 
 
 async def test_without_tools_the_same_calls_reach_no_server(tools_options: MakeOptions) -> None:

@@ -208,6 +208,7 @@ PUBLIC: dict[str, list[str]] = {
         "WriteSuccess",
     ],
     "agent_sdk.extend": [
+        "CustomToolCall",
         "Tool",
         "tool",
     ],
