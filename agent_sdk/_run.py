@@ -198,8 +198,8 @@ class Run(RunFacts):
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
-        if self._options.tools:  # its own tools: which mcpToolCall was one of them
-            self._claims = claims_of(self._transport)
+        # Tools of its own, or of its fleet task: which mcpToolCall was one of them.
+        self._claims = claims_of(self._transport)
         if self._state is _State.STARTING:  # not closed meanwhile by another task
             self._state = _State.STREAMING
 

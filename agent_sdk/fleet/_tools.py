@@ -27,6 +27,7 @@ from .._transport.config_dir import CONFIG_DIR_ENV, CONFIG_NAME, PrivateConfig, 
 from .._transport.tools_home import allow_rule_added, mcp_file
 from ..errors import AgentStartError
 from ..extend._host import TOKEN_ENV, ToolHost, open_host
+from ..extend._served import SERVED_FOR_RUNS
 from ..options import AgentOptions
 from ._worktree import Worktree
 
@@ -68,7 +69,12 @@ async def task_tools(
                 hint="check that the worktree's directory and TMPDIR are writable",
             ) from exc
         env.update({CONFIG_DIR_ENV: str(config_dir), TOKEN_ENV: host.token})
-        yield msgspec.structs.replace(options, tools=(), approve_mcps=True, env=env)
+        # The task's runs started in this context pair their calls with this host's.
+        served = SERVED_FOR_RUNS.set(host.calls)
+        try:
+            yield msgspec.structs.replace(options, tools=(), approve_mcps=True, env=env)
+        finally:
+            SERVED_FOR_RUNS.reset(served)
     finally:
         for path in made:  # the file, then the directory if we made it
             with contextlib.suppress(OSError):

@@ -88,6 +88,18 @@ async def test_a_worktree_task_reaches_its_tools_through_the_worktree(
     assert mcp_outcomes(outcome) == ["success", "success"]
 
 
+async def test_a_worktree_tasks_calls_know_they_were_ours(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
+    ours = [c.custom_tool for c in outcome.result.tool_calls if c.kind == "mcpToolCall"]
+    assert [(c.tool, c.result) for c in ours] == [
+        ("lookup_issue", "Issue 26"),
+        ("fail", "RuntimeError: the tracker is down"),
+    ]
+
+
 async def test_the_worktrees_mcp_file_is_in_no_changes(
     fake_binary: str, repo: Path, temp_dir: Path
 ) -> None:
