@@ -18,7 +18,7 @@ tool are not a protocol error but a tool error the agent sees (SEP-1303, same se
 Every error text the server writes goes through ``redact``.
 
 The server is transport-agnostic: the stdio runner (``_stdio.py``) feeds it lines from
-stdin; the relay of a run will feed it lines from its socket.
+stdin; the host of a run (``_host.py``) feeds it lines from its socket.
 """
 
 from __future__ import annotations
