@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -30,8 +30,6 @@ from .._protocol.redaction import Redaction, redaction_of
 from ..errors import (
     AgentUsageError,
 )
-from ..extend._host import ToolHost, acp_entry, open_host, permission_title
-from ..extend._tool import Tool
 from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
 from ._control import initialize, request, result_of
@@ -53,6 +51,7 @@ from ._process import AcpProcess, acp_invocation
 from ._seam import LiveTransport
 from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
 from ._subagents import TaskCallback
+from ._tools import SessionTools, Tools
 from ._updates import SessionUpdate
 
 __all__ = ["AgentState", "LiveAgent"]
@@ -132,7 +131,7 @@ class LiveAgent:
         self._process: LiveTransport | None = None
         self._conn: Connection | None = None
         self._stack = contextlib.AsyncExitStack()
-        self._hosts: list[ToolHost] = []  # of the sessions given tools: closed at the end
+        self._tools = SessionTools(self._redaction.text)  # hosts of sessions given tools
 
     def __repr__(self) -> str:
         return f"<LiveAgent {self.state.value} pid={self.pid} sessions={len(self.sessions)}>"
@@ -183,7 +182,7 @@ class LiveAgent:
             # Ended however the stack unwinds: a failed start or leaving the block.
             self._stack.callback(setattr, self, "state", AgentState.ENDED)
             # The tools' hosts after the process (LIFO): their relays are its children.
-            self._stack.push_async_callback(self._close_hosts)
+            self._stack.push_async_callback(self._tools.aclose)
             self._stack.push_async_callback(process.aclose)
             conn = Connection(
                 process.stdin,
@@ -236,7 +235,7 @@ class LiveAgent:
         cwd: str | os.PathLike[str] | None = None,
         mcp_servers: Sequence[Any] = (),
         *,
-        tools: Sequence[Tool[..., Any] | Callable[..., Any]] = (),
+        tools: Tools = (),
     ) -> LiveSession:
         """A new session (``session/new``, §3.3) in ``cwd`` (made absolute; default
         ``options.cwd``, else the current directory). It is persisted, and loadable, only
@@ -261,7 +260,7 @@ class LiveAgent:
             session = await agent.new_session(tools=[lookup_issue])
         """
         where = await self._cwd(cwd)
-        servers, titles = await self._with_tools(mcp_servers, tools)
+        servers, titles = self._tools.servers(mcp_servers, tools)
         params = NewSessionParams(cwd=where, mcp_servers=servers)
         raw = await request(self, "session/new", params)
         result = result_of(self, raw, NewSessionResult, "session/new")
@@ -271,32 +270,13 @@ class LiveAgent:
         self._router.own_tools[result.session_id] = titles
         return session
 
-    async def _with_tools(
-        self, mcp_servers: Sequence[Any], tools: Sequence[Tool[..., Any] | Callable[..., Any]]
-    ) -> tuple[list[Any], frozenset[str]]:
-        """The ``mcpServers`` to send: the caller's, and the entry of a new host of
-        ``tools`` (ended with the agent); the permission titles of those tools."""
-        if not tools:
-            return list(mcp_servers), frozenset()
-        host = ToolHost(tools, redact=self._redaction.text)
-        open_host(host)
-        self._hosts.append(host)
-        host.start()
-        titles = frozenset(permission_title(name) for name in host.names)
-        return [*mcp_servers, acp_entry(host)], titles
-
-    async def _close_hosts(self) -> None:
-        hosts, self._hosts = self._hosts, []
-        for host in hosts:
-            await host.aclose()
-
     async def load_session(
         self,
         session_id: str,
         cwd: str | os.PathLike[str] | None = None,
         mcp_servers: Sequence[Any] = (),
         *,
-        tools: Sequence[Tool[..., Any] | Callable[..., Any]] = (),
+        tools: Tools = (),
     ) -> LiveSession:
         """An earlier session by its id (``session/load``, §3.4). Its history is replayed
         into :attr:`LiveSession.history`, never as a turn. Pass the cwd it was made in:
@@ -317,7 +297,7 @@ class LiveAgent:
         known = self._router.sessions.get(session_id)
         session = known if known is not None else LiveSession(self, session_id, where)
         self._router.sessions[session_id] = session
-        servers, titles = await self._with_tools(mcp_servers, tools)
+        servers, titles = self._tools.servers(mcp_servers, tools)
         replay: list[SessionUpdate] = []
         self._loading[session_id] = replay
         try:

@@ -66,7 +66,7 @@ def completed_texts(updates: list[Any]) -> list[str]:
 async def test_a_sessions_tools_are_called_in_this_process(options: AgentOptions) -> None:
     async with LiveAgent(tools_options(options)) as agent:
         await turn(agent, tools=[lookup_issue, fail])
-        (host,) = agent._hosts
+        (host,) = agent._tools.hosts
         served = [(c.tool, c.arguments, c.is_error) for c in host.calls]
     assert served == [
         ("lookup_issue", {"number": 26}, False),
@@ -93,7 +93,7 @@ async def test_our_tools_are_allowed_without_asking_the_permission_callback(
 
     async with LiveAgent(tools_options(options), permission=permission) as agent:
         await turn(agent, tools=[lookup_issue, fail])
-        (host,) = agent._hosts
+        (host,) = agent._tools.hosts
         assert len(host.calls) == 2
     assert asked == []
 
@@ -123,7 +123,7 @@ async def test_a_session_without_our_tools_still_asks_the_callback(
 async def test_the_tools_host_is_gone_when_the_agent_ends(options: AgentOptions) -> None:
     async with LiveAgent(tools_options(options)) as agent:
         await turn(agent, tools=[lookup_issue, fail])
-        (host,) = agent._hosts
+        (host,) = agent._tools.hosts
         directory = host.directory
         assert directory is not None
         assert await anyio.Path(directory).is_dir()
