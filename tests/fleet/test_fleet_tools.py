@@ -133,3 +133,18 @@ async def test_a_repo_with_its_own_mcp_file_keeps_it_and_still_gets_the_tools(
     outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
     assert mcp_outcomes(outcome) == ["success", "success"]
     assert (outcome.changes.added, outcome.changes.modified) == ((), ())
+
+
+@pytest.mark.usefixtures("cluster")
+async def test_a_task_on_a_ray_worker_serves_its_tools_there(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    from agent_sdk.fleet import RayBackend
+
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    fleet = Fleet(
+        [task], backend=RayBackend(num_cpus=0.25), isolation=["worktree"], keep_events=True
+    )
+    outcome = await outcome_of(fleet)
+    assert mcp_outcomes(outcome) == ["success", "success"]
+    assert (outcome.changes.added, outcome.changes.modified) == ((), ())
