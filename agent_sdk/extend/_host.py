@@ -233,7 +233,10 @@ class ToolHost:
         self.state = HostState.CLOSED
         _live.discard(self)
         if self._scope is not None:
-            self._scope.cancel()
+            # From garbage collection or interpreter exit the loop may be gone: its
+            # task is then gone too, and the directory below is all that is left.
+            with contextlib.suppress(RuntimeError):
+                self._scope.cancel()
         if self._socket is not None:
             self._socket.close()  # not served: no task holds it
             self._socket = None
