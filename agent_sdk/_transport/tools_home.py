@@ -6,7 +6,8 @@ The CLI has no per-run flag for an MCP server (docs/protocol.md §7). It reads t
 - a **run-specific HOME**: a private 0700 directory (with the owner marker of
   ``_owner.py``, swept after a dead owner) holding a link to every entry of the real
   ``$HOME`` except ``.cursor``, and a real ``.cursor`` holding a link to every entry of the
-  real ``~/.cursor`` except ``mcp.json``, and an ``mcp.json`` naming only our server,
+  real ``~/.cursor`` except ``mcp.json`` and ``cli-config.json``, and an ``mcp.json``
+  naming only our server,
   ``agent_sdk``: the relay, with the socket's path and ``"${env:AGENT_SDK_TOOLS_TOKEN}"``
   (expanded by the CLI, §7) in its ``env``. The token itself is only in the CLI's
   environment: never in a file, never in argv. The user's own user-level servers are not
@@ -26,6 +27,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -146,10 +148,16 @@ def _make_home(real_home: Path, host: ToolHost) -> Path:
         mark(owned)
         home = owned / "home"
         home.mkdir(mode=0o700)
-        _link_entries(real_home, home, skip=".cursor")
+        _link_entries(real_home, home, lambda name: name == ".cursor")
         cursor = home / ".cursor"
         cursor.mkdir(mode=0o700)
-        _link_entries(real_home / ".cursor", cursor, skip="mcp.json")
+        # Not the config file either (nor its temp files): the run's is the private
+        # copy (CURSOR_CONFIG_DIR), and a link would let a write reach the user's.
+        _link_entries(
+            real_home / ".cursor",
+            cursor,
+            lambda name: name == "mcp.json" or name.startswith(CONFIG_NAME),
+        )
         fd = os.open(cursor / "mcp.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as out:
             out.write(mcp_file(host))
@@ -159,15 +167,15 @@ def _make_home(real_home: Path, host: ToolHost) -> Path:
     return owned
 
 
-def _link_entries(source: Path, target: Path, *, skip: str) -> None:
-    """A link in ``target`` to every entry of ``source`` but ``skip`` (none if it is no
-    directory)."""
+def _link_entries(source: Path, target: Path, skip: Callable[[str], bool]) -> None:
+    """A link in ``target`` to every entry of ``source`` but those whose names ``skip``
+    says (none if it is no directory)."""
     try:
         entries = list(os.scandir(source))
     except (FileNotFoundError, NotADirectoryError):
         return
     for entry in entries:
-        if entry.name != skip:
+        if not skip(entry.name):
             os.symlink(os.path.abspath(entry.path), target / entry.name)
 
 
