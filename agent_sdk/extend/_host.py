@@ -73,6 +73,7 @@ PREFIX = PREFIXES[3]
 """How the names of the hosts' directories begin (in the system's temp dir)."""
 TOKEN_LINE_MAX = 1024  # bytes the first line may take: a token is 43
 TOKEN_WAIT = 10.0  # seconds a connection gets to send it
+ACCEPT_PAUSE = 0.1  # seconds before accepting again after accept() failed
 CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring cancellation)
 
 # Open and not yet closed: closed at interpreter exit (``_transport/subprocess.py``). A
@@ -256,6 +257,9 @@ class ToolHost:
                         try:
                             conn, _ = sock.accept()
                         except (BlockingIOError, InterruptedError):
+                            continue
+                        except OSError:  # out of descriptors, an aborted connection
+                            await anyio.sleep(ACCEPT_PAUSE)  # then try again: never end
                             continue
                         fd = conn.detach()
                         # Held here, not only by the task: one cancelled before its first
