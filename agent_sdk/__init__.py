@@ -100,7 +100,7 @@ else:
         return sorted({*globals(), *__all__})
 
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = [
     "AgentAuthError",

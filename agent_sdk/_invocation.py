@@ -81,7 +81,9 @@ def build_invocation(
     """Turn a prompt and options into the child's argv, stdin and environment. Pure.
 
     Caller-supplied values are attached as ``--flag=value`` and the prompt follows
-    ``--``, so no value can be read as a flag.
+    ``--``, so no value can be read as a flag. ``options.tools`` shows nowhere here: the
+    run's own ``HOME``, config dir and token are added by the transport when the run
+    starts (they name directories that exist only then; docs/extend.md, "Print mode").
 
     Args:
         prompt: the prompt text.

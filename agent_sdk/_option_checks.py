@@ -27,7 +27,8 @@ __all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "shown", "unknown_option"]
 
 # The credentials (docs/protocol.md §1, "Environment"): never in a repr or an error.
 SECRET_FIELDS = frozenset({"api_key", "auth_token"})
-SECRET_ENV = frozenset({"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN"})
+# The last: the per-run secret of a task's tools (fleet/_tools.py, docs/extend.md).
+SECRET_ENV = frozenset({"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN", "AGENT_SDK_TOOLS_TOKEN"})
 HIDDEN = "***"
 # Errors never quote these values: any entry of env or headers may be a credential.
 _QUIET = SECRET_FIELDS | {"env", "headers"}
@@ -117,6 +118,8 @@ def _noun(annotation: Any, positive: bool, *, plural: bool = False) -> str:
             parts.append(f"{seconds} (an int or a float, finite)")
         elif member is str:
             parts.append("strings" if plural else "a str")
+        elif member is Any:
+            parts.append("items")  # tools=: each is checked by the options' own rules
         elif origin is Literal:
             parts.append("one of " + ", ".join(map(repr, get_args(member))))
         elif origin is Mapping:
@@ -160,6 +163,8 @@ def _text_rule(annotation: Any) -> _TextRule | None:
     origins = [get_origin(m) for m in members]
     if _is_path(annotation):
         return "path"
+    if origins == [Sequence] and get_args(members[0]) == (Any,):
+        return None  # objects (tools): their own checks, not text
     if origins == [Sequence] and _is_path(get_args(members[0])[0]):
         return "paths"
     if all(m in (bool, int, float) or get_origin(m) is Literal for m in members):

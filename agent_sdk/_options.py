@@ -134,6 +134,11 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         output_attempts: with ``output_type=``, how many replies a run asks for at most:
             the first, then corrections in the same chat while its JSON value does not
             fit the type (docs/output.md). At least 1.
+        tools: Python tools the agent may call (:func:`agent_sdk.extend.tool`), served
+            from this process while the run lasts, as the MCP server ``agent_sdk``. The
+            run gets its own HOME and config dir for it (docs/extend.md, "Print mode":
+            what it costs); its calls are allowed (``Mcp(agent_sdk:*)``) without
+            ``force``. Each must be a ``Tool``, of a name no other has.
 
     Raises:
         AgentConfigError: (also a ``TypeError`` and a ``ValueError``) when the options
@@ -177,6 +182,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     result_grace: float = 2.0
     keep_events: bool | None = None
     output_attempts: int = 2
+    tools: Sequence[Any] = ()
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, and never a credential.
@@ -216,6 +222,8 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             raise AgentConfigError(
                 "worktree_name, worktree_base and skip_worktree_setup need worktree=True"
             )
+        if self.tools:
+            _check_tools(self.tools)
         if self.output_attempts < 1:
             raise AgentConfigError(
                 f"output_attempts must be at least 1 (the first reply), got {self.output_attempts}"
@@ -262,6 +270,26 @@ _DEFAULTS: dict[str, Any] = dict(
 
 
 _CHECK_VALUES = OptionChecks(AgentOptions, positive=("timeout", "idle_timeout"))
+
+
+def _check_tools(tools: Sequence[Any]) -> None:
+    """Each a ``Tool``, no two of one name (docs/extend.md)."""
+    from .extend._tool import Tool  # only options given tools pay this import
+
+    names: set[str] = set()
+    for index, item in enumerate(tools):
+        if not isinstance(item, Tool):
+            raise AgentConfigError(
+                f"AgentOptions(tools=...): tools[{index}] is {type(item).__name__}, not a Tool",
+                hint="mark the function with @tool (from agent_sdk.extend import tool), or "
+                "pass Tool(function)",
+            )
+        if item.name in names:
+            raise AgentConfigError(
+                f"AgentOptions(tools=...): two tools are named {item.name!r}",
+                hint="give one another name: @tool(name='...')",
+            )
+        names.add(item.name)
 
 
 def given_options(options: object) -> AgentOptions:

@@ -26,9 +26,16 @@ __all__ = ["MARKER", "PREFIXES", "Owner", "is_gone", "mark", "me", "stale_dirs"]
 MARKER = ".agent-sdk-owner"
 """The marker's file name, at the top of each directory."""
 
-PREFIXES = ("agent-sdk-config-", "agent-sdk-worktree-", "agent-sdk-model-")
-"""How the names of the directories agent_sdk makes begin (the last: a run's, given a
-model, ``_transport/config_dir.py``)."""
+PREFIXES = (
+    "agent-sdk-config-",
+    "agent-sdk-worktree-",
+    "agent-sdk-model-",
+    "agent-sdk-tools-",
+    "agent-sdk-home-",
+)
+"""How the names of the directories agent_sdk makes begin (the third: a run's, given a
+model, ``_transport/config_dir.py``; the fourth: the socket of a run's tools,
+``extend/_host.py``; the last: a run's own HOME for its tools, ``_transport/tools_home.py``)."""
 
 _MAX_MARKER = 64 * 1024  # bytes read of a marker at most: it is a few dozen
 

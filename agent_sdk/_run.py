@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import anyio
 
+from ._custom_tools import Claims, claims_of, mark
 from ._deadlines import Deadlines, Limit
 from ._log import INFO, log
 from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
@@ -97,6 +98,7 @@ class Run(RunFacts):
         self._ready: deque[Event] = deque()
         self._result: PlainResult | None = None
         self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
+        self._claims: Claims | None = None  # a run given tools (docs/extend.md)
 
     # --- iteration ------------------------------------------------------------------
     def __aiter__(self) -> Run:
@@ -212,6 +214,8 @@ class Run(RunFacts):
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
+        # Tools of its own, or of its fleet task: which mcpToolCall was one of them.
+        self._claims = claims_of(self._transport)
         if self._state is _State.STARTING:  # not closed meanwhile by another task
             self._state = _State.STREAMING
 
@@ -225,6 +229,8 @@ class Run(RunFacts):
                 chunk = await self._read()
                 if chunk is not None:
                     events = self._stream.feed(chunk)
+                    if self._claims is not None:
+                        mark(self._claims, events)
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
                     if events:

@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ._tool_call_events import custom_tool_of
 from ._tool_status import ToolCallStatus
 from .events import ToolCallCompleted, ToolCallStarted
 
 if TYPE_CHECKING:
+    from .extend._served import CustomToolCall
     from .tools import ToolArgs, ToolResult
 
 __all__ = ["Subagent", "ToolCall"]
@@ -96,6 +98,16 @@ class ToolCall(msgspec.Struct, frozen=True):
     def result(self) -> ToolResult | None:
         """The typed payload of the outcome (see :attr:`ToolCallCompleted.result`)."""
         return self.completed.result if self.completed is not None else None
+
+    @property
+    def custom_tool(self) -> CustomToolCall | None:
+        """When this call was one of your own tools (``AgentOptions(tools=...)``), what
+        your tool got and answered (:class:`~agent_sdk.extend.CustomToolCall`); ``None``
+        for the CLI's tools, other MCP servers' and while it runs (docs/extend.md)."""
+        if self.completed is None:
+            return None
+        found: CustomToolCall | None = custom_tool_of(self.completed)
+        return found
 
     @property
     def subagent(self) -> Subagent | None:

@@ -18,7 +18,14 @@ if TYPE_CHECKING:
     from ._tool_parse import ParsedToolCall
     from .tools import ToolArgs, ToolResult
 
-__all__ = ["ToolCallCompleted", "ToolCallStarted", "pair_calls", "started_of"]
+__all__ = [
+    "ToolCallCompleted",
+    "ToolCallStarted",
+    "custom_tool_of",
+    "pair_calls",
+    "set_custom_tool",
+    "started_of",
+]
 
 
 class _Worked:
@@ -28,11 +35,12 @@ class _Worked:
     # garbage collector, which cost about 180 instructions per event on the hot path
     # (docs/benchmarks.md, issue 24, third round). A slot not set yet raises
     # AttributeError.
-    __slots__ = ("_parsed_payload", "_started")
+    __slots__ = ("_custom_tool", "_parsed_payload", "_started")
 
     if TYPE_CHECKING:
         _parsed_payload: ParsedToolCall
         _started: ToolCallStarted
+        _custom_tool: Any  # an extend._served.CustomToolCall (not imported: a layer up)
 
 
 class _ToolCallBase(msgspec.Struct, _Worked, frozen=True, kw_only=True, tag_field="type", gc=False):
@@ -198,6 +206,17 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
         when the event carries both (``timestamp_ms`` is from another clock)."""
         start, end = self._parsed.started_at_ms, self._parsed.completed_at_ms
         return end - start if start is not None and end is not None else None
+
+
+def custom_tool_of(event: ToolCallCompleted) -> Any:
+    """The call of the run's own tool this completion was (an
+    ``extend._served.CustomToolCall``), else ``None``."""
+    return getattr(event, "_custom_tool", None)
+
+
+def set_custom_tool(event: ToolCallCompleted, call: Any) -> None:
+    """Record that ``event`` completed ``call`` of one of the run's own tools."""
+    msgspec.structs.force_setattr(event, "_custom_tool", call)
 
 
 def started_of(event: ToolCallCompleted) -> ToolCallStarted | None:

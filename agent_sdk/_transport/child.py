@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._invocation import passes_model
 from .._log import DEBUG, log
@@ -21,7 +21,9 @@ from .groups import untrack
 from .spawn import SIGKILL
 
 if TYPE_CHECKING:
+    from ..options import AgentOptions
     from .config_dir import PrivateConfig
+    from .tools_home import RunTools
 
 __all__ = ["CHUNK_BYTES", "ChildPipes", "StderrTail", "grow_pipe"]
 
@@ -79,6 +81,10 @@ class ChildPipes:
         self._linger = 0.0  # options.result_grace
         self._exited_at: float | None = None  # on the clock, once the exit was seen
         self._config: PrivateConfig | None = None
+        self._tools: RunTools | None = None
+        self.custom_tool_calls: list[Any] | None = None
+        """The calls the run's own tools answered (``extend/_served.py``), kept after the
+        host is released."""
 
     @property
     def pid(self) -> int | None:
@@ -87,11 +93,23 @@ class ChildPipes:
     def stderr_tail(self) -> str:
         return self._stderr_tail.text()
 
+    def _with_tools(self, invocation: Invocation, options: AgentOptions) -> Invocation:
+        """``invocation`` as it runs with ``options.tools`` served (``tools_home.py``: its
+        own HOME and config dir, the host in this loop), released with the group (or by
+        :meth:`_release_config` if nothing starts)."""
+        if not options.tools:
+            return invocation
+        from .tools_home import with_tools
+
+        self._tools, invocation = with_tools(invocation, options)
+        self.custom_tool_calls = self._tools.host.calls
+        return invocation
+
     def _in_private_config(self, invocation: Invocation) -> Invocation:
         """``invocation`` as it runs: one that passes ``--model`` in a private config dir
         (:func:`passes_model`), released with the group (or by :meth:`_release_config`
-        if nothing starts)."""
-        if not passes_model(invocation.argv):
+        if nothing starts). A run with tools has one already (:meth:`_with_tools`)."""
+        if self._tools is not None or not passes_model(invocation.argv):
             return invocation
         # --model is sticky (docs/protocol.md §1): stored in a private config, not in the
         # user's, so no later run without a model gets this one.
@@ -104,6 +122,9 @@ class ChildPipes:
         config, self._config = self._config, None
         if config is not None:
             config.release()
+        tools, self._tools = self._tools, None
+        if tools is not None:
+            tools.release()
 
     def receive_ready(self) -> bytes | None:
         fd = self._stdout

@@ -88,11 +88,12 @@ def user_config_dir(env: Mapping[str, str]) -> Path:
     "Environment"): ``$CURSOR_CONFIG_DIR`` when set; else the first of
     ``$XDG_CONFIG_HOME/cursor`` (Linux and the BSDs, documented), ``~/.config/cursor``
     (Linux, reported) and ``~/.cursor`` that holds a ``cli-config.json``; else
-    ``~/.cursor``."""
+    ``~/.cursor`` (``~``: ``env``'s ``HOME``, else this process's)."""
     configured = env.get(CONFIG_DIR_ENV)
     if configured:
         return Path(os.path.expanduser(configured))
-    home = Path(os.path.expanduser("~"))
+    # The CLI's HOME: the one of its environment (an AgentOptions(env=...) may set it).
+    home = Path(env.get("HOME") or os.path.expanduser("~"))
     candidates = []
     if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         xdg = env.get("XDG_CONFIG_HOME")

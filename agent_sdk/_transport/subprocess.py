@@ -52,6 +52,13 @@ def _kill_live_groups() -> None:
     config_dir = sys.modules.get(f"{__package__}.config_dir")
     if config_dir is not None:
         config_dir.release_all()
+    # The hosts and HOMEs of runs given tools (extend/_host.py, tools_home.py), likewise.
+    host = sys.modules.get("agent_sdk.extend._host")
+    if host is not None:
+        host.close_all()
+    tools_home = sys.modules.get(f"{__package__}.tools_home")
+    if tools_home is not None:
+        tools_home.release_all()
 
 
 class _Phase(enum.Enum):
@@ -84,9 +91,10 @@ class SubprocessTransport(ChildPipes):
 
     async def start_invocation(self, invocation: Invocation, options: AgentOptions) -> None:
         """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder); one
-        that passes ``--model`` in a private config dir (:func:`passes_model`)."""
-        invocation = self._in_private_config(invocation)
+        that passes ``--model`` in a private config dir (:func:`passes_model`), one given
+        tools with them served (``tools_home.py``)."""
         try:
+            invocation = self._in_private_config(self._with_tools(invocation, options))
             await self._spawn(invocation, options)
         except BaseException:
             if self._process is None:  # nothing started: nothing else will release it
@@ -213,7 +221,13 @@ class SubprocessTransport(ChildPipes):
             # A cancellation the shield does not stop (asyncio: Task.cancel() again while
             # we wait). Nothing below may be skipped for it: it is re-raised at the end.
             interrupted = exc
+        host = self._tools.host if self._tools is not None else None
         self._kill_and_release()
+        if host is not None:
+            try:  # closed with the rest; its task's end is awaited here
+                await host.aclose()
+            except BaseException as exc:
+                interrupted = interrupted or exc
         if process is not None:
             try:
                 with anyio.CancelScope(shield=True), anyio.move_on_after(REAP_WAIT):

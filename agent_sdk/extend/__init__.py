@@ -5,13 +5,15 @@ type hints and a docstring. Its JSON Schema comes from its signature, the argume
 agent sends are checked against it, and what it returns (text, or anything msgspec can
 encode) or raises (a tool error the agent sees) is sent back over MCP.
 
+Give them to a run (``AgentOptions(tools=[...])``: ``run``, ``run_sync``, ``Session``, a
+fleet's tasks) or to a live session (``LiveAgent.new_session(tools=[...])``): they run in
+your process while the agent calls them; a run's ``ToolCall.custom_tool`` says which of
+its calls were yours (:class:`CustomToolCall`).
+
 :class:`Hooks` holds callbacks that decide on the agent's tool calls in print mode (allow,
 deny with a reason, run with other arguments) and observe what it did; a callback that fails
-denies (docs/extend.md, "Hooks that decide").
-
-Today the tools are served by an MCP server that is proven against the official MCP
-client, and the hooks' answers are built; passing them to a run, a session, a fleet or a
-live agent is still to come (docs/extend.md, "Not wired yet").
+denies (docs/extend.md, "Hooks that decide"). Their answers are built; passing them to a
+run is still to come.
 """
 
 from ._hook_payloads import (
@@ -25,10 +27,12 @@ from ._hook_payloads import (
     ToolUsed,
 )
 from ._hooks import Allow, Decision, Deny, Hooks
+from ._served import CustomToolCall
 from ._tool import Tool, tool
 
 __all__ = [
     "Allow",
+    "CustomToolCall",
     "Decision",
     "Deny",
     "Edit",

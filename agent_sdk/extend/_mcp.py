@@ -18,7 +18,7 @@ tool are not a protocol error but a tool error the agent sees (SEP-1303, same se
 Every error text the server writes goes through ``redact``.
 
 The server is transport-agnostic: the stdio runner (``_stdio.py``) feeds it lines from
-stdin; the relay of a run will feed it lines from its socket.
+stdin; the host of a run (``_host.py``) feeds it lines from its socket.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 import anyio
 import msgspec
 
-from .. import __version__
+from .._version import __version__
 from ._calls import Call, prepare
 from ._mcp_messages import (
     INVALID_PARAMS,
@@ -50,7 +50,7 @@ from ._mcp_messages import (
 )
 from ._tool import Tool, tools_by_name
 
-__all__ = ["PROTOCOL_VERSIONS", "McpServer", "Pending", "unchanged"]
+__all__ = ["PROTOCOL_VERSIONS", "McpServer", "Observe", "Pending", "unchanged"]
 
 PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 """The MCP versions the server speaks, oldest first. Cursor's CLI connected with
@@ -59,6 +59,9 @@ _STRUCTURED = PROTOCOL_VERSIONS.index("2025-06-18")  # outputSchema, structuredC
 _NO_PARAMS = msgspec.Raw(b"{}")
 
 RequestId = int | str
+Observe = Callable[[str, msgspec.Raw | msgspec.UnsetType, CallResult], None]
+"""Told of each call answered: the tool's name, the arguments as sent, the result (the
+host of a run records them: docs/extend.md, "Which calls were ours")."""
 
 
 def unchanged(text: str) -> str:
@@ -71,10 +74,13 @@ class Pending:
     cancelled it first. Made by :meth:`McpServer.receive`, which registered it already,
     so a cancellation that arrives next finds it."""
 
-    def __init__(self, server: McpServer, request_id: RequestId, call: Call) -> None:
+    def __init__(
+        self, server: McpServer, request_id: RequestId, call: Call, params: CallParams
+    ) -> None:
         self.request_id = request_id
         self._server = server
         self._call = call
+        self._params = params
         self.scope = anyio.CancelScope()
 
     async def __call__(self) -> bytes | None:
@@ -87,6 +93,7 @@ class Pending:
                 del self._server._calls[self.request_id]
         if result is None:
             return None  # cancelled by the client: no answer (MCP, "Cancellation")
+        self._server._observed(self._params, result)
         return encode_result(self.request_id, self._server._shaped(result))
 
 
@@ -99,6 +106,8 @@ class McpServer:
             argument msgspec refused, a protocol error): the run's redaction.
         name: ``serverInfo.name``.
         version: ``serverInfo.version``.
+        observe: told of each call answered with a result (not of protocol errors, nor
+            of calls the client cancelled).
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -111,8 +120,10 @@ class McpServer:
         redact: Callable[[str], str] = unchanged,
         name: str = "agent_sdk",
         version: str = __version__,
+        observe: Observe | None = None,
     ) -> None:
         self._tools = tools_by_name(tools)
+        self._observe = observe
         self._redact = redact
         self._info = {"name": name, "version": version}
         self._calls: dict[RequestId, Pending] = {}
@@ -233,9 +244,14 @@ class McpServer:
             )
         prepared = prepare(found, params.arguments, self._redact)
         if isinstance(prepared, CallResult):
+            self._observed(params, prepared)
             return encode_result(request_id, self._shaped(prepared))
-        pending = self._calls[request_id] = Pending(self, request_id, prepared)
+        pending = self._calls[request_id] = Pending(self, request_id, prepared, params)
         return pending
+
+    def _observed(self, params: CallParams, result: CallResult) -> None:
+        if self._observe is not None:
+            self._observe(params.name, params.arguments, result)
 
     def _structured(self) -> bool:
         version = self.protocol_version

@@ -6,8 +6,8 @@ starts (docs/extend.md, "The MCP server").
 byte streams: each line in is answered at once, except a ``tools/call``, which runs in
 its own task (a slow tool holds up neither a ``ping`` nor another call; answers may come
 out of order, as JSON-RPC allows). It ends when its input ends: calls still under way are
-cancelled (their client is gone). This is the seam of the run's relay: it will serve the
-same server over its Unix socket's stream instead of stdio.
+cancelled (their client is gone). This is the seam of a run's host (``_host.py``): it
+serves the same server over a Unix socket's stream instead of stdio.
 
 :func:`serve_stdio` is that over the process's own stdin and stdout. While it serves,
 file descriptor 1 points to stderr: a tool that ``print()``\\ s cannot break the stream

@@ -113,10 +113,20 @@ class Tool(Generic[P, R]):
         shown = first if len(first) <= 60 else first[:57] + "..."
         return f"Tool({self.name!r}, {shown!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as what makes it, and made again where it is loaded (a fleet's task on
+        # a Ray worker, docs/extend.md "In a fleet"): its signature is derived state.
+        return (_remade, (self.function, self.name, self.description))
+
     def __setattr__(self, name: str, value: Any) -> None:
         if hasattr(self, "_signature"):
             raise AttributeError(f"a Tool cannot be changed: make a new one ({name})")
         object.__setattr__(self, name, value)
+
+
+def _remade(function: Callable[..., Any], name: str, description: str) -> Tool[..., Any]:
+    """A pickled tool, loaded."""
+    return Tool(function, name=name, description=description)
 
 
 @overload

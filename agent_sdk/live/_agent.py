@@ -51,6 +51,7 @@ from ._process import AcpProcess, acp_invocation
 from ._seam import LiveTransport
 from ._session import AskQuestionCallback, CreatePlanCallback, LiveSession, PermissionCallback
 from ._subagents import TaskCallback
+from ._tools import SessionTools, Tools
 from ._updates import SessionUpdate
 
 __all__ = ["AgentState", "LiveAgent"]
@@ -130,6 +131,7 @@ class LiveAgent:
         self._process: LiveTransport | None = None
         self._conn: Connection | None = None
         self._stack = contextlib.AsyncExitStack()
+        self._tools = SessionTools(self._redaction.text)  # hosts of sessions given tools
 
     def __repr__(self) -> str:
         return f"<LiveAgent {self.state.value} pid={self.pid} sessions={len(self.sessions)}>"
@@ -179,6 +181,8 @@ class LiveAgent:
             self.state = AgentState.RUNNING
             # Ended however the stack unwinds: a failed start or leaving the block.
             self._stack.callback(setattr, self, "state", AgentState.ENDED)
+            # The tools' hosts after the process (LIFO): their relays are its children.
+            self._stack.push_async_callback(self._tools.aclose)
             self._stack.push_async_callback(process.aclose)
             conn = Connection(
                 process.stdin,
@@ -227,23 +231,43 @@ class LiveAgent:
         await request(self, "authenticate", {"methodId": "cursor_login"})
 
     async def new_session(
-        self, cwd: str | os.PathLike[str] | None = None, mcp_servers: Sequence[Any] = ()
+        self,
+        cwd: str | os.PathLike[str] | None = None,
+        mcp_servers: Sequence[Any] = (),
+        *,
+        tools: Tools = (),
     ) -> LiveSession:
         """A new session (``session/new``, §3.3) in ``cwd`` (made absolute; default
         ``options.cwd``, else the current directory). It is persisted, and loadable, only
         once it got a prompt (§3.3).
 
+        Args:
+            cwd: the session's directory.
+            mcp_servers: ``mcpServers`` entries of your own, as ACP has them.
+            tools: Python tools the agent may call (``agent_sdk.extend``): served from
+                this process as the MCP server ``agent_sdk`` until the agent ends. Their
+                permission requests are allowed without asking ``permission``: you handed
+                them over (docs/extend.md, "The live agent").
+
         Raises:
             LiveAuthError: not logged in (``-32000``, an ``AgentAuthError``).
             JsonRpcError: another refusal (a bad MCP server entry: ``-32603``).
+            AgentConfigError: two tools have one name, or a function cannot be a tool.
+            AgentStartError: the tools' socket could not be made.
+
+        Example::
+
+            session = await agent.new_session(tools=[lookup_issue])
         """
         where = self._cwd(cwd)
-        params = NewSessionParams(cwd=where, mcp_servers=list(mcp_servers))
+        servers, titles = self._tools.servers(mcp_servers, tools)
+        params = NewSessionParams(cwd=where, mcp_servers=servers)
         raw = await request(self, "session/new", params)
         result = result_of(self, raw, NewSessionResult, "session/new")
         session = LiveSession(self, result.session_id, where)
         session._apply(result)
         self._router.add(session)
+        self._router.own_tools[result.session_id] = titles
         return session
 
     async def load_session(
@@ -251,14 +275,20 @@ class LiveAgent:
         session_id: str,
         cwd: str | os.PathLike[str] | None = None,
         mcp_servers: Sequence[Any] = (),
+        *,
+        tools: Tools = (),
     ) -> LiveSession:
         """An earlier session by its id (``session/load``, §3.4). Its history is replayed
         into :attr:`LiveSession.history`, never as a turn. Pass the cwd it was made in:
         another one silently rebinds it there (§3.4); by default the one
-        :meth:`list_sessions` reports, else ``options.cwd``.
+        :meth:`list_sessions` reports, else ``options.cwd``. ``mcp_servers`` and
+        ``tools`` as for :meth:`new_session` (a loaded session has only the servers given
+        to the load).
 
         Raises:
             JsonRpcError: no such session, or it never got a prompt (``-32602``).
+            AgentConfigError: two tools have one name, or a function cannot be a tool.
+            AgentStartError: the tools' socket could not be made.
         """
         if cwd is None:
             stored = [s.cwd for s in await self._listed() if s.session_id == session_id and s.cwd]
@@ -267,12 +297,11 @@ class LiveAgent:
         known = self._router.sessions.get(session_id)
         session = known if known is not None else LiveSession(self, session_id, where)
         self._router.sessions[session_id] = session
+        servers, titles = self._tools.servers(mcp_servers, tools)
         replay: list[SessionUpdate] = []
         self._loading[session_id] = replay
         try:
-            params = LoadSessionParams(
-                session_id=session_id, cwd=where, mcp_servers=list(mcp_servers)
-            )
+            params = LoadSessionParams(session_id=session_id, cwd=where, mcp_servers=servers)
             raw = await request(self, "session/load", params, session_id=session_id)
         except BaseException:
             if known is None:  # a session open before stays as it was
@@ -281,6 +310,7 @@ class LiveAgent:
         finally:
             del self._loading[session_id]
         session.cwd, session.history = where, replay
+        self._router.own_tools[session_id] = titles
         session._apply(result_of(self, raw, LoadSessionResult, "session/load"))
         return session
 

@@ -86,6 +86,7 @@ BLOCKS = python_blocks()
 BLOCK_ENV: dict[str, dict[str, str]] = {
     "many-runs-at-once-2": {"RAY_USAGE_STATS_ENABLED": "0"},  # no report home from CI
     "a-live-agent-acp-mode-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},  # asks for pytest
+    "your-own-tools-1": {"FAKE_AGENT_SCENARIO": "custom_tools"},  # calls two tools
 }
 # Text a block's output must hold, by id: a block that catches an error would pass
 # unnoticed if the error never came.
@@ -98,6 +99,10 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     "many-runs-at-once-2": ["2 of 2 succeeded on Ray"],
     "structured-output-1": ["approve\nexample:1 ["],  # the fake's example of the schema
     "traces-and-logs-1": ["execute_tool readToolCall read ", "invoke_agent cursor-agent"],
+    "your-own-tools-1": [
+        "lookup_issue {'number': 26} -> #26: custom tools for the agent (open)",
+        "fail {'reason': 'the tracker is down'} -> RuntimeError: the tracker is down (error)",
+    ],
     # Both turns asked for `pytest -q` and the callback allowed it.
     "a-live-agent-acp-mode-1": [
         "Running the tests: all 12 pass.\nRunning the tests: all 12 pass. end_turn"

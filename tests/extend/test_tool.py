@@ -391,3 +391,18 @@ def test_the_repr_shows_the_name_and_the_first_line() -> None:
         More."""
 
     assert repr(f) == "Tool('f', 'First line.')"
+
+
+def test_a_tool_survives_cloudpickle_as_a_fleet_sends_it_to_a_ray_worker() -> None:
+    import pickle
+
+    from ray import cloudpickle  # the pickler Ray uses (a test extra)
+
+    @tool(name="double", description="Double a number.")
+    def twice(number: int) -> int:
+        return 2 * number
+
+    loaded = pickle.loads(cloudpickle.dumps(twice))
+    assert (loaded.name, loaded.description) == ("double", "Double a number.")
+    assert loaded.input_schema == twice.input_schema
+    assert loaded(21) == 42

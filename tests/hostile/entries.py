@@ -24,6 +24,7 @@ from typing import Any
 from unittest import mock
 
 import anyio
+import anyio.abc
 import msgspec
 from asgi_request import asgi_scope, receive_body
 from hostile import live_entries
@@ -51,6 +52,7 @@ from agent_sdk.events import (
 from agent_sdk.extend import Hooks, tool
 from agent_sdk.extend._hooks import EVENTS
 from agent_sdk.extend._hooks import answer as answer_hook
+from agent_sdk.extend._host import ToolHost
 from agent_sdk.extend._mcp import McpServer
 from agent_sdk.testing import record
 from agent_sdk.tool_results import GetMcpToolsSuccess
@@ -400,6 +402,76 @@ async def hook_input(value: bytes) -> None:
             assert type(msgspec.json.decode(reply.stdout)) is dict
 
 
+async def _first_answer(stream: anyio.abc.ByteStream, lines: bytes) -> bytes:
+    """What the host sends back on a connection that sent ``lines`` (sent while the
+    answers are read: neither side waits on the other), up to the answer to the ping with
+    id "p"; what came before the host closed (maybe before all was sent) otherwise."""
+
+    async def send() -> None:
+        with contextlib.suppress(anyio.BrokenResourceError):
+            await stream.send(lines)
+
+    chunks: list[bytes] = []
+    with anyio.fail_after(60):
+        async with anyio.create_task_group() as group:
+            group.start_soon(send)
+            while True:
+                try:
+                    chunks.append(await stream.receive())
+                except (anyio.EndOfStream, anyio.BrokenResourceError):
+                    break
+                if b'"id":"p"' in chunks[-1] or b'"id":"p"' in b"".join(chunks[-2:]):
+                    break
+            group.cancel_scope.cancel()
+    return b"".join(chunks)
+
+
+async def tools_host_connection(value: bytes) -> None:
+    """The value as the token line of a connection to a run's tools host (closed, nothing
+    served), and after the right token as a line, as a tool's arguments (recorded) and an
+    argument: a ping after them is answered, and the host still serves."""
+    host = ToolHost([echo])
+    host.open()
+    host.start()
+    try:
+        async with await anyio.connect_unix(host.socket_path) as stream:
+            assert await _first_answer(stream, value + b"\n" + PING + b"\n") == b""
+        call = b'"method":"tools/call","params":{"name":"echo","arguments":'
+        lines = [
+            value,
+            _rpc(b'"id":3,' + call + value + b"}"),
+            _rpc(b'"id":4,' + call + b'{"text":' + value + b"}}"),
+        ]
+        async with await anyio.connect_unix(host.socket_path) as stream:
+            sent = host.token.encode() + b"\n" + b"\n".join(lines) + b"\n" + PING + b"\n"
+            assert PONG in await _first_answer(stream, sent)
+        for served in host.calls:
+            assert isinstance(served.result, str)
+    finally:
+        await host.aclose()
+
+
+def tools_cli_config(value: bytes) -> None:
+    """The value as the user's cli-config.json (and as its ``permissions`` and
+    ``permissions.allow``) that a run with tools copies and adds its allow rule to: the
+    copy allows our server, or AgentStartError says the file is broken."""
+    from agent_sdk._transport.tools_home import ALLOW_RULE, allow_rule_added
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "cli-config.json")
+        for data in (
+            value,
+            b'{"permissions":' + value + b"}",
+            b'{"permissions":{"allow":' + value + b"}}",
+        ):
+            path.write_bytes(data)
+            try:
+                allow_rule_added(path)
+            except AgentError:
+                continue
+            assert ALLOW_RULE in json.loads(path.read_bytes())["permissions"]["allow"]
+
+
 P = "agent_sdk._protocol"
 L = "agent_sdk.live"
 DECODE = (f"{L}._jsonrpc:decode",)
@@ -449,6 +521,12 @@ ENTRIES: dict[str, Entry] = {
         mcp_server_message, ("agent_sdk.extend._mcp_messages:decode",)
     ),
     "hook input": Entry(hook_input, ("agent_sdk.extend._hooks:answer",)),
+    "tools run's cli-config.json": Entry(
+        tools_cli_config, ("agent_sdk._transport.tools_home:allow_rule_added",), (AgentError,)
+    ),
+    "tools host connection": Entry(
+        tools_host_connection, ("agent_sdk.extend._host:ToolHost._record",)
+    ),
     # the live agent (ACP): see live_entries.py; every placement decodes through one site
     "acp line": Entry(live_entries.line, (f"{L}._jsonrpc:<module>", f"{L}._jsonrpc:_scalar")),
     "acp notification params": Entry(live_entries.notification_params, DECODE),

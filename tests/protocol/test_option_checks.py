@@ -16,6 +16,7 @@ import pytest
 
 from agent_sdk import AgentConfigError, AgentError, AgentOptions
 from agent_sdk._option_checks import OptionChecks
+from agent_sdk.extend import tool
 
 SECRET = "key_sk-live-9f8e7d6c5b4a"
 FIELDS = {field.name: field for field in msgspec.structs.fields(AgentOptions)}
@@ -270,6 +271,12 @@ def test_a_choice_keeps_its_message(options: dict[str, Any], message: str) -> No
 
 
 # --- what is accepted ---------------------------------------------------------------------
+@tool
+def _a_tool(number: int) -> int:
+    """Echo a number."""
+    return number
+
+
 VALID: list[tuple[str, Any]] = [
     ("binary", "/opt/cursor-agent"),
     ("binary", Path("/opt/cursor-agent")),
@@ -305,6 +312,7 @@ VALID: list[tuple[str, Any]] = [
     ("worktree_base", "main"),
     ("skip_worktree_setup", True),
     ("output_attempts", 3),
+    ("tools", [_a_tool]),
 ]
 # What an option needs beside it to construct.
 NEEDS: dict[str, dict[str, Any]] = {
@@ -344,3 +352,34 @@ def test_a_field_is_checked_by_its_type_with_no_code_of_its_own() -> None:
     for bad in ({"flag": "yes"}, {"wait": 0}, {"name": "a\0"}):
         with pytest.raises(AgentConfigError, match=f"Tiny\\({next(iter(bad))}="):
             checks.check(bad)
+
+
+def test_a_tool_that_is_a_plain_function_is_refused_with_the_fix() -> None:
+    with pytest.raises(AgentConfigError) as caught:
+        AgentOptions(tools=[len])
+    assert "tools[0] is builtin_function_or_method, not a Tool" in str(caught.value)
+    assert caught.value.hint is not None
+    assert "@tool" in caught.value.hint
+
+
+def _another_tool(text: str) -> str:
+    """Echo a text."""
+    return text
+
+
+def test_two_tools_of_one_name_are_refused_with_the_fix() -> None:
+    with pytest.raises(AgentConfigError) as caught:
+        AgentOptions(tools=[_a_tool, tool(name="_a_tool")(_another_tool)])
+    assert "two tools are named '_a_tool'" in str(caught.value)
+    assert caught.value.hint is not None
+
+
+def test_tools_that_are_no_list_are_refused() -> None:
+    with pytest.raises(AgentConfigError, match="tools must be a list"):
+        AgentOptions(tools=_a_tool)
+
+
+def test_the_token_of_a_tasks_tools_is_hidden_in_the_repr() -> None:
+    # fleet/_tools.py puts it in the env of a worktree task's runs.
+    options = AgentOptions(env={"AGENT_SDK_TOOLS_TOKEN": "tok-3f9b2d4e6a8c0f7c1e5a"})
+    assert "tok-3f9b2d4e6a8c0f7c1e5a" not in repr(options)

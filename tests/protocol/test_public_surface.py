@@ -209,6 +209,7 @@ PUBLIC: dict[str, list[str]] = {
     ],
     "agent_sdk.extend": [
         "Allow",
+        "CustomToolCall",
         "Decision",
         "Deny",
         "Edit",

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from pathlib import Path
 
+import anyio
+import msgspec
 import pytest
 from secrets_plant import KEY, MakeOptions, where_shown
 
+from agent_sdk import run_async
 from agent_sdk._protocol.redaction import redaction_of
 from agent_sdk.extend import tool
+from agent_sdk.extend._host import ToolHost
 from agent_sdk.extend._mcp import McpServer
 
 pytestmark = pytest.mark.anyio
@@ -48,3 +54,52 @@ async def test_msgspecs_words_about_bad_arguments_hold_no_key(planted: MakeOptio
     (answer,) = await answers_of(planted, call({"target": "prod", "retries": KEY}))
     assert b'"isError":true' in answer.replace(b" ", b"")
     assert where_shown(answer.decode()) == []
+
+
+async def test_a_tool_error_served_by_a_runs_host_holds_no_key(planted: MakeOptions) -> None:
+    # The same, through the host a run serves its tools from (a socket, after the token).
+    host = ToolHost([deploy], redact=redaction_of(planted(), os.environ).text)
+    host.open()
+    host.start()
+    try:
+        async with await anyio.connect_unix(host.socket_path) as stream:
+            await stream.send(host.token.encode() + b"\n" + call({"target": "prod"}) + b"\n")
+            with anyio.fail_after(60):
+                answer = await stream.receive()
+    finally:
+        await host.aclose()
+    assert b"could not log in to prod" in answer
+    assert where_shown(answer.decode()) == []
+    assert where_shown(host.calls) == []
+
+
+@tool
+def lookup_issue(number: int) -> str:
+    """Look up an issue."""
+    return f"Issue {number}"
+
+
+@tool
+def fail(reason: str) -> str:
+    """Fail with the key in the message."""
+    raise RuntimeError(f"{reason}: could not log in with {KEY}")
+
+
+async def test_a_print_mode_runs_tool_error_and_its_run_hold_no_key(
+    planted: MakeOptions, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # End to end: the fake calls `fail` through the relay; what comes back in the stream
+    # (the completed mcpToolCall), the result and the CLI's argv show no key nor token.
+    home = tmp_path / "home"
+    (home / ".cursor").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    with tempfile.TemporaryDirectory(prefix="s-", dir="/tmp") as short:
+        monkeypatch.setattr(tempfile, "tempdir", short)
+        options = planted("custom_tools", tools=[lookup_issue, fail], cwd=tmp_path)
+        with anyio.fail_after(60):
+            result = await run_async("go", options=options)
+    errors = [c for c in result.tool_calls if c.kind == "mcpToolCall" and c.outcome == "success"]
+    assert len(errors) == 2  # both reached the tools
+    assert "could not log in with" in msgspec.json.encode(errors[1].completed).decode()
+    assert where_shown(result) == []

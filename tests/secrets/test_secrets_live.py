@@ -5,12 +5,14 @@ data) shows it in none of the live agent's errors (nor their pickle) or diagnost
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import anyio
 import pytest
 from secrets_plant import KEY, MakeOptions, where_shown
 
 from agent_sdk import AgentError
+from agent_sdk.extend import tool
 from agent_sdk.live import LiveAgent
 from agent_sdk.testing.memory_acp import MemoryAcpTransport, ScriptedAgent
 
@@ -48,3 +50,33 @@ async def test_a_live_agents_diagnostics_show_the_key_nowhere(planted: MakeOptio
     _, agent = await failed_turn(planted)
     assert agent.diagnostics  # the premise: the lines that did not decode were kept
     assert where_shown(agent.diagnostics) == []
+
+
+@tool
+def lookup_issue(number: int) -> str:
+    """Look up an issue."""
+    return f"Issue {number}"
+
+
+@tool
+def fail(reason: str) -> str:
+    """Fail with the key in the message."""
+    raise RuntimeError(f"{reason}: could not log in with {KEY}")
+
+
+async def test_a_live_sessions_tool_error_holds_no_key(
+    planted: MakeOptions, tmp_path: Path
+) -> None:
+    # The fake (ACP) calls `fail` through the session's relay: the completed update, the
+    # turn's result and the host's record show the key nowhere.
+    options = planted(cwd=tmp_path, env={"FAKE_AGENT_ACP_SCENARIO": "custom_tools"})
+    async with LiveAgent(options) as agent:
+        session = await agent.new_session(tools=[lookup_issue, fail])
+        with anyio.fail_after(LIMIT):
+            updates = [update async for update in session.prompt("go")]
+        (host,) = agent._tools.hosts
+        recorded = list(host.calls)
+    assert recorded[1].is_error  # the premise: the error went back
+    assert "could not log in with" in recorded[1].result
+    assert where_shown(updates) == []
+    assert where_shown(recorded) == []

@@ -1,0 +1,36 @@
+"""Which ``mcpToolCall`` events of a run were calls of its own tools (docs/extend.md,
+"Which calls were ours"): each completed one is given the call the run's host recorded
+(``extend/_served.py`` pairs them), read back as ``ToolCall.custom_tool``. Only a run
+given tools pays for it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ._tool_call_events import ToolCallCompleted, set_custom_tool
+from .extend._served import SERVED_FOR_RUNS, Claims
+from .tools import McpArgs
+
+__all__ = ["Claims", "claims_of", "mark"]
+
+
+def claims_of(transport: object) -> Claims | None:
+    """The pairing of a started run's calls with what its transport's host recorded
+    (``custom_tool_calls``: the subprocess transport's), else the host of the context (a
+    fleet task's, :data:`SERVED_FOR_RUNS`); ``None`` without one."""
+    recorded = getattr(transport, "custom_tool_calls", None)
+    if recorded is None:
+        recorded = SERVED_FOR_RUNS.get()
+    return Claims(recorded) if recorded is not None else None
+
+
+def mark(claims: Claims, events: Iterable[object]) -> None:
+    """Give each completed ``mcpToolCall`` of ``events`` its recorded call, if any."""
+    for event in events:
+        if type(event) is not ToolCallCompleted or event.kind != "mcpToolCall":
+            continue
+        args = event.args
+        if isinstance(args, McpArgs):
+            found = claims.claim(args.tool_name, args.args)
+            if found is not None:
+                set_custom_tool(event, found)

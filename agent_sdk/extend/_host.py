@@ -1,0 +1,385 @@
+"""The host: the tools of one run, served in the user's process over a Unix socket that
+the relay (``_relay.py``, the command the CLI starts) connects to (docs/extend.md, "How the
+tools reach the CLI").
+
+- :meth:`ToolHost.open` makes a private 0700 directory in the temp dir (with the owner
+  marker of ``_owner.py``: one left by a process that died is swept by the next host, run
+  or fleet), binds the socket in it and listens, synchronously: from then on the CLI can
+  connect, and a connection waits in the backlog until it is served.
+- :meth:`ToolHost.start` serves in a task of the caller's event loop that outlives the
+  call (a run is awaited from ``__anext__`` in any task, so no task group of ours can
+  hold it): a system task on trio, a task on asyncio. Tools run in that loop, as the user's
+  own code does.
+- Each connection must first send the run's token as one line (compared with
+  ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Then it is
+  one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may connect
+  more than once.
+- :meth:`ToolHost.close` (synchronous, idempotent) stops serving and removes the directory.
+
+Each call answered is recorded (:attr:`ToolHost.calls`), for the run to tell which
+``mcpToolCall`` events were ours (docs/extend.md, "Which calls were ours").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import functools
+import hmac
+import os
+import secrets
+import shutil
+import socket
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.abc
+import msgspec
+
+from .._owner import PREFIXES, mark, stale_dirs
+from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
+from ..errors import AgentStartError
+from ._mcp import McpServer, unchanged
+from ._mcp_messages import CallResult
+from ._relay import SOCKET_ENV, TOKEN_ENV
+from ._served import CustomToolCall
+from ._stdio import serve
+from ._tool import Tool, tools_by_name
+
+__all__ = [
+    "PREFIX",
+    "SERVER_NAME",
+    "SOCKET_ENV",
+    "TOKEN_ENV",
+    "HostState",
+    "ToolHost",
+    "acp_entry",
+    "close_all",
+    "open_host",
+    "permission_title",
+    "relay_command",
+    "split_token",
+]
+
+SERVER_NAME = "agent_sdk"
+"""The MCP server's name for the CLI: ``Mcp(agent_sdk:*)`` allows its tools (§8.4), and
+the ACP permission title of one of them is ``agent_sdk-<tool>: <tool>`` (docs/acp.md
+§3.11)."""
+PREFIX = PREFIXES[3]
+"""How the names of the hosts' directories begin (in the system's temp dir)."""
+TOKEN_LINE_MAX = 1024  # bytes the first line may take: a token is 43
+TOKEN_WAIT = 10.0  # seconds a connection gets to send it
+ACCEPT_PAUSE = 0.1  # seconds before accepting again after accept() failed
+CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring cancellation)
+
+# Open and not yet closed: closed at interpreter exit (``_transport/subprocess.py``). A
+# forked child starts with none: they are its parent's (docs/lifecycle.md, "When the
+# program forks").
+_live: set[ToolHost] = set()
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_live.clear)
+
+
+def relay_command() -> list[str]:
+    """The relay as a command: this Python, isolated (``-I``: no user site, no
+    ``PYTHON*`` variables, no cwd on the path; ``-S``: no ``site``), the script's
+    absolute path, the mode."""
+    return [sys.executable, "-I", "-S", str(Path(__file__).with_name("_relay.py")), "mcp"]
+
+
+class HostState(enum.Enum):
+    NEW = "new"
+    OPEN = "open"  # the socket listens
+    SERVING = "serving"  # a task accepts connections
+    CLOSED = "closed"
+
+
+def split_token(data: bytes) -> tuple[bytes, bytes] | None:
+    """The first line of ``data`` (without its newline) and what follows it; ``None``
+    while no newline came. Raises ``ValueError`` when the line is longer than a token
+    can be."""
+    end = data.find(b"\n", 0, TOKEN_LINE_MAX + 1)
+    if end < 0:
+        if len(data) > TOKEN_LINE_MAX:
+            raise ValueError("the first line is longer than a token")
+        return None
+    return data[:end], data[end + 1 :]
+
+
+class _Prefixed(anyio.abc.ByteReceiveStream):
+    """A stream whose first bytes were read already (what came after the token)."""
+
+    def __init__(self, first: bytes, rest: anyio.abc.ByteReceiveStream) -> None:
+        self._first = first
+        self._rest = rest
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        if self._first:
+            data, self._first = self._first, b""
+            return data
+        return await self._rest.receive(max_bytes)
+
+    async def aclose(self) -> None:
+        await self._rest.aclose()
+
+
+class ToolHost:
+    """The tools of one run, for the relay to reach (see the module's docstring).
+
+    Args:
+        tools: the tools.
+        redact: applied to every error text sent back (the run's redaction).
+
+    Raises:
+        AgentConfigError: two tools have one name, or a function cannot be a tool.
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[Tool[..., Any] | Callable[..., Any]],
+        *,
+        redact: Callable[[str], str] = unchanged,
+    ) -> None:
+        self._tools = list(tools)
+        McpServer(self._tools)  # checks them now, not at the first connection
+        self._redact = redact
+        self._token = secrets.token_urlsafe(32)
+        self.state = HostState.NEW
+        self.calls: list[CustomToolCall] = []
+        """The calls answered, in the order they were."""
+        self.directory: Path | None = None
+        self._socket: socket.socket | None = None
+        self._scope: anyio.CancelScope | None = None  # made by start(): it needs a loop
+        self._done: anyio.Event | None = None  # set when the serving task has ended
+        self._task: Any = None  # asyncio's task: the loop keeps only a weak reference
+
+    def __repr__(self) -> str:
+        return f"<ToolHost {self.state.value} tools={len(self._tools)}>"
+
+    @property
+    def socket_path(self) -> str:
+        """Where the relay connects (once open)."""
+        assert self.directory is not None
+        return str(self.directory / "tools.sock")
+
+    @property
+    def token(self) -> str:
+        """The run's secret: for the CLI's environment (print mode) or the ACP entry."""
+        return self._token
+
+    @property
+    def names(self) -> list[str]:
+        """The tools' names."""
+        return [tool.name for tool in tools_by_name(self._tools).values()]
+
+    def env(self) -> dict[str, str]:
+        """The relay's environment: the socket's path and the token (secret: for the
+        CLI's environment or the ACP entry, never a file nor argv)."""
+        return {SOCKET_ENV: self.socket_path, TOKEN_ENV: self._token}
+
+    def open(self) -> None:
+        """Make the directory, bind and listen (see the module's docstring).
+
+        Raises:
+            OSError: the directory or the socket could not be made.
+        """
+        _sweep_stale()
+        directory = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()  # mode 0700
+        try:
+            mark(directory)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.bind(str(directory / "tools.sock"))
+                sock.listen(16)
+                sock.setblocking(False)
+            except BaseException:
+                sock.close()
+                raise
+        except BaseException:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise
+        self.directory, self._socket = directory, sock
+        self.state = HostState.OPEN
+        _live.add(self)
+
+    def start(self) -> None:
+        """Serve in a task of the running event loop until :meth:`close`."""
+        if self.state is not HostState.OPEN:
+            return
+        self.state = HostState.SERVING
+        self._done = anyio.Event()
+        self._scope = anyio.CancelScope()
+        sock, self._socket = self._socket, None  # the task's from now on: it closes it
+        assert sock is not None
+        _detached(functools.partial(self._serve_until_closed, sock), self)
+
+    async def aclose(self) -> None:
+        """:meth:`close`, then wait (shielded, bounded) until the serving task has ended:
+        its socket and connections closed, its tools' tasks cancelled."""
+        self.close()
+        if self._done is not None:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(CLOSE_WAIT):
+                await self._done.wait()
+
+    def close(self) -> None:
+        """Stop serving and remove the directory (synchronous, idempotent): from a sync
+        last resort (garbage collection, interpreter exit); :meth:`aclose` also waits for
+        the serving task."""
+        if self.state is HostState.CLOSED:
+            return
+        self.state = HostState.CLOSED
+        _live.discard(self)
+        if self._scope is not None:
+            # From garbage collection or interpreter exit the loop may be gone: its
+            # task is then gone too, and the directory below is all that is left.
+            with contextlib.suppress(RuntimeError):
+                self._scope.cancel()
+        if self._socket is not None:
+            self._socket.close()  # not served: no task holds it
+            self._socket = None
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+    async def _serve_until_closed(self, sock: socket.socket) -> None:
+        # The socket's descriptors as the stdio runner's streams (``_transport/fds.py``):
+        # waits on the descriptors themselves, alike on asyncio and trio.
+        opened: list[anyio.abc.AsyncResource] = []
+        assert self._scope is not None
+        try:
+            with self._scope:
+                async with anyio.create_task_group() as group:
+                    while True:
+                        await anyio.wait_readable(sock)
+                        try:
+                            conn, _ = sock.accept()
+                        except (BlockingIOError, InterruptedError):
+                            continue
+                        except OSError:  # out of descriptors, an aborted connection
+                            await anyio.sleep(ACCEPT_PAUSE)  # then try again: never end
+                            continue
+                        fd = conn.detach()
+                        # Held here, not only by the task: one cancelled before its first
+                        # step never runs its own cleanup.
+                        receive, send = FdReceiveStream(fd), FdSendStream(os.dup(fd))
+                        opened += (receive, send)
+                        group.start_soon(self._connection, receive, send)
+        finally:
+            with anyio.CancelScope(shield=True):
+                for stream in opened:
+                    await stream.aclose()
+            close_fd(sock.detach())
+            if self._done is not None:
+                self._done.set()
+
+    async def _connection(self, receive: FdReceiveStream, send: FdSendStream) -> None:
+        try:
+            # A peer gone mid-write or mid-read (ECONNRESET), or any failure of one
+            # connection, ends that connection only: never the host of the run.
+            with contextlib.suppress(Exception):
+                rest = await self._admitted(receive)
+                if rest is not None:
+                    server = McpServer(self._tools, redact=self._redact, observe=self._record)
+                    await serve(server, _Prefixed(rest, receive), send)
+        finally:
+            await receive.aclose()
+            await send.aclose()
+
+    async def _admitted(self, stream: anyio.abc.ByteReceiveStream) -> bytes | None:
+        """What came after a right token; ``None`` for a wrong or missing one."""
+        data = b""
+        with anyio.move_on_after(TOKEN_WAIT):
+            while True:
+                try:
+                    found = split_token(data)
+                except ValueError:
+                    return None
+                if found is not None:
+                    line, rest = found
+                    right = hmac.compare_digest(line, self._token.encode())
+                    return rest if right else None
+                try:
+                    data += await stream.receive()
+                except anyio.EndOfStream:
+                    return None
+        return None
+
+    def _record(
+        self, tool: str, arguments: msgspec.Raw | msgspec.UnsetType, result: CallResult
+    ) -> None:
+        args: Any = None
+        if arguments is not msgspec.UNSET:
+            # msgspec.DecodeError, and UnicodeDecodeError for invalid UTF-8 in a string
+            with contextlib.suppress(ValueError, RecursionError):
+                args = msgspec.json.decode(arguments)
+        text = "\n".join(block.text for block in result.content)
+        self.calls.append(CustomToolCall(tool, args, text, result.is_error))
+
+
+def _detached(serve: Callable[[], Awaitable[None]], owner: ToolHost) -> None:
+    """Run ``serve`` in a task of the running loop that no task group holds."""
+    trio = sys.modules.get("trio")
+    if trio is not None and trio.lowlevel.in_trio_run():
+
+        async def quiet() -> None:
+            # A system task's exception would crash the whole trio run: a host that
+            # fails only stops serving (the CLI then sees its server gone).
+            with contextlib.suppress(Exception):
+                await serve()
+
+        trio.lowlevel.spawn_system_task(quiet, name="agent_sdk tool host")
+        return
+    import asyncio
+
+    async def quiet_asyncio() -> None:
+        with contextlib.suppress(Exception):
+            await serve()
+
+    owner._task = asyncio.get_running_loop().create_task(quiet_asyncio())
+
+
+def _sweep_stale() -> None:
+    """Remove the directories of hosts whose process died before removing them."""
+    for directory, _ in stale_dirs(Path(tempfile.gettempdir())):
+        if directory.name.startswith(PREFIX):
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def acp_entry(host: ToolHost) -> dict[str, Any]:
+    """The stdio entry of ``mcpServers`` for the relay to ``host`` (docs/acp.md §3.3:
+    ``{name, command, args, env: [{name, value}]}``): the token rides in it, over the
+    pipe, never in a file nor argv."""
+    command, *args = relay_command()
+    env = [{"name": name, "value": value} for name, value in host.env().items()]
+    return {"name": SERVER_NAME, "command": command, "args": args, "env": env}
+
+
+def permission_title(tool: str) -> str:
+    """The title of an ACP permission request for our ``tool`` (docs/acp.md §3.11:
+    ``<server>-<tool>: <tool>``)."""
+    return f"{SERVER_NAME}-{tool}: {tool}"
+
+
+def open_host(host: ToolHost) -> None:
+    """:meth:`ToolHost.open`, its failure an :class:`AgentStartError` that says what to do.
+
+    Raises:
+        AgentStartError: the directory or the socket could not be made.
+    """
+    try:
+        host.open()
+    except OSError as exc:
+        raise AgentStartError(
+            f"could not make the socket the agent reaches the run's tools by: {exc}",
+            hint="check that TMPDIR names a writable directory with free space, and that "
+            "its path is short (a Unix socket's path has a limit of about 100 bytes)",
+        ) from exc
+
+
+def close_all() -> None:
+    """Close every host not closed yet (at interpreter exit)."""
+    for host in list(_live):
+        host.close()

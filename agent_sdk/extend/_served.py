@@ -1,0 +1,69 @@
+"""What a run's own tools were asked and answered (:class:`CustomToolCall`), and how a
+run tells which ``mcpToolCall`` of its stream was one of them (:class:`Claims`;
+docs/extend.md, "Which calls were ours").
+
+The host records each call it answered. The stream's ``mcpToolCall`` names the tool
+(``toolName``) and the arguments (``args``): a completed call is paired with the first
+recorded call of that name and those arguments not paired yet, in order. Never by
+``providerIdentifier``, whose meaning is unknown (docs/protocol.md §3.4).
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any
+
+import msgspec
+
+__all__ = ["SERVED_FOR_RUNS", "Claims", "CustomToolCall"]
+
+
+class CustomToolCall(msgspec.Struct, frozen=True):
+    """One call of one of your own tools (``AgentOptions(tools=...)``), as your tool saw
+    it: :attr:`agent_sdk.tool_calls.ToolCall.custom_tool` of the run's matching call.
+
+    Attributes:
+        tool: the tool's name.
+        arguments: the arguments as the agent sent them (``None`` when it sent none).
+        result: the text the agent got back: what the tool returned, or its error.
+        is_error: whether it was an error (the tool raised, or the arguments did not fit).
+
+    Example::
+
+        for call in run_sync("Look up issue 26", options=options).tool_calls:
+            if call.custom_tool is not None:
+                print(call.custom_tool.tool, call.custom_tool.result)
+    """
+
+    tool: str
+    arguments: Any
+    result: str
+    is_error: bool
+
+
+SERVED_FOR_RUNS: ContextVar[list[CustomToolCall] | None] = ContextVar(
+    "agent_sdk_served_for_runs", default=None
+)
+"""What a host serving the tools of the runs started in this context recorded, when the
+runs do not serve them themselves: a fleet task in its worktree (``fleet/_tools.py``)."""
+
+
+class Claims:
+    """Pairs a run's completed ``mcpToolCall`` events with the calls its host recorded
+    (``recorded`` is the host's own list, which grows as the host answers)."""
+
+    def __init__(self, recorded: list[CustomToolCall]) -> None:
+        self._recorded = recorded
+        self._claimed: set[int] = set()
+
+    def claim(self, tool: str | None, arguments: Any) -> CustomToolCall | None:
+        """The first recorded call of ``tool`` with ``arguments`` not claimed yet."""
+        if tool is None:
+            return None
+        for index, call in enumerate(self._recorded):
+            if index in self._claimed or call.tool != tool:
+                continue
+            if (call.arguments if call.arguments is not None else {}) == arguments:
+                self._claimed.add(index)
+                return call
+        return None

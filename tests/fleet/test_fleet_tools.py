@@ -1,0 +1,150 @@
+"""A fleet task's Python tools (docs/extend.md, "In a fleet"), on the fake: a task in a
+worktree the fleet owns reaches them through the worktree's ``.cursor/mcp.json`` and
+``--approve-mcps`` (no HOME of its own), and the file is in no ``changes``; a task
+elsewhere serves them as any print-mode run (its own HOME)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fake_env import clean_env
+from gitrepo import git
+
+from agent_sdk import AgentOptions
+from agent_sdk._owner import PREFIXES
+from agent_sdk._transport import tools_home
+from agent_sdk.extend import tool
+from agent_sdk.fleet import Fleet, Task, TaskSucceeded
+
+pytestmark = pytest.mark.anyio
+
+
+@tool
+def lookup_issue(number: int) -> str:
+    """Look up an issue by its number."""
+    return f"Issue {number}"
+
+
+@tool
+def fail(reason: str) -> str:
+    """Fail with a reason."""
+    raise RuntimeError(reason)
+
+
+@pytest.fixture
+def temp_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """A short temp dir for the sockets; a HOME with an empty ~/.cursor."""
+    home = tmp_path / "home"
+    (home / ".cursor").mkdir(parents=True)
+    (home / ".cursor" / "cli-config.json").write_text('{"version": 1}')
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    with tempfile.TemporaryDirectory(prefix="fleet-", dir="/tmp") as where:
+        monkeypatch.setattr(tempfile, "tempdir", where)
+        yield Path(where)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "repo"
+    path.mkdir()
+    (path / "README").write_text("hello\n")
+    git(path, "init", "-q")
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "first")
+    return path
+
+
+def options(fake_binary: str) -> AgentOptions:
+    env = clean_env(FAKE_AGENT_SCENARIO="custom_tools")
+    return AgentOptions(binary=fake_binary, env=env, tools=[lookup_issue, fail])
+
+
+async def outcome_of(fleet: Fleet) -> Any:
+    async with fleet:
+        (outcome,) = [outcome async for outcome in fleet]
+    assert isinstance(outcome, TaskSucceeded), outcome
+    return outcome
+
+
+def mcp_outcomes(outcome: Any) -> list[str | None]:
+    return [c.outcome for c in outcome.result.tool_calls if c.kind == "mcpToolCall"]
+
+
+async def test_a_worktree_task_reaches_its_tools_through_the_worktree(
+    fake_binary: str, repo: Path, temp_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_home(*args: object) -> None:
+        raise AssertionError("a worktree task must not need a HOME of its own")
+
+    monkeypatch.setattr(tools_home, "with_tools", no_home)
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
+    assert mcp_outcomes(outcome) == ["success", "success"]
+
+
+async def test_a_worktree_tasks_calls_know_they_were_ours(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
+    ours = [c.custom_tool for c in outcome.result.tool_calls if c.kind == "mcpToolCall"]
+    assert [(c.tool, c.result) for c in ours] == [
+        ("lookup_issue", "Issue 26"),
+        ("fail", "RuntimeError: the tracker is down"),
+    ]
+
+
+async def test_the_worktrees_mcp_file_is_in_no_changes(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    outcome = await outcome_of(Fleet([task], isolation=["worktree", "config"], keep_events=True))
+    assert mcp_outcomes(outcome) == ["success", "success"]
+    assert (outcome.changes.added, outcome.changes.modified) == ((), ())
+    assert git(repo, "status", "--porcelain") == ""
+    exclude = await anyio.Path(repo / ".git" / "info" / "exclude").read_text()
+    assert "mcp.json" not in exclude  # the user's repository is not changed either
+
+
+async def test_a_task_outside_a_worktree_serves_its_tools_as_a_run_does(
+    fake_binary: str, temp_dir: Path
+) -> None:
+    task = Task(prompt="look up issue 26", options=options(fake_binary))
+    outcome = await outcome_of(Fleet([task], isolation=["config"], keep_events=True))
+    assert mcp_outcomes(outcome) == ["success", "success"]
+    left = [p.name async for p in anyio.Path(temp_dir).iterdir() if p.name.startswith(PREFIXES)]
+    assert left == []
+
+
+async def test_a_repo_with_its_own_mcp_file_keeps_it_and_still_gets_the_tools(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    await anyio.Path(repo / ".cursor").mkdir()
+    await anyio.Path(repo / ".cursor" / "mcp.json").write_text('{"mcpServers": {}}\n')
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "mcp")
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
+    assert mcp_outcomes(outcome) == ["success", "success"]
+    assert (outcome.changes.added, outcome.changes.modified) == ((), ())
+
+
+@pytest.mark.usefixtures("cluster")
+async def test_a_task_on_a_ray_worker_serves_its_tools_there(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    from agent_sdk.fleet import RayBackend
+
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    fleet = Fleet(
+        [task], backend=RayBackend(num_cpus=0.25), isolation=["worktree"], keep_events=True
+    )
+    outcome = await outcome_of(fleet)
+    assert mcp_outcomes(outcome) == ["success", "success"]
+    assert (outcome.changes.added, outcome.changes.modified) == ((), ())
