@@ -17,11 +17,15 @@ import os
 import socket
 import stat
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
-__all__ = ["MARKER", "PREFIXES", "Owner", "is_gone", "mark", "me", "stale_dirs"]
+from ._log import INFO, log
+
+__all__ = ["MARKER", "PREFIXES", "Owner", "is_gone", "mark", "me", "stale_dirs", "sweep"]
 
 MARKER = ".agent-sdk-owner"
 """The marker's file name, at the top of each directory."""
@@ -121,9 +125,13 @@ def _read_marker(directory: Path) -> Owner | None:
     return None
 
 
-def stale_dirs(parent: Path) -> list[tuple[Path, Owner]]:
-    """The directories the fleet made in ``parent`` whose owner is gone, with it: only
-    this user's real directories (no link) holding a marker."""
+def stale_dirs(
+    parent: Path, prefixes: str | tuple[str, ...] = PREFIXES
+) -> list[tuple[Path, Owner]]:
+    """The directories agent_sdk made in ``parent`` whose owner is gone, with it: only
+    this user's real directories (no link) holding a marker, whose names begin with one
+    of ``prefixes`` (no other marker is read: a run's sweep costs what its own kind left,
+    not every fleet's worktrees)."""
     found: list[tuple[Path, Owner]] = []
     try:
         entries = list(os.scandir(parent))
@@ -131,7 +139,7 @@ def stale_dirs(parent: Path) -> list[tuple[Path, Owner]]:
         return found
     uid = os.getuid() if hasattr(os, "getuid") else None
     for entry in entries:
-        if not entry.name.startswith(PREFIXES):
+        if not entry.name.startswith(prefixes):
             continue
         try:
             info = entry.stat(follow_symlinks=False)
@@ -143,3 +151,12 @@ def stale_dirs(parent: Path) -> list[tuple[Path, Owner]]:
         if owner is not None and is_gone(owner):
             found.append((Path(entry.path), owner))
     return found
+
+
+def sweep(prefix: str, remove: Callable[[Path], object]) -> None:
+    """Remove (with ``remove``) the directories of kind ``prefix`` in the system's temp
+    dir whose owner died before removing them: what a run of that kind does at its start.
+    Never raises for a directory: ``remove`` is expected to ignore what it cannot do."""
+    for directory, owner in stale_dirs(Path(tempfile.gettempdir()), prefix):
+        log("transport", INFO, "removing %s, left by dead process %d", directory, owner.pid)
+        remove(directory)

@@ -29,8 +29,7 @@ from pathlib import Path
 import msgspec
 
 from .._invocation import Invocation, passes_model
-from .._log import INFO, log
-from .._owner import PREFIXES, mark, stale_dirs
+from .._owner import PREFIXES, mark, sweep
 from ..errors import AgentStartError
 
 __all__ = [
@@ -115,7 +114,7 @@ class PrivateConfig:
     """
 
     def __init__(self, user: Path) -> None:
-        _sweep_stale()
+        sweep(PREFIX, _remove)
         self._user = user
         self._owned = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()  # mode 0700
         self.path = self._owned / "config"
@@ -203,11 +202,3 @@ def _adopt(private: Path, user: Path) -> None:
 def _remove(path: Path) -> None:
     """Remove ``path``; its links are removed, never followed."""
     shutil.rmtree(path, ignore_errors=True)
-
-
-def _sweep_stale() -> None:
-    """Remove the private dirs of runs whose process died before removing them."""
-    for directory, _ in stale_dirs(Path(tempfile.gettempdir())):
-        if directory.name.startswith(PREFIX):
-            log("transport", INFO, "removing %s, left by a dead process", directory)
-            _remove(directory)

@@ -24,6 +24,7 @@ All three are released once the CLI's process group is dead.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import tempfile
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import msgspec
 
-from .._owner import PREFIXES, mark, stale_dirs
+from .._owner import PREFIXES, mark, sweep
 from .._protocol.redaction import redaction_of
 from ..errors import AgentStartError
 from ..extend._host import SERVER_NAME, SOCKET_ENV, TOKEN_ENV, ToolHost, open_host, relay_command
@@ -142,7 +143,7 @@ def mcp_file(host: ToolHost) -> bytes:
 
 def _make_home(real_home: Path, host: ToolHost) -> Path:
     """The owned dir whose ``home`` is the run's HOME (see the module's docstring)."""
-    _sweep_stale()
+    sweep(PREFIX, functools.partial(shutil.rmtree, ignore_errors=True))
     owned = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()  # mode 0700
     try:
         mark(owned)
@@ -217,10 +218,3 @@ def _bad_config(problem: str) -> AgentStartError:
         hint=f"fix or remove {CONFIG_NAME} in the CLI's config dir (CURSOR_CONFIG_DIR, "
         "else ~/.cursor); the CLI cannot read it either",
     )
-
-
-def _sweep_stale() -> None:
-    """Remove the HOMEs of runs whose process died before removing them."""
-    for directory, _ in stale_dirs(Path(tempfile.gettempdir())):
-        if directory.name.startswith(PREFIX):
-            shutil.rmtree(directory, ignore_errors=True)

@@ -40,7 +40,7 @@ import anyio
 import anyio.abc
 import msgspec
 
-from .._owner import PREFIXES, mark, stale_dirs
+from .._owner import PREFIXES, mark, sweep
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
 from ._mcp import McpServer, unchanged
@@ -187,7 +187,7 @@ class ToolHost:
         Raises:
             OSError: the directory or the socket could not be made.
         """
-        _sweep_stale()
+        sweep(PREFIX, functools.partial(shutil.rmtree, ignore_errors=True))
         directory = Path(tempfile.mkdtemp(prefix=PREFIX)).resolve()  # mode 0700
         try:
             mark(directory)
@@ -339,13 +339,6 @@ def _detached(serve: Callable[[], Awaitable[None]], owner: ToolHost) -> None:
             await serve()
 
     owner._task = asyncio.get_running_loop().create_task(quiet_asyncio())
-
-
-def _sweep_stale() -> None:
-    """Remove the directories of hosts whose process died before removing them."""
-    for directory, _ in stale_dirs(Path(tempfile.gettempdir())):
-        if directory.name.startswith(PREFIX):
-            shutil.rmtree(directory, ignore_errors=True)
 
 
 def acp_entry(host: ToolHost) -> dict[str, Any]:

@@ -63,3 +63,15 @@ def test_quick_sync_and_cold_benchmark_prints_every_figure() -> None:
     assert done.returncode == 0, done.stderr
     for row in ("new: run()", "old: run()", "run_sync / run()", "plain:", "/ plain"):
         assert row in done.stdout
+
+
+def test_quick_extend_cost_benchmark_prints_every_figure() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "extend_cost.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    for row in ("plain", "tools", "1 call", "10 calls", "giving tools", "each later call"):
+        assert row in done.stdout
