@@ -23,7 +23,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias
 
 import anyio
-import anyio.to_thread
 import msgspec
 
 from ._hook_payloads import (
@@ -177,7 +176,9 @@ async def _run(hooks: Hooks, callback: Callable[[Any], Any], payload: Any) -> An
     with anyio.fail_after(hooks.timeout):
         if inspect.iscoroutinefunction(callback):
             return await callback(payload)
-        result = await anyio.to_thread.run_sync(callback, payload, abandon_on_cancel=True)
+        from anyio import to_thread  # not at import: it loads threading (a cold start's cost)
+
+        result = await to_thread.run_sync(callback, payload, abandon_on_cancel=True)
         if inspect.isawaitable(result):
             result = await result
         return result

@@ -63,12 +63,13 @@ def test_choices_are_the_literal_types_of_agent_options() -> None:
     assert actions["sandbox"].choices == get_args(Sandbox)
 
 
-def test_every_agent_option_is_a_flag_except_the_credentials_and_keep_events() -> None:
+def test_every_agent_option_is_a_flag_except_credentials_and_python_values() -> None:
     assert set(FIELDS) - set(AGENT_FLAGS) == {
-        "api_key",
+        "api_key",  # never in argv: the environment
         "auth_token",
-        "keep_events",
+        "keep_events",  # what a program keeps, not what the command shows
         "output_attempts",
+        "tools",  # Python functions
     }
     assert set(AGENT_FLAGS) <= set(FIELDS)
 

@@ -43,7 +43,8 @@ def _literals(tree: ast.AST) -> Iterator[str]:
 # Texts that speak of AgentOptions and that the command line never shows: the name
 # itself, the options repr, the errors of a Python caller passing something else than
 # AgentOptions, a message whose option is a placeholder (test_cli.py runs it), and the
-# hint of structured output, which the command line does not offer.
+# hint of structured output, and the checks of custom tools, which the command line does
+# not offer.
 NEVER_SHOWN = {
     "AgentOptions",
     "AgentOptions({X})",
@@ -54,6 +55,9 @@ NEVER_SHOWN = {
     # Structured output: the command line has no output_type.
     "see .problem, .reply and .json; allow more corrections with "
     "AgentOptions(output_attempts=...), or describe the output in the prompt",
+    # Custom tools are Python functions: the command line has no tools.
+    "AgentOptions(tools=...): tools[{X}] is {X}, not a Tool",
+    "AgentOptions(tools=...): two tools are named {X}",
 }
 
 
