@@ -13,7 +13,10 @@ tools reach the CLI").
 - Each connection must first send the run's token as one line (compared with
   ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Then it is
   one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may connect
-  more than once.
+  more than once. A first line ``<token> hook`` is one hook call instead (the relay's
+  ``hook`` mode): the event's JSON until the relay half-closes, answered by
+  :func:`~agent_sdk.extend._hooks.answer` with the run's :class:`Hooks` as
+  ``<exit code> <stdout bytes> <stderr bytes>``, a newline, those bytes.
 - :meth:`ToolHost.close` (synchronous, idempotent) stops serving and removes the directory.
 
 Each call answered is recorded (:attr:`ToolHost.calls`), for the run to tell which
@@ -43,9 +46,10 @@ import msgspec
 from .._owner import PREFIXES, mark, stale_dirs
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
+from ._hooks import HookReply, Hooks, answer
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
-from ._relay import SOCKET_ENV, TOKEN_ENV
+from ._relay import HOOK_BLOCKS, HOOK_MODE, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
 from ._stdio import serve
 from ._tool import Tool, tools_by_name
@@ -75,6 +79,7 @@ TOKEN_LINE_MAX = 1024  # bytes the first line may take: a token is 43
 TOKEN_WAIT = 10.0  # seconds a connection gets to send it
 ACCEPT_PAUSE = 0.1  # seconds before accepting again after accept() failed
 CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring cancellation)
+HOOK_PAYLOAD_MAX = 64 * 1024 * 1024  # bytes of one hook event (a Write carries the file)
 
 # Open and not yet closed: closed at interpreter exit (``_transport/subprocess.py``). A
 # forked child starts with none: they are its parent's (docs/lifecycle.md, "When the
@@ -84,11 +89,12 @@ if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_live.clear)
 
 
-def relay_command() -> list[str]:
+def relay_command(*mode: str) -> list[str]:
     """The relay as a command: this Python, isolated (``-I``: no user site, no
     ``PYTHON*`` variables, no cwd on the path; ``-S``: no ``site``), the script's
-    absolute path, the mode."""
-    return [sys.executable, "-I", "-S", str(Path(__file__).with_name("_relay.py")), "mcp"]
+    absolute path, the mode (``mcp`` unless given: ``"hook", <socket path>``)."""
+    script = str(Path(__file__).with_name("_relay.py"))
+    return [sys.executable, "-I", "-S", script, *(mode or ("mcp",))]
 
 
 class HostState(enum.Enum):
@@ -132,6 +138,7 @@ class ToolHost:
 
     Args:
         tools: the tools.
+        hooks: the callbacks hook calls are answered with; ``None``: hook calls block.
         redact: applied to every error text sent back (the run's redaction).
 
     Raises:
@@ -142,10 +149,15 @@ class ToolHost:
         self,
         tools: Iterable[Tool[..., Any] | Callable[..., Any]],
         *,
+        hooks: Hooks | None = None,
         redact: Callable[[str], str] = unchanged,
     ) -> None:
         self._tools = list(tools)
         McpServer(self._tools)  # checks them now, not at the first connection
+        self.hooks = hooks
+        self.hook_errors: list[BaseException] = []
+        """What the hooks' callbacks raised (or answered wrongly), in order: for the
+        program, never sent to the agent."""
         self._redact = redact
         self._token = secrets.token_urlsafe(32)
         self.state = HostState.NEW
@@ -280,16 +292,40 @@ class ToolHost:
             # A peer gone mid-write or mid-read (ECONNRESET), or any failure of one
             # connection, ends that connection only: never the host of the run.
             with contextlib.suppress(Exception):
-                rest = await self._admitted(receive)
-                if rest is not None:
+                admitted = await self._admitted(receive)
+                if admitted is None:
+                    return
+                mode, rest = admitted
+                if mode == HOOK_MODE:
+                    reply = await self._hook_call(_Prefixed(rest, receive))
+                    head = f"{reply.exit_code} {len(reply.stdout)} {len(reply.stderr)}\n"
+                    await send.send(head.encode() + reply.stdout + reply.stderr)
+                elif not mode:
                     server = McpServer(self._tools, redact=self._redact, observe=self._record)
                     await serve(server, _Prefixed(rest, receive), send)
         finally:
             await receive.aclose()
             await send.aclose()
 
-    async def _admitted(self, stream: anyio.abc.ByteReceiveStream) -> bytes | None:
-        """What came after a right token; ``None`` for a wrong or missing one."""
+    async def _hook_call(self, stream: anyio.abc.ByteReceiveStream) -> HookReply:
+        """The answer to the hook event the relay sends (until it half-closes)."""
+        # Read to the end first, whatever the answer: a reply before the relay has sent
+        # everything would break its pipe, and the words of the reply with it.
+        data = bytearray()
+        while True:
+            try:
+                data += await stream.receive()
+            except anyio.EndOfStream:
+                break
+            if len(data) > HOOK_PAYLOAD_MAX:
+                return HookReply(HOOK_BLOCKS, b"", b"agent_sdk: the hook event is too large\n")
+        if self.hooks is None:
+            return HookReply(HOOK_BLOCKS, b"", b"agent_sdk: this run has no hooks; blocked\n")
+        return await answer(self.hooks, bytes(data), self.hook_errors)
+
+    async def _admitted(self, stream: anyio.abc.ByteReceiveStream) -> tuple[bytes, bytes] | None:
+        """The mode the first line names after a right token (``b""``: MCP; ``b"hook"``)
+        and what came after that line; ``None`` for a wrong or missing token."""
         data = b""
         with anyio.move_on_after(TOKEN_WAIT):
             while True:
@@ -299,8 +335,9 @@ class ToolHost:
                     return None
                 if found is not None:
                     line, rest = found
-                    right = hmac.compare_digest(line, self._token.encode())
-                    return rest if right else None
+                    token, _, mode = line.partition(b" ")
+                    right = hmac.compare_digest(token, self._token.encode())
+                    return (mode, rest) if right else None
                 try:
                     data += await stream.receive()
                 except anyio.EndOfStream:
