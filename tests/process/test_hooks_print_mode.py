@@ -22,7 +22,17 @@ from fake_env import clean_env, fake_env
 
 from agent_sdk import AgentOptions, Session, run, run_async
 from agent_sdk._owner import PREFIXES
-from agent_sdk.extend import Allow, Deny, Hooks, ShellCommand, ToolUse, ToolUsed, tool
+from agent_sdk.extend import (
+    Allow,
+    Approval,
+    Deny,
+    Hooks,
+    ShellCommand,
+    ToolUse,
+    ToolUsed,
+    approval_hooks,
+    tool,
+)
 from agent_sdk.extend._host import ToolHost
 from agent_sdk.tool_results import Rejection
 
@@ -312,3 +322,24 @@ def test_the_relay_and_hooks_json_never_hold_the_token(temp_dir: Path) -> None:
     assert entry["failClosed"] is True
     assert entry["command"].split()[-2:] == ["hook", host.socket_path]
     assert os.environ.get("AGENT_SDK_TOOLS_TOKEN") is None
+
+
+async def test_one_approval_callback_is_asked_before_each_call_that_changes_something(
+    options: MakeOptions, workspace: Path
+) -> None:
+    labels: list[str] = []
+
+    def approve(request: Approval) -> Any:
+        labels.append(request.label)
+        return Deny("a person said no") if request.kind == "shell" else "allow"
+
+    with anyio.fail_after(LIMIT):
+        result = await run_async("triage", options=options(approval_hooks(approve)))
+    assert labels == [
+        "call the tool lookup_issue",
+        "run: echo tests pass",
+        f"write {workspace / 'triage.md'}",
+        "call the tool post_comment",
+    ]
+    assert call_of(result, "shellToolCall").outcome == "rejected"
+    assert call_of(result, "writeToolCall").outcome == "success"
