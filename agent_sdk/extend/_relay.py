@@ -116,7 +116,7 @@ def _read_payload(stdin: int) -> bytes:
         if data.endswith(b"\n"):
             try:
                 json.loads(data)
-            except ValueError:  # not whole yet (or not JSON: the host says so)
+            except (ValueError, RecursionError):  # not whole yet, or not JSON: the host says
                 continue
             return bytes(data)
 
