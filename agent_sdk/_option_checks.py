@@ -27,8 +27,10 @@ __all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "check_hooks", "shown", "u
 
 # The credentials (docs/protocol.md §1, "Environment"): never in a repr or an error.
 SECRET_FIELDS = frozenset({"api_key", "auth_token"})
-# The last: the per-run secret of a task's tools (fleet/_tools.py, docs/extend.md).
-SECRET_ENV = frozenset({"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN", "AGENT_SDK_TOOLS_TOKEN"})
+# The last two: the per-run secret of a run's tools and hooks (docs/extend.md).
+SECRET_ENV = frozenset(
+    {"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN", "AGENT_SDK_TOOLS_TOKEN", "AGENT_SDK_HOOKS_TOKEN"}
+)
 HIDDEN = "***"
 # Errors never quote these values: any entry of env or headers may be a credential.
 _QUIET = SECRET_FIELDS | {"env", "headers"}

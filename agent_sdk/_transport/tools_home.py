@@ -42,7 +42,15 @@ from .._owner import PREFIXES, mark, stale_dirs
 from .._protocol.redaction import redaction_of
 from ..errors import AgentStartError
 from ..extend._hooks import hooks_file
-from ..extend._host import SERVER_NAME, SOCKET_ENV, TOKEN_ENV, ToolHost, open_host, relay_command
+from ..extend._host import (
+    HOOKS_TOKEN_ENV,
+    SERVER_NAME,
+    SOCKET_ENV,
+    TOKEN_ENV,
+    ToolHost,
+    open_host,
+    relay_command,
+)
 from ..options import AgentOptions, Invocation
 from .config_dir import CONFIG_DIR_ENV, CONFIG_NAME, PrivateConfig, user_config_dir
 
@@ -126,13 +134,12 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
     except BaseException:
         tools.release()
         raise
-    env.update(
-        {
-            "HOME": str(tools.home / "home"),
-            CONFIG_DIR_ENV: str(tools.config.path),
-            TOKEN_ENV: host.token,
-        }
-    )
+    env.update({"HOME": str(tools.home / "home"), CONFIG_DIR_ENV: str(tools.config.path)})
+    # Each relay mode its own variable: a fleet task's tools may be another host's.
+    if options.tools:
+        env[TOKEN_ENV] = host.token
+    if options.hooks is not None:
+        env[HOOKS_TOKEN_ENV] = host.token
     return tools, msgspec.structs.replace(invocation, env=env)
 
 

@@ -49,12 +49,13 @@ from ..errors import AgentStartError
 from ._hooks import HookReply, Hooks, answer
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
-from ._relay import HOOK_BLOCKS, HOOK_MODE, SOCKET_ENV, TOKEN_ENV
+from ._relay import HOOK_BLOCKS, HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
 from ._stdio import serve
 from ._tool import Tool, tools_by_name
 
 __all__ = [
+    "HOOKS_TOKEN_ENV",
     "PREFIX",
     "SERVER_NAME",
     "SOCKET_ENV",

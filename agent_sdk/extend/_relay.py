@@ -15,7 +15,8 @@ anywhere. The first argument is the mode:
 - ``mcp`` (the default): the MCP server, as above.
 - ``hook <socket path>``: one hook call (docs/extend.md, "How hooks reach the program"). The
   CLI runs it through its shell with the event's JSON on stdin; the socket's path is the
-  argument (``hooks.json`` has no ``env``), the token still comes from the environment.
+  argument (``hooks.json`` has no ``env``), the token comes from the environment
+  (``AGENT_SDK_HOOKS_TOKEN``).
   It sends ``<token> hook`` as its first line (a token never holds a space: an MCP
   session's first line is the token alone), then the payload, and half-closes; the host
   answers ``<exit code> <stdout bytes> <stderr bytes>`` on a line, then those bytes. The
@@ -34,6 +35,9 @@ import sys
 
 SOCKET_ENV = "AGENT_SDK_TOOLS_SOCKET"
 TOKEN_ENV = "AGENT_SDK_TOOLS_TOKEN"  # noqa: S105  (the variable's name, not a secret)
+# The hook mode's own variable: a fleet task's worktree serves its tools from the task's
+# host (TOKEN_ENV) while each run serves its hooks from its own (docs/extend.md).
+HOOKS_TOKEN_ENV = "AGENT_SDK_HOOKS_TOKEN"  # noqa: S105  (the variable's name)
 MODES = ("mcp", "hook")
 HOOK_MODE = b"hook"  # after the token, one space between, on the first line
 HOOK_BLOCKS = 2  # the exit code that blocks a gate (docs/protocol.md §6.4)
@@ -48,7 +52,8 @@ class RelayError(Exception):
 def _settings(environ: dict[str, str], path: str | None = None) -> tuple[str, bytes]:
     path_given = path is not None
     path = environ.get(SOCKET_ENV, "") if path is None else path
-    token = environ.get(TOKEN_ENV, "")
+    name = HOOKS_TOKEN_ENV if path_given else TOKEN_ENV
+    token = environ.get(name, "")
     if not path:
         raise RelayError(
             f"{SOCKET_ENV} is not set: this relay is started by agent_sdk's runs, with the "
@@ -61,7 +66,7 @@ def _settings(environ: dict[str, str], path: str | None = None) -> tuple[str, by
             if path_given
             else "the run's MCP entry must pass it (in mcp.json, as ${env:" + TOKEN_ENV + "})"
         )
-        raise RelayError(f"{TOKEN_ENV} is not set (or not one word): {how}")
+        raise RelayError(f"{name} is not set (or not one word): {how}")
     return path, token.encode("utf-8", "surrogateescape")
 
 

@@ -18,7 +18,7 @@ import anyio
 import pytest
 
 from agent_sdk.extend import Deny, Hooks, ShellCommand, ToolUse
-from agent_sdk.extend._host import TOKEN_ENV, ToolHost, relay_command
+from agent_sdk.extend._host import HOOKS_TOKEN_ENV, ToolHost, relay_command
 
 pytestmark = pytest.mark.anyio
 
@@ -64,7 +64,7 @@ async def serving(hooks: Hooks | None) -> AsyncIterator[ToolHost]:
 async def hook_call(
     host_path: str, token: str | None, event: bytes
 ) -> tuple[int, dict[str, Any] | None, bytes]:
-    env = {TOKEN_ENV: token} if token is not None else {}
+    env = {HOOKS_TOKEN_ENV: token} if token is not None else {}
     with anyio.fail_after(LIMIT):
         done = await anyio.run_process(
             relay_command("hook", host_path), input=event, env=env, check=False
@@ -111,7 +111,7 @@ async def test_a_relay_without_the_token_exits_2_and_says_why(temp_dir: Path) ->
     async with serving(Hooks(before_tool=broken)) as host:
         code, _, stderr = await hook_call(host.socket_path, None, tool_event())
     assert code == 2
-    assert b"AGENT_SDK_TOOLS_TOKEN is not set" in stderr
+    assert b"AGENT_SDK_HOOKS_TOKEN is not set" in stderr
 
 
 async def test_a_wrong_token_gets_no_answer_and_blocks(temp_dir: Path) -> None:

@@ -281,7 +281,7 @@ def test_a_hook_that_cannot_reach_the_run_blocks_the_call(
     (user.cursor / "hooks.json").write_bytes(hooks_json(host, user.cursor / "none.json"))
     host.close()
     env = fake_env(FAKE_AGENT_SCENARIO="issue_bot", HOME=str(user.home))
-    env["AGENT_SDK_TOOLS_TOKEN"] = "t0ken-of-a-gone-run"
+    env["AGENT_SDK_HOOKS_TOKEN"] = "t0ken-of-a-gone-run"
     done = subprocess.run(
         [sys.executable, "-m", "fake_agent", "-p", "--output-format", "stream-json", "--force"],
         input=b"triage",
@@ -321,7 +321,7 @@ def test_the_relay_and_hooks_json_never_hold_the_token(temp_dir: Path) -> None:
     entry = json.loads(written)["hooks"]["preToolUse"][0]
     assert entry["failClosed"] is True
     assert entry["command"].split()[-2:] == ["hook", host.socket_path]
-    assert os.environ.get("AGENT_SDK_TOOLS_TOKEN") is None
+    assert os.environ.get("AGENT_SDK_HOOKS_TOKEN") is None
 
 
 async def test_one_approval_callback_is_asked_before_each_call_that_changes_something(
