@@ -107,7 +107,7 @@ def approval_hooks(approve: ApprovalCallback, *, timeout: float = 300.0) -> Hook
 
     Example::
 
-        run_sync("tidy up", AgentOptions(hooks=approval_hooks(approve)))
+        run_sync("tidy up", options=AgentOptions(hooks=approval_hooks(approve)))
     """
 
     async def before_tool(call: ToolUse) -> Decision:

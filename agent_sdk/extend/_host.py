@@ -14,9 +14,7 @@ tools reach the CLI").
   ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Then it is
   one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may connect
   more than once. A first line ``<token> hook`` is one hook call instead (the relay's
-  ``hook`` mode): the event's JSON until the relay half-closes, answered by
-  :func:`~agent_sdk.extend._hooks.answer` with the run's :class:`Hooks` as
-  ``<exit code> <stdout bytes> <stderr bytes>``, a newline, those bytes.
+  ``hook`` mode), answered with the run's :class:`Hooks` (``_hook_calls.py``).
 - :meth:`ToolHost.close` (synchronous, idempotent) stops serving and removes the directory.
 
 Each call answered is recorded (:attr:`ToolHost.calls`), for the run to tell which
@@ -46,10 +44,11 @@ import msgspec
 from .._owner import PREFIXES, mark, stale_dirs
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
-from ._hooks import HookReply, Hooks, answer
+from ._hook_calls import hook_call
+from ._hooks import Hooks
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
-from ._relay import HOOK_BLOCKS, HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
+from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
 from ._stdio import serve
 from ._tool import Tool, tools_by_name
@@ -80,7 +79,6 @@ TOKEN_LINE_MAX = 1024  # bytes the first line may take: a token is 43
 TOKEN_WAIT = 10.0  # seconds a connection gets to send it
 ACCEPT_PAUSE = 0.1  # seconds before accepting again after accept() failed
 CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring cancellation)
-HOOK_PAYLOAD_MAX = 64 * 1024 * 1024  # bytes of one hook event (a Write carries the file)
 
 # Open and not yet closed: closed at interpreter exit (``_transport/subprocess.py``). A
 # forked child starts with none: they are its parent's (docs/lifecycle.md, "When the
@@ -298,31 +296,14 @@ class ToolHost:
                     return
                 mode, rest = admitted
                 if mode == HOOK_MODE:
-                    reply = await self._hook_call(_Prefixed(rest, receive))
-                    head = f"{reply.exit_code} {len(reply.stdout)} {len(reply.stderr)}\n"
-                    await send.send(head.encode() + reply.stdout + reply.stderr)
+                    stream = _Prefixed(rest, receive)
+                    await send.send(await hook_call(self.hooks, stream, self.hook_errors))
                 elif not mode:
                     server = McpServer(self._tools, redact=self._redact, observe=self._record)
                     await serve(server, _Prefixed(rest, receive), send)
         finally:
             await receive.aclose()
             await send.aclose()
-
-    async def _hook_call(self, stream: anyio.abc.ByteReceiveStream) -> HookReply:
-        """The answer to the hook event the relay sends (until it half-closes)."""
-        # Read to the end first, whatever the answer: a reply before the relay has sent
-        # everything would break its pipe, and the words of the reply with it.
-        data = bytearray()
-        while True:
-            try:
-                data += await stream.receive()
-            except anyio.EndOfStream:
-                break
-            if len(data) > HOOK_PAYLOAD_MAX:
-                return HookReply(HOOK_BLOCKS, b"", b"agent_sdk: the hook event is too large\n")
-        if self.hooks is None:
-            return HookReply(HOOK_BLOCKS, b"", b"agent_sdk: this run has no hooks; blocked\n")
-        return await answer(self.hooks, bytes(data), self.hook_errors)
 
     async def _admitted(self, stream: anyio.abc.ByteReceiveStream) -> tuple[bytes, bytes] | None:
         """The mode the first line names after a right token (``b""``: MCP; ``b"hook"``)

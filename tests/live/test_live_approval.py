@@ -48,3 +48,15 @@ async def test_the_live_agent_asks_the_approval_callback_about_the_command(
 async def test_a_deny_of_the_approval_callback_blocks_the_live_call(options: AgentOptions) -> None:
     result = await send(options, Asked(Deny("not now")))
     assert result.tool_calls[0].status == "blocked"
+
+
+async def test_hooks_given_to_the_live_agent_are_refused_with_the_way_to_decide(
+    options: AgentOptions,
+) -> None:
+    from agent_sdk.errors import AgentConfigError
+    from agent_sdk.extend import Hooks
+
+    hooks = Hooks(before_shell=lambda call: "allow")
+    with pytest.raises(AgentConfigError, match="live agent runs no hooks") as caught:
+        LiveAgent(AgentOptions(binary=options.binary, hooks=hooks))
+    assert "approval_permission" in (caught.value.hint or "")
