@@ -23,12 +23,14 @@ import msgspec
 
 from .errors import AgentConfigError
 
-__all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "shown", "unknown_option"]
+__all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "check_hooks", "shown", "unknown_option"]
 
 # The credentials (docs/protocol.md §1, "Environment"): never in a repr or an error.
 SECRET_FIELDS = frozenset({"api_key", "auth_token"})
-# The last: the per-run secret of a task's tools (fleet/_tools.py, docs/extend.md).
-SECRET_ENV = frozenset({"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN", "AGENT_SDK_TOOLS_TOKEN"})
+# The last two: the per-run secret of a run's tools and hooks (docs/extend.md).
+SECRET_ENV = frozenset(
+    {"CURSOR_API_KEY", "CURSOR_AUTH_TOKEN", "AGENT_SDK_TOOLS_TOKEN", "AGENT_SDK_HOOKS_TOKEN"}
+)
 HIDDEN = "***"
 # Errors never quote these values: any entry of env or headers may be a credential.
 _QUIET = SECRET_FIELDS | {"env", "headers"}
@@ -46,6 +48,23 @@ def shown(name: str, value: Any) -> Any:
     if name == "env" and isinstance(value, Mapping):
         return {key: HIDDEN if key in SECRET_ENV else item for key, item in value.items()}
     return value
+
+
+def check_hooks(hooks: object) -> None:
+    """``AgentOptions(hooks=...)`` is a :class:`~agent_sdk.extend.Hooks` (docs/extend.md,
+    "Hooks that decide").
+
+    Raises:
+        AgentConfigError: it is something else (a dict of callbacks, a function).
+    """
+    from .extend._hooks import Hooks  # only options given hooks pay this import
+
+    if not isinstance(hooks, Hooks):
+        raise AgentConfigError(
+            f"AgentOptions(hooks=...) is {_a(hooks)}, not a Hooks",
+            hint="pass Hooks(before_tool=..., before_shell=...) "
+            "(from agent_sdk.extend import Hooks), or None",
+        )
 
 
 def unknown_option(
@@ -163,8 +182,8 @@ def _text_rule(annotation: Any) -> _TextRule | None:
     origins = [get_origin(m) for m in members]
     if _is_path(annotation):
         return "path"
-    if origins == [Sequence] and get_args(members[0]) == (Any,):
-        return None  # objects (tools): their own checks, not text
+    if members == [Any] or (origins == [Sequence] and get_args(members[0]) == (Any,)):
+        return None  # objects (tools, hooks): their own checks, not text
     if origins == [Sequence] and _is_path(get_args(members[0])[0]):
         return "paths"
     if all(m in (bool, int, float) or get_origin(m) is Literal for m in members):

@@ -15,7 +15,14 @@ from typing import Any, Literal
 
 import msgspec
 
-from ._option_checks import HIDDEN, SECRET_FIELDS, OptionChecks, shown, unknown_option
+from ._option_checks import (
+    HIDDEN,
+    SECRET_FIELDS,
+    OptionChecks,
+    check_hooks,
+    shown,
+    unknown_option,
+)
 from .errors import AgentConfigError
 
 __all__ = [
@@ -139,6 +146,11 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             run gets its own HOME and config dir for it (docs/extend.md, "Print mode":
             what it costs); its calls are allowed (``Mcp(agent_sdk:*)``) without
             ``force``. Each must be a ``Tool``, of a name no other has.
+        hooks: callbacks that decide on the agent's tool calls and shell commands, and
+            observe what it did (:class:`agent_sdk.extend.Hooks`), called in this process
+            while the run lasts, through a ``hooks.json`` in the run's own HOME
+            (docs/extend.md, "Hooks that decide"). What they raise is in
+            ``RunResult.hook_errors``.
 
     Raises:
         AgentConfigError: (also a ``TypeError`` and a ``ValueError``) when the options
@@ -183,6 +195,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     keep_events: bool | None = None
     output_attempts: int = 2
     tools: Sequence[Any] = ()
+    hooks: Any = None
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, and never a credential.
@@ -224,6 +237,8 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             )
         if self.tools:
             _check_tools(self.tools)
+        if self.hooks is not None:
+            check_hooks(self.hooks)
         if self.output_attempts < 1:
             raise AgentConfigError(
                 f"output_attempts must be at least 1 (the first reply), got {self.output_attempts}"

@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio
+import msgspec
 
 from ._custom_tools import Claims, claims_of, mark
 from ._deadlines import Deadlines, Limit
@@ -306,6 +307,8 @@ class Run(RunFacts):
         if isinstance(outcome, AgentError):
             self._state = _State.FAILED
             raise outcome
+        if self.hook_errors:  # the hooks' callbacks' own failures (docs/extend.md)
+            outcome = msgspec.structs.replace(outcome, hook_errors=self.hook_errors)
         self._result = outcome
         self._state = _State.DONE
         if self._span is not None:

@@ -63,6 +63,14 @@ class RunFacts:
         does not keep its events (``keep_events``), only those still running."""
         return self._stream.tool_calls.calls
 
+    @property
+    def hook_errors(self) -> list[BaseException]:
+        """What the callbacks of ``AgentOptions(hooks=...)`` raised so far (each failed
+        gate denied its call; docs/extend.md, "Hooks that decide"); never sent to the
+        agent. Empty without hooks."""
+        found = getattr(self._transport, "hook_errors", None)
+        return list(found) if found is not None else []
+
     def tool_call(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         """The :class:`ToolCall` an event of this run belongs to, as known now: its
         ``started`` and ``completed`` events, whether or not the run keeps its events."""

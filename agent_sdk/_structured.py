@@ -146,6 +146,7 @@ def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:
         plan=last.plan,
         exit_code=last.exit_code,
         stderr=last.stderr,
+        hook_errors=[error for r in results for error in r.hook_errors],
         output=value,
     )
 

@@ -71,8 +71,10 @@ def run_sync(
         plan = run_sync("Plan the refactor", output_type=Steps).output
     """
     if not _loop_running_in_this_thread():
-        # Tools are served by a task of an event loop (docs/extend.md): such a run gets one.
-        if output_type is None and not (isinstance(options, AgentOptions) and options.tools):
+        # Tools and hooks are served by a task of an event loop (docs/extend.md): such a
+        # run gets one.
+        served = isinstance(options, AgentOptions) and (options.tools or options.hooks)
+        if output_type is None and not served:
             return _run_blocking(prompt, options)
         # The main task returns nothing: asyncio formats that task (its SIGINT handler's
         # repr, at the end of the run), and a task holding the result would format

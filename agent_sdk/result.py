@@ -48,6 +48,10 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         exit_code: the CLI's exit code (0; negative if it hung after its result and was
             ended by agent_sdk).
         stderr: the tail of what the CLI wrote to stderr.
+        hook_errors: what the callbacks of ``AgentOptions(hooks=...)`` raised (or answered
+            that was no answer), in order: each gate that failed denied its call
+            (docs/extend.md, "Hooks that decide"). Never sent to the agent; empty
+            without hooks.
         output: with ``output_type=``, the value of that type the reply ended with,
             validated (docs/output.md); ``None`` without one (a plan is in ``plan``).
             A ``RunResult[Review]`` is typed so for mypy.
@@ -71,6 +75,7 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     plan: Plan | None = None
     exit_code: int = 0
     stderr: str = ""
+    hook_errors: list[BaseException] = msgspec.field(default_factory=list)
     output: OutputT
 
     @property

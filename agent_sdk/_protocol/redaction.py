@@ -67,8 +67,13 @@ __all__ = [
 
 MASK = "***"
 MIN_SECRET_CHARS = 4
-# The last: the per-run secret of a run's tools (docs/extend.md), never to be shown either.
-SECRET_VARIABLES = ("CURSOR_API_KEY", "CURSOR_AUTH_TOKEN", "AGENT_SDK_TOOLS_TOKEN")
+# The last two: the per-run secret of a run's tools and hooks (docs/extend.md), never shown.
+SECRET_VARIABLES = (
+    "CURSOR_API_KEY",
+    "CURSOR_AUTH_TOKEN",
+    "AGENT_SDK_TOOLS_TOKEN",
+    "AGENT_SDK_HOOKS_TOKEN",
+)
 _MASK_BYTES = MASK.encode()
 
 # `Bearer abc`, `Basic dXNl...`, `Token abc`: a scheme word, then the credential. A

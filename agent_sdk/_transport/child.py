@@ -82,6 +82,9 @@ class ChildPipes:
         self._exited_at: float | None = None  # on the clock, once the exit was seen
         self._config: PrivateConfig | None = None
         self._tools: RunTools | None = None
+        self.hook_errors: list[BaseException] = []
+        """What the run's hooks' callbacks raised (``AgentOptions(hooks=...)``), kept after
+        the host is released."""
         self.custom_tool_calls: list[Any] | None = None
         """The calls the run's own tools answered (``extend/_served.py``), kept after the
         host is released."""
@@ -97,12 +100,14 @@ class ChildPipes:
         """``invocation`` as it runs with ``options.tools`` served (``tools_home.py``: its
         own HOME and config dir, the host in this loop), released with the group (or by
         :meth:`_release_config` if nothing starts)."""
-        if not options.tools:
+        if not options.tools and options.hooks is None:
             return invocation
         from .tools_home import with_tools
 
         self._tools, invocation = with_tools(invocation, options)
-        self.custom_tool_calls = self._tools.host.calls
+        self.hook_errors = self._tools.host.hook_errors
+        if options.tools:
+            self.custom_tool_calls = self._tools.host.calls
         return invocation
 
     def _in_private_config(self, invocation: Invocation) -> Invocation:

@@ -18,6 +18,12 @@ The CLI has no per-run flag for an MCP server (docs/protocol.md §7). It reads t
   never changed. It also keeps a ``--model`` of the run out of the user's config.
 - the **host** (``extend/_host.py``) serving the tools in this process.
 
+A run given hooks (``AgentOptions(hooks=...)``, docs/extend.md "Hooks that decide") gets the
+same three: its HOME's ``.cursor/hooks.json`` runs the relay in hook mode for each event
+with a callback, the user's own ``~/.cursor/hooks.json`` entries merged in before ours (so
+they keep running, from a ``.cursor`` that links to every entry of theirs). Without tools,
+the user's ``mcp.json`` is linked as any other entry and no allow rule is added.
+
 All three are released once the CLI's process group is dead.
 """
 
@@ -36,7 +42,16 @@ import msgspec
 from .._owner import PREFIXES, mark, sweep
 from .._protocol.redaction import redaction_of
 from ..errors import AgentStartError
-from ..extend._host import SERVER_NAME, SOCKET_ENV, TOKEN_ENV, ToolHost, open_host, relay_command
+from ..extend._hooks import hooks_file
+from ..extend._host import (
+    HOOKS_TOKEN_ENV,
+    SERVER_NAME,
+    SOCKET_ENV,
+    TOKEN_ENV,
+    ToolHost,
+    open_host,
+    relay_command,
+)
 from ..options import AgentOptions, Invocation
 from .config_dir import CONFIG_DIR_ENV, CONFIG_NAME, PrivateConfig, user_config_dir
 
@@ -45,6 +60,7 @@ __all__ = [
     "PREFIX",
     "RunTools",
     "allow_rule_added",
+    "hooks_json",
     "mcp_file",
     "release_all",
     "with_tools",
@@ -95,7 +111,9 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
         AgentStartError: a directory, the socket or the config could not be made.
         AgentConfigError: two tools have one name (checked by the options already).
     """
-    host = ToolHost(options.tools, redact=redaction_of(options, os.environ).text)
+    host = ToolHost(
+        options.tools, hooks=options.hooks, redact=redaction_of(options, os.environ).text
+    )
     tools = RunTools(host)
     try:
         open_host(host)
@@ -106,7 +124,8 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
         try:
             tools.home = _make_home(real_home, host)
             tools.config = PrivateConfig(user_config)
-            allow_rule_added(tools.config.path / CONFIG_NAME)
+            if options.tools:
+                allow_rule_added(tools.config.path / CONFIG_NAME)
         except OSError as exc:
             raise AgentStartError(
                 f"could not make the run's own HOME and config dir (for its tools): {exc}",
@@ -116,13 +135,12 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
     except BaseException:
         tools.release()
         raise
-    env.update(
-        {
-            "HOME": str(tools.home / "home"),
-            CONFIG_DIR_ENV: str(tools.config.path),
-            TOKEN_ENV: host.token,
-        }
-    )
+    env.update({"HOME": str(tools.home / "home"), CONFIG_DIR_ENV: str(tools.config.path)})
+    # Each relay mode its own variable: a fleet task's tools may be another host's.
+    if options.tools:
+        env[TOKEN_ENV] = host.token
+    if options.hooks is not None:
+        env[HOOKS_TOKEN_ENV] = host.token
     return tools, msgspec.structs.replace(invocation, env=env)
 
 
@@ -141,6 +159,32 @@ def mcp_file(host: ToolHost) -> bytes:
     return msgspec.json.encode({"mcpServers": {SERVER_NAME: entry}})
 
 
+def hooks_json(host: ToolHost, theirs: Path) -> bytes:
+    """The run's user-level ``hooks.json``: the relay in hook mode (the socket's path as
+    its argument; the token stays in the CLI's environment) for each event ``host.hooks``
+    has a callback for, after the entries of the user's own file at ``theirs`` when it is
+    one the CLI would run (``"version": 1``, a ``hooks`` object, docs/protocol.md §6.1)."""
+    assert host.hooks is not None
+    ours = msgspec.json.decode(hooks_file(host.hooks, relay_command("hook", host.socket_path)))
+    data = b""
+    with contextlib.suppress(OSError), theirs.open("rb") as existing:
+        data = existing.read(_MAX_CONFIG + 1)
+    try:
+        found = msgspec.json.decode(data) if data and len(data) <= _MAX_CONFIG else None
+    except (ValueError, RecursionError):  # msgspec.DecodeError, bad UTF-8
+        found = None  # the CLI rejects such a file too: nothing of it would have run
+    if not isinstance(found, dict) or found.get("version") != 1:
+        return msgspec.json.encode(ours)
+    entries = found.get("hooks")
+    if not isinstance(entries, dict):
+        return msgspec.json.encode(ours)
+    merged = dict(entries)
+    for event, added in ours["hooks"].items():
+        kept = merged.get(event)
+        merged[event] = (kept if isinstance(kept, list) else []) + added
+    return msgspec.json.encode({**found, "hooks": merged})
+
+
 def _make_home(real_home: Path, host: ToolHost) -> Path:
     """The owned dir whose ``home`` is the run's HOME (see the module's docstring)."""
     sweep(PREFIX, functools.partial(shutil.rmtree, ignore_errors=True))
@@ -152,16 +196,22 @@ def _make_home(real_home: Path, host: ToolHost) -> Path:
         _link_entries(real_home, home, lambda name: name == ".cursor")
         cursor = home / ".cursor"
         cursor.mkdir(mode=0o700)
+        ours: dict[str, bytes] = {}  # the files of .cursor that are the run's own
+        if host.names:
+            ours["mcp.json"] = mcp_file(host)
+        if host.hooks is not None:
+            ours["hooks.json"] = hooks_json(host, real_home / ".cursor" / "hooks.json")
         # Not the config file either (nor its temp files): the run's is the private
         # copy (CURSOR_CONFIG_DIR), and a link would let a write reach the user's.
         _link_entries(
             real_home / ".cursor",
             cursor,
-            lambda name: name == "mcp.json" or name.startswith(CONFIG_NAME),
+            lambda name: name in ours or name.startswith(CONFIG_NAME),
         )
-        fd = os.open(cursor / "mcp.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(mcp_file(host))
+        for name, content in ours.items():
+            fd = os.open(cursor / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(content)
     except BaseException:
         shutil.rmtree(owned, ignore_errors=True)
         raise

@@ -12,10 +12,12 @@ its calls were yours (:class:`CustomToolCall`).
 
 :class:`Hooks` holds callbacks that decide on the agent's tool calls in print mode (allow,
 deny with a reason, run with other arguments) and observe what it did; a callback that fails
-denies (docs/extend.md, "Hooks that decide"). Their answers are built; passing them to a
-run is still to come.
+denies (docs/extend.md, "Hooks that decide"); give them to a run as
+``AgentOptions(hooks=...)``. :func:`approval_hooks` and :func:`approval_permission` make one
+:class:`Approval` callback decide in print mode and in a live session alike.
 """
 
+from ._approval import Approval, ApprovalCallback, approval_hooks, approval_permission
 from ._hook_payloads import (
     Edit,
     FileEdited,
@@ -32,6 +34,8 @@ from ._tool import Tool, tool
 
 __all__ = [
     "Allow",
+    "Approval",
+    "ApprovalCallback",
     "CustomToolCall",
     "Decision",
     "Deny",
@@ -45,5 +49,7 @@ __all__ = [
     "Tool",
     "ToolUse",
     "ToolUsed",
+    "approval_hooks",
+    "approval_permission",
     "tool",
 ]

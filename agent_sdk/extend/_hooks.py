@@ -82,7 +82,7 @@ class Hooks(msgspec.Struct, frozen=True, kw_only=True):
         def no_rm(call: ShellCommand) -> Decision:
             return Deny("no rm here") if call.command.startswith("rm ") else "allow"
 
-        run_sync("tidy up", AgentOptions(hooks=Hooks(before_shell=no_rm)))
+        run_sync("tidy up", options=AgentOptions(hooks=Hooks(before_shell=no_rm)))
     """
 
     before_tool: _Gate | None = None

@@ -13,7 +13,8 @@ tools reach the CLI").
 - Each connection must first send the run's token as one line (compared with
   ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Then it is
   one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may connect
-  more than once.
+  more than once. A first line ``<token> hook`` is one hook call instead (the relay's
+  ``hook`` mode), answered with the run's :class:`Hooks` (``_hook_calls.py``).
 - :meth:`ToolHost.close` (synchronous, idempotent) stops serving and removes the directory.
 
 Each call answered is recorded (:attr:`ToolHost.calls`), for the run to tell which
@@ -43,14 +44,17 @@ import msgspec
 from .._owner import PREFIXES, mark, sweep
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
+from ._hook_calls import hook_call
+from ._hooks import Hooks
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
-from ._relay import SOCKET_ENV, TOKEN_ENV
+from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
 from ._stdio import serve
 from ._tool import Tool, tools_by_name
 
 __all__ = [
+    "HOOKS_TOKEN_ENV",
     "PREFIX",
     "SERVER_NAME",
     "SOCKET_ENV",
@@ -84,11 +88,12 @@ if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_live.clear)
 
 
-def relay_command() -> list[str]:
+def relay_command(*mode: str) -> list[str]:
     """The relay as a command: this Python, isolated (``-I``: no user site, no
     ``PYTHON*`` variables, no cwd on the path; ``-S``: no ``site``), the script's
-    absolute path, the mode."""
-    return [sys.executable, "-I", "-S", str(Path(__file__).with_name("_relay.py")), "mcp"]
+    absolute path, the mode (``mcp`` unless given: ``"hook", <socket path>``)."""
+    script = str(Path(__file__).with_name("_relay.py"))
+    return [sys.executable, "-I", "-S", script, *(mode or ("mcp",))]
 
 
 class HostState(enum.Enum):
@@ -132,6 +137,7 @@ class ToolHost:
 
     Args:
         tools: the tools.
+        hooks: the callbacks hook calls are answered with; ``None``: hook calls block.
         redact: applied to every error text sent back (the run's redaction).
 
     Raises:
@@ -142,10 +148,15 @@ class ToolHost:
         self,
         tools: Iterable[Tool[..., Any] | Callable[..., Any]],
         *,
+        hooks: Hooks | None = None,
         redact: Callable[[str], str] = unchanged,
     ) -> None:
         self._tools = list(tools)
         McpServer(self._tools)  # checks them now, not at the first connection
+        self.hooks = hooks
+        self.hook_errors: list[BaseException] = []
+        """What the hooks' callbacks raised (or answered wrongly), in order: for the
+        program, never sent to the agent."""
         self._redact = redact
         self._token = secrets.token_urlsafe(32)
         self.state = HostState.NEW
@@ -280,16 +291,23 @@ class ToolHost:
             # A peer gone mid-write or mid-read (ECONNRESET), or any failure of one
             # connection, ends that connection only: never the host of the run.
             with contextlib.suppress(Exception):
-                rest = await self._admitted(receive)
-                if rest is not None:
+                admitted = await self._admitted(receive)
+                if admitted is None:
+                    return
+                mode, rest = admitted
+                if mode == HOOK_MODE:
+                    stream = _Prefixed(rest, receive)
+                    await send.send(await hook_call(self.hooks, stream, self.hook_errors))
+                elif not mode:
                     server = McpServer(self._tools, redact=self._redact, observe=self._record)
                     await serve(server, _Prefixed(rest, receive), send)
         finally:
             await receive.aclose()
             await send.aclose()
 
-    async def _admitted(self, stream: anyio.abc.ByteReceiveStream) -> bytes | None:
-        """What came after a right token; ``None`` for a wrong or missing one."""
+    async def _admitted(self, stream: anyio.abc.ByteReceiveStream) -> tuple[bytes, bytes] | None:
+        """The mode the first line names after a right token (``b""``: MCP; ``b"hook"``)
+        and what came after that line; ``None`` for a wrong or missing token."""
         data = b""
         with anyio.move_on_after(TOKEN_WAIT):
             while True:
@@ -299,8 +317,9 @@ class ToolHost:
                     return None
                 if found is not None:
                     line, rest = found
-                    right = hmac.compare_digest(line, self._token.encode())
-                    return rest if right else None
+                    token, _, mode = line.partition(b" ")
+                    right = hmac.compare_digest(token, self._token.encode())
+                    return (mode, rest) if right else None
                 try:
                     data += await stream.receive()
                 except anyio.EndOfStream:

@@ -28,6 +28,7 @@ import msgspec
 
 from .._protocol.redaction import Redaction, redaction_of
 from ..errors import (
+    AgentConfigError,
     AgentUsageError,
 )
 from ..options import AgentOptions
@@ -89,6 +90,10 @@ class LiveAgent:
         turn_timeout: seconds a whole prompt may take (``None``: no limit).
         transport: what to talk to instead of starting the CLI (tests:
             ``agent_sdk.testing.MemoryAcpTransport``).
+
+    Raises:
+        AgentConfigError: ``options.hooks`` is set: no hook runs under ACP; decide with
+            ``permission`` (``agent_sdk.extend.approval_permission``).
     """
 
     def __init__(
@@ -106,6 +111,13 @@ class LiveAgent:
         transport: LiveTransport | None = None,
     ) -> None:
         self.options = options if options is not None else AgentOptions()
+        if self.options.hooks is not None:
+            # No hook fired under ACP (docs/acp.md §5.2): they would be silently unused.
+            raise AgentConfigError(
+                "AgentOptions(hooks=...) is for print-mode runs: the live agent runs no hooks",
+                hint="decide on its tool calls with LiveAgent(permission=...); one callback "
+                "for both modes: agent_sdk.extend.approval_permission",
+            )
         self.decision_timeout = decision_timeout
         self.request_timeout = request_timeout
         self.turn_timeout = turn_timeout

@@ -87,6 +87,7 @@ BLOCK_ENV: dict[str, dict[str, str]] = {
     "many-runs-at-once-2": {"RAY_USAGE_STATS_ENABLED": "0"},  # no report home from CI
     "a-live-agent-acp-mode-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},  # asks for pytest
     "your-own-tools-1": {"FAKE_AGENT_SCENARIO": "custom_tools"},  # calls two tools
+    "hooks-that-decide-1": {"FAKE_AGENT_SCENARIO": "issue_bot"},  # a shell call, a write
 }
 # Text a block's output must hold, by id: a block that catches an error would pass
 # unnoticed if the error never came.
@@ -102,6 +103,11 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     "your-own-tools-1": [
         "lookup_issue {'number': 26} -> #26: custom tools for the agent (open)",
         "fail {'reason': 'the tracker is down'} -> RuntimeError: the tracker is down (error)",
+    ],
+    "hooks-that-decide-1": [
+        "asked: call the tool lookup_issue\nasked: run: echo tests pass\nasked: write ",
+        "mcpToolCall success \nshellToolCall rejected (by a hook)\nwriteToolCall success",
+        '[["this repository\'s tests are slow"]]',
     ],
     # Both turns asked for `pytest -q` and the callback allowed it.
     "a-live-agent-acp-mode-1": [

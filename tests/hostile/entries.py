@@ -472,6 +472,58 @@ def tools_cli_config(value: bytes) -> None:
             assert ALLOW_RULE in json.loads(path.read_bytes())["permissions"]["allow"]
 
 
+def users_hooks_file(value: bytes) -> None:
+    """The value as the user's ``~/.cursor/hooks.json`` (and as its ``hooks`` and as one
+    event's entries) that a run with hooks merges into its own: the run's file is always
+    one the CLI runs (``"version": 1``), with our entry for each of our events."""
+    from agent_sdk._transport.tools_home import hooks_json
+
+    host = ToolHost([], hooks=Hooks(before_tool=lambda call: "allow"))
+    host.open()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "hooks.json")
+            for data in (
+                value,
+                b'{"version":1,"hooks":' + value + b"}",
+                b'{"version":1,"hooks":{"preToolUse":' + value + b"}}",
+            ):
+                path.write_bytes(data)
+                merged = json.loads(hooks_json(host, path))
+                assert merged["version"] == 1
+                ours = merged["hooks"]["preToolUse"][-1]
+                assert ours["failClosed"] is True
+                assert host.socket_path in ours["command"]
+    finally:
+        host.close()
+
+
+def hook_relay_stdin(value: bytes) -> None:
+    """The value as what the CLI writes on the stdin of the relay in hook mode: read
+    whole, as sent (the host judges it)."""
+    import os
+    import threading
+
+    from agent_sdk.extend._relay import _read_payload
+
+    sent = value + b"\n"
+    read_end, write_end = os.pipe()
+
+    def write() -> None:
+        with os.fdopen(write_end, "wb") as out:
+            out.write(sent)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        got = _read_payload(read_end)
+    finally:
+        writer.join()
+        os.close(read_end)
+    assert sent.startswith(got)
+    assert got.endswith(b"\n")
+
+
 P = "agent_sdk._protocol"
 L = "agent_sdk.live"
 DECODE = (f"{L}._jsonrpc:decode",)
@@ -524,6 +576,10 @@ ENTRIES: dict[str, Entry] = {
     "tools run's cli-config.json": Entry(
         tools_cli_config, ("agent_sdk._transport.tools_home:allow_rule_added",), (AgentError,)
     ),
+    "user's hooks.json merged": Entry(
+        users_hooks_file, ("agent_sdk._transport.tools_home:hooks_json",)
+    ),
+    "hook relay stdin": Entry(hook_relay_stdin, ("agent_sdk.extend._relay:_read_payload",)),
     "tools host connection": Entry(
         tools_host_connection, ("agent_sdk.extend._host:ToolHost._record",)
     ),

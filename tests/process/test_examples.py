@@ -533,3 +533,33 @@ def test_review_says_so_when_no_reply_fits() -> None:
     assert proc.returncode == 2
     assert proc.stderr.splitlines()[-2].startswith("no review: ")
     assert "I cannot produce JSON" in proc.stderr
+
+
+# --- issue_bot.py ---------------------------------------------------------------------
+def run_issue_bot(answers: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(EXAMPLES / "issue_bot.py"), "Triage issue 26"],
+        cwd=cwd,
+        env=example_env(),
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_issue_bot_runs_the_shell_command_a_person_allowed(tmp_path: Path) -> None:
+    proc = run_issue_bot("y\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "The agent wants to run: echo tests pass. Allow? [y/N]" in proc.stderr
+    assert "  shellToolCall: success" in proc.stdout.splitlines()
+    assert "comment on #26: Triaged: the tests were checked." in proc.stdout.splitlines()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["triage.md"]  # the agent's only
+
+
+def test_issue_bot_refuses_the_shell_command_when_no_one_answers(tmp_path: Path) -> None:
+    proc = run_issue_bot("", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "(no one to answer: refused)" in proc.stderr
+    assert "  shellToolCall: rejected" in proc.stdout.splitlines()
+    assert "  mcpToolCall: success" in proc.stdout.splitlines()  # its own tools still run

@@ -48,6 +48,7 @@ SUCCEEDS = [
     "hook_rejected",
     "hook_traces",
     "custom_tools",
+    "issue_bot",
     "subagents",
     "windows",
     # Structured output (tests/fake/test_fake_json_scenarios.py): here, fresh runs only.

@@ -16,7 +16,7 @@ import pytest
 
 from agent_sdk import AgentConfigError, AgentError, AgentOptions
 from agent_sdk._option_checks import OptionChecks
-from agent_sdk.extend import tool
+from agent_sdk.extend import Hooks, tool
 
 SECRET = "key_sk-live-9f8e7d6c5b4a"
 FIELDS = {field.name: field for field in msgspec.structs.fields(AgentOptions)}
@@ -313,6 +313,7 @@ VALID: list[tuple[str, Any]] = [
     ("skip_worktree_setup", True),
     ("output_attempts", 3),
     ("tools", [_a_tool]),
+    ("hooks", Hooks(before_shell=lambda call: "allow")),
 ]
 # What an option needs beside it to construct.
 NEEDS: dict[str, dict[str, Any]] = {
@@ -383,3 +384,10 @@ def test_the_token_of_a_tasks_tools_is_hidden_in_the_repr() -> None:
     # fleet/_tools.py puts it in the env of a worktree task's runs.
     options = AgentOptions(env={"AGENT_SDK_TOOLS_TOKEN": "tok-3f9b2d4e6a8c0f7c1e5a"})
     assert "tok-3f9b2d4e6a8c0f7c1e5a" not in repr(options)
+
+
+@pytest.mark.parametrize("value", [{"before_tool": print}, print, [Hooks()]])
+def test_hooks_that_are_not_a_hooks_are_refused_with_the_fix(value: object) -> None:
+    with pytest.raises(AgentConfigError, match=r"hooks=\.\.\.\) is .*not a Hooks") as caught:
+        AgentOptions(hooks=value)
+    assert "Hooks(before_tool=" in (caught.value.hint or "")

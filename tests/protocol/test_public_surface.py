@@ -209,6 +209,8 @@ PUBLIC: dict[str, list[str]] = {
     ],
     "agent_sdk.extend": [
         "Allow",
+        "Approval",
+        "ApprovalCallback",
         "CustomToolCall",
         "Decision",
         "Deny",
@@ -222,6 +224,8 @@ PUBLIC: dict[str, list[str]] = {
         "Tool",
         "ToolUse",
         "ToolUsed",
+        "approval_hooks",
+        "approval_permission",
         "tool",
     ],
     "agent_sdk.subagents": [

@@ -103,3 +103,40 @@ async def test_a_print_mode_runs_tool_error_and_its_run_hold_no_key(
     assert len(errors) == 2  # both reached the tools
     assert "could not log in with" in msgspec.json.encode(errors[1].completed).decode()
     assert where_shown(result) == []
+
+
+async def test_a_print_mode_runs_failing_hook_sends_no_key_to_the_agent(
+    planted: MakeOptions, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A hook's callback that raises with the key in its message: the call is denied with
+    # agent_sdk's own words (the stream's reason, what the model reads), and the result
+    # shows the key nowhere but in the program's own exception, kept as raised
+    # (hook_errors, as the live agent's callback_errors: docs/extend.md).
+    from agent_sdk.extend import Hooks
+
+    raised = RuntimeError(f"could not log in with {KEY}")
+
+    def broken(call: object) -> str:
+        raise raised
+
+    home = tmp_path / "home"
+    (home / ".cursor").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    with tempfile.TemporaryDirectory(prefix="s-", dir="/tmp") as short:
+        monkeypatch.setattr(tempfile, "tempdir", short)
+        options = planted(
+            "issue_bot",
+            tools=[lookup_issue],
+            hooks=Hooks(before_tool=broken, before_shell=broken),
+            cwd=workspace,
+            force=True,
+        )
+        with anyio.fail_after(60):
+            result = await run_async("go", options=options)
+    rejected = [c for c in result.tool_calls if c.outcome == "rejected"]
+    assert len(rejected) == 4  # every gated call was denied
+    assert result.hook_errors == [raised] * 4
+    assert where_shown(msgspec.structs.replace(result, hook_errors=[])) == []

@@ -1,0 +1,104 @@
+"""A fleet task's hooks (docs/extend.md, "How hooks reach the program", "In a fleet"), on
+the fake: each run of the task gets its own HOME with the hooks, in a worktree the fleet
+owns or not; the hooks' files are in no ``changes`` and nothing is left behind."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fake_env import clean_env
+from gitrepo import git
+
+from agent_sdk import AgentOptions
+from agent_sdk._owner import PREFIXES
+from agent_sdk.extend import Deny, Hooks, ShellCommand, tool
+from agent_sdk.fleet import Fleet, Task, TaskSucceeded
+
+pytestmark = pytest.mark.anyio
+
+
+@tool
+def lookup_issue(number: int) -> str:
+    """Look up an issue by its number."""
+    return f"Issue {number}"
+
+
+@tool
+def post_comment(number: int, text: str) -> str:
+    """Post a comment on an issue."""
+    return "posted"
+
+
+def no_shell(call: ShellCommand) -> Any:
+    return Deny("no shell in a fleet")
+
+
+@pytest.fixture
+def temp_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    home = tmp_path / "home"
+    (home / ".cursor").mkdir(parents=True)
+    (home / ".cursor" / "cli-config.json").write_text('{"version": 1}')
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    with tempfile.TemporaryDirectory(prefix="fleeth-", dir="/tmp") as where:
+        monkeypatch.setattr(tempfile, "tempdir", where)
+        yield Path(where)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    path = tmp_path / "repo"
+    path.mkdir()
+    (path / "README").write_text("hello\n")
+    git(path, "init", "-q")
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "first")
+    return path
+
+
+def options(fake_binary: str, **more: Any) -> AgentOptions:
+    env = clean_env(FAKE_AGENT_SCENARIO="issue_bot")
+    return AgentOptions(
+        binary=fake_binary, env=env, force=True, hooks=Hooks(before_shell=no_shell), **more
+    )
+
+
+async def outcome_of(fleet: Fleet) -> Any:
+    async with fleet:
+        (outcome,) = [outcome async for outcome in fleet]
+    assert isinstance(outcome, TaskSucceeded), outcome
+    return outcome
+
+
+def outcomes(outcome: Any) -> dict[str, str | None]:
+    return {c.kind: c.outcome for c in outcome.result.tool_calls if c.kind != "mcpToolCall"}
+
+
+async def test_a_worktree_tasks_hooks_decide_and_leave_no_file_in_its_changes(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    opts = options(fake_binary, tools=[lookup_issue, post_comment])
+    task = Task(prompt="triage", repo=str(repo), options=opts)
+    outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
+    assert outcomes(outcome) == {"shellToolCall": "rejected", "writeToolCall": "success"}
+    mcp = [c.outcome for c in outcome.result.tool_calls if c.kind == "mcpToolCall"]
+    assert mcp == ["success", "success"]  # its tools still reached through the worktree
+    assert [str(p) for p in outcome.changes.added] == ["triage.md"]
+    assert git(repo, "status", "--porcelain") == ""
+
+
+async def test_a_task_with_hooks_and_no_tools_outside_a_worktree(
+    fake_binary: str, temp_dir: Path, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    task = Task(prompt="triage", options=options(fake_binary, cwd=workspace))
+    outcome = await outcome_of(Fleet([task], isolation=["config"], keep_events=True))
+    assert outcomes(outcome)["shellToolCall"] == "rejected"
+    left = [p.name async for p in anyio.Path(temp_dir).iterdir() if p.name.startswith(PREFIXES)]
+    assert left == []
