@@ -11,15 +11,13 @@ off the allowlist, MCP tools, web fetches: edits were never gated, docs/acp.md Â
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal, TypeAlias
 
-import anyio.to_thread
 import msgspec
 
 from ._hook_payloads import ShellCommand, ToolUse
-from ._hooks import Allow, Decision, Deny, Hooks
+from ._hooks import Allow, Decision, Deny, Hooks, call_back
 
 __all__ = ["Approval", "ApprovalCallback", "approval_hooks", "approval_permission"]
 
@@ -70,13 +68,8 @@ _READS = frozenset({"Read", "Grep", "Glob", "LS", "Ls"})
 
 
 async def _ask(approve: ApprovalCallback, request: Approval) -> Decision:
-    if inspect.iscoroutinefunction(approve):
-        result: Any = await approve(request)
-    else:
-        result = await anyio.to_thread.run_sync(approve, request, abandon_on_cancel=True)
-        if inspect.isawaitable(result):
-            result = await result
-    return result  # type: ignore[no-any-return]
+    result: Decision = await call_back(approve, request)
+    return result
 
 
 def _tool_request(call: ToolUse) -> Approval | None:

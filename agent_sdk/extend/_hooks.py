@@ -35,7 +35,16 @@ from ._hook_payloads import (
     ToolUsed,
 )
 
-__all__ = ["Allow", "Decision", "Deny", "HookReply", "Hooks", "answer", "hooks_file"]
+__all__ = [
+    "Allow",
+    "Decision",
+    "Deny",
+    "HookReply",
+    "Hooks",
+    "answer",
+    "call_back",
+    "hooks_file",
+]
 
 
 class Allow(msgspec.Struct, frozen=True, kw_only=True):
@@ -172,16 +181,22 @@ async def answer(hooks: Hooks, line: bytes, errors: list[BaseException]) -> Hook
     return await _observe(hooks, callback, payload, errors)
 
 
+async def call_back(callback: Callable[[Any], Any], argument: Any) -> Any:
+    """What ``callback(argument)`` returns: an async callback awaited, a sync one run in a
+    worker thread (it may block, e.g. on ``input()``; a cancelled wait abandons it)."""
+    if inspect.iscoroutinefunction(callback):
+        return await callback(argument)
+    from anyio import to_thread  # not at import: it loads threading (a cold start's cost)
+
+    result = await to_thread.run_sync(callback, argument, abandon_on_cancel=True)
+    if inspect.isawaitable(result):
+        result = await result
+    return result
+
+
 async def _run(hooks: Hooks, callback: Callable[[Any], Any], payload: Any) -> Any:
     with anyio.fail_after(hooks.timeout):
-        if inspect.iscoroutinefunction(callback):
-            return await callback(payload)
-        from anyio import to_thread  # not at import: it loads threading (a cold start's cost)
-
-        result = await to_thread.run_sync(callback, payload, abandon_on_cancel=True)
-        if inspect.isawaitable(result):
-            result = await result
-        return result
+        return await call_back(callback, payload)
 
 
 async def _gate(

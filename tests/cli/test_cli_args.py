@@ -70,6 +70,7 @@ def test_every_agent_option_is_a_flag_except_credentials_and_python_values() -> 
         "keep_events",  # what a program keeps, not what the command shows
         "output_attempts",
         "tools",  # Python functions
+        "hooks",
     }
     assert set(AGENT_FLAGS) <= set(FIELDS)
 

@@ -55,9 +55,11 @@ NEVER_SHOWN = {
     # Structured output: the command line has no output_type.
     "see .problem, .reply and .json; allow more corrections with "
     "AgentOptions(output_attempts=...), or describe the output in the prompt",
-    # Custom tools are Python functions: the command line has no tools.
+    # Custom tools and hooks are Python functions: the command line has neither.
     "AgentOptions(tools=...): tools[{X}] is {X}, not a Tool",
     "AgentOptions(tools=...): two tools are named {X}",
+    "AgentOptions(hooks=...) is {X}, not a Hooks",
+    "AgentOptions(hooks=...) is for print-mode runs: the live agent runs no hooks",
 }
 
 
