@@ -16,6 +16,7 @@ from typing import Any, Literal
 import msgspec
 
 from ._option_checks import HIDDEN, SECRET_FIELDS, OptionChecks, shown, unknown_option
+from .budget import Budget
 from .errors import AgentConfigError
 
 __all__ = [
@@ -134,6 +135,12 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         output_attempts: with ``output_type=``, how many replies a run asks for at most:
             the first, then corrections in the same chat while its JSON value does not
             fit the type (docs/output.md). At least 1.
+        budget: limits agent_sdk enforces as the events arrive (:class:`~agent_sdk.Budget`:
+            tool calls in all and by kind, turns, tokens); the event that goes over one
+            is delivered, then the run is stopped and
+            :class:`~agent_sdk.AgentBudgetError` raised. A :class:`~agent_sdk.Session`'s
+            turns share one budget; so do a ``LiveAgent`` session's prompts
+            (docs/budgets.md). ``None``: no limit but ``timeout``.
 
     Raises:
         AgentConfigError: (also a ``TypeError`` and a ``ValueError``) when the options
@@ -177,6 +184,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     result_grace: float = 2.0
     keep_events: bool | None = None
     output_attempts: int = 2
+    budget: Budget | None = None
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, and never a credential.
@@ -215,6 +223,11 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         ):
             raise AgentConfigError(
                 "worktree_name, worktree_base and skip_worktree_setup need worktree=True"
+            )
+        if self.budget is not None and not isinstance(self.budget, Budget):
+            raise AgentConfigError(
+                f"AgentOptions(budget=...) must be a Budget, not {type(self.budget).__name__}",
+                hint="e.g. AgentOptions(budget=Budget(tool_calls=20)) (from agent_sdk)",
             )
         if self.output_attempts < 1:
             raise AgentConfigError(

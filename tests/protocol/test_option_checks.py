@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from agent_sdk import AgentConfigError, AgentError, AgentOptions
+from agent_sdk import AgentConfigError, AgentError, AgentOptions, Budget
 from agent_sdk._option_checks import OptionChecks
 
 SECRET = "key_sk-live-9f8e7d6c5b4a"
@@ -305,6 +305,7 @@ VALID: list[tuple[str, Any]] = [
     ("worktree_base", "main"),
     ("skip_worktree_setup", True),
     ("output_attempts", 3),
+    ("budget", Budget(tool_calls=3, tool_calls_by_kind={"shell": 1})),
 ]
 # What an option needs beside it to construct.
 NEEDS: dict[str, dict[str, Any]] = {

@@ -1,0 +1,157 @@
+"""What a :class:`~agent_sdk.budget.Budget`'s owner has spent, counted as events arrive,
+and the :class:`~agent_sdk.AgentBudgetError` of a limit reached (docs/budgets.md).
+
+One :class:`Spending` per owner: a run, a session (its turns share it), a fleet (its
+runs share it, each also counting in its own run's), a live session. A run counts only
+when it has one: an unset budget adds nothing to the events' path (docs/benchmarks.md,
+"Budgets"). Once a limit is reached the spending stays spent: whatever shares it stops
+at its next tool call, and no run that shares it starts.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .budget import Budget, kind_word
+from .errors import AgentBudgetError, ErrorContext
+from .events import ToolCallStarted, Usage
+
+__all__ = ["Hit", "Spending", "budget_error"]
+
+
+class Hit(NamedTuple):
+    """A limit reached: which, the figures, and whose budget it was."""
+
+    limit: str
+    kind: str | None
+    used: int
+    allowed: int
+    scope: str
+
+
+class Spending:
+    """The counts of one budget's owner.
+
+    Args:
+        budget: the limits.
+        scope: whose they are, in the error's words (``"run"``, ``"session"``,
+            ``"fleet"``, ``"live session"``).
+        parent: a wider budget this one's counts also go to (a fleet's, for each of its
+            runs); its limits stop this owner too.
+    """
+
+    __slots__ = (
+        "_by_kind",
+        "budget",
+        "by_kind",
+        "hit",
+        "parent",
+        "scope",
+        "tokens",
+        "tool_calls",
+        "turns",
+    )
+
+    def __init__(self, budget: Budget, scope: str, parent: Spending | None = None) -> None:
+        self.budget = budget
+        self.scope = scope
+        self.parent = parent
+        self.tool_calls = 0
+        self.by_kind: dict[str, int] = {}
+        self.turns = 0
+        self.tokens = 0
+        self.hit: Hit | None = None
+        """The first limit reached: from then on the spending is spent."""
+        self._by_kind = budget.tool_calls_by_kind or {}
+
+    def begin(self) -> Hit | None:
+        """A run (a turn) is about to start: the limit that forbids it, or ``None`` (and
+        the turn is counted)."""
+        if self.hit is None:
+            budget = self.budget
+            if budget.tokens is not None and self.tokens >= budget.tokens:
+                self.hit = Hit("tokens", None, self.tokens, budget.tokens, self.scope)
+            elif budget.turns is not None and self.turns >= budget.turns:
+                self.hit = Hit("turns", None, self.turns + 1, budget.turns, self.scope)
+            else:
+                self.turns += 1
+        if self.hit is not None:
+            return self.hit
+        return self.parent.begin() if self.parent is not None else None
+
+    def tool_call(self, event: ToolCallStarted, word: str | None = None) -> Hit | None:
+        """The agent started a tool call: the limit it goes over, or ``None``."""
+        if self.hit is None:
+            budget = self.budget
+            self.tool_calls += 1
+            if self._by_kind:
+                word = word if word is not None else kind_word(event.kind)
+                used = self.by_kind[word] = self.by_kind.get(word, 0) + 1
+                allowed = self._by_kind.get(word)
+                if allowed is not None and used > allowed:
+                    self.hit = Hit("tool_calls_by_kind", word, used, allowed, self.scope)
+            if self.hit is None:
+                self.hit = self._over_all(budget)
+        if self.hit is not None:
+            return self.hit
+        return self.parent.tool_call(event, word) if self.parent is not None else None
+
+    def _over_all(self, budget: Budget) -> Hit | None:
+        if budget.tool_calls is not None and self.tool_calls > budget.tool_calls:
+            return Hit("tool_calls", None, self.tool_calls, budget.tool_calls, self.scope)
+        if budget.tokens is not None and self.tokens >= budget.tokens:
+            # Spent by another run of this budget (a fleet's): this one stops here too.
+            return Hit("tokens", None, self.tokens, budget.tokens, self.scope)
+        return None
+
+    def used(self, usage: Usage | None) -> None:
+        """A run reported its usage (its ``result`` event): count its tokens."""
+        if usage is None:
+            return
+        tokens = (
+            usage.input_tokens
+            + usage.output_tokens
+            + usage.cache_read_tokens
+            + usage.cache_write_tokens
+        )
+        self.tokens += tokens
+        if self.parent is not None:
+            self.parent.used(usage)
+
+
+def budget_error(hit: Hit, context: ErrorContext, *, then: str) -> AgentBudgetError:
+    """The error of ``hit``: which limit, the figures, what was done (``then``: "its
+    process group was ended..."), and how to raise it. Not yet redacted."""
+    allowed = hit.allowed
+    if hit.limit == "tool_calls":
+        what = f"the agent started tool call {hit.used}, over the {allowed} allowed"
+    elif hit.limit == "tool_calls_by_kind":
+        what = f"the agent started {hit.kind} call {hit.used}, over the {allowed} allowed"
+    elif hit.limit == "turns":
+        what = f"turn {hit.used} would go over the {allowed} allowed"
+    else:
+        what = f"{hit.used} tokens were used, of the {allowed} allowed"
+    where = {
+        "fleet": "Fleet(budget=...)",
+        "live session": "the LiveAgent's AgentOptions(budget=...)",
+    }.get(hit.scope, "AgentOptions(budget=...)")
+    hint = f"raise it in {where}, e.g. {_setting(hit, max(allowed * 2, 1))}"
+    if context.session_id is not None and hit.scope != "live session":
+        hint += ", and go on in the chat with AgentOptions(resume=session_id)"
+    return AgentBudgetError(
+        f"the {hit.scope}'s budget is spent: {what} ({_setting(hit, allowed)}); {then}",
+        limit=hit.limit,
+        kind=hit.kind,
+        used=hit.used,
+        allowed=allowed,
+        scope=hit.scope,
+        context=context,
+        hint=hint,
+    )
+
+
+def _setting(hit: Hit, limit: int) -> str:
+    """The limit as it is written: ``Budget(tool_calls_by_kind={'shell': 3})``."""
+    if hit.kind is not None:
+        return f"Budget(tool_calls_by_kind={{{hit.kind!r}: {limit}}})"
+    return f"Budget({hit.limit}={limit})"
