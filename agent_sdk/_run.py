@@ -19,13 +19,14 @@ from typing import TypeVar
 import anyio
 
 from ._deadlines import Deadlines, Limit
-from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
+from ._protocol.outcome import KILLED, Expiry, context, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._run_facts import RunFacts
+from ._spending import Hit, Spending, budget_error
 from ._transport.base import Clock, Transport
-from .errors import AgentError, AgentUsageError
-from .events import Event
+from .errors import AgentBudgetError, AgentError, AgentUsageError
+from .events import Event, ResultEvent, ToolCallStarted
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult
 
@@ -38,6 +39,7 @@ class _State(enum.Enum):
     STREAMING = "streaming"  # reading its output
     ENDING = "ending"  # output over: the events left are delivered, then the outcome
     GRACE_OVER = "grace over"  # the CLI lingered past its result grace: ended, successfully
+    OVER_BUDGET = "over budget"  # a limit reached: the CLI ended, its events up to it delivered
     DONE = "done"  # succeeded: .result is set
     FAILED = "failed"  # an error was raised
     CLOSED = "closed"  # aclose() ended it before its end
@@ -90,6 +92,10 @@ class Run(RunFacts):
         )
         self._ready: deque[Event] = deque()
         self._result: PlainResult | None = None
+        # Only a run with a budget counts (docs/budgets.md); None costs one test per read.
+        budget = options.budget
+        self._spending = Spending(budget, "run") if budget is not None else None
+        self._over_budget: AgentBudgetError | None = None
 
     # --- iteration ------------------------------------------------------------------
     def __aiter__(self) -> Run:
@@ -165,6 +171,17 @@ class Run(RunFacts):
             self._stream.keep_every_event()
         return self
 
+    def _share(self, spending: Spending | None, *, inside: bool = False) -> Run:
+        """Count against ``spending`` (a session's, a fleet's): instead of the run's own
+        budget, or, ``inside``, besides it (the fleet's budget over the task's)."""
+        if spending is not None:
+            own = self._spending
+            if inside and own is not None:
+                own.parent = spending
+            else:
+                self._spending = spending
+        return self
+
     # --- machinery ------------------------------------------------------------------
     async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
         """Run one step; on any failure or cancellation, the process must not outlive us."""
@@ -184,6 +201,10 @@ class Run(RunFacts):
 
     async def _start(self) -> None:
         self._state = _State.STARTING
+        if self._spending is not None and (hit := self._spending.begin()) is not None:
+            ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
+            error = budget_error(hit, ctx, then="the run was not started")
+            raise self._redaction.error(error)
         if self._transport is None:
             from ._transport.subprocess import SubprocessTransport
 
@@ -211,6 +232,8 @@ class Run(RunFacts):
                     events = self._stream.feed(chunk)
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
+                    if self._spending is not None and events:
+                        events = await self._count(events)
                     if events:
                         return events
                     continue
@@ -220,8 +243,52 @@ class Run(RunFacts):
                     return events
             elif self._state in _ENDING:
                 await self._finish()
+            elif self._state is _State.OVER_BUDGET:
+                assert self._over_budget is not None
+                self._state = _State.FAILED
+                raise self._over_budget
             else:  # closed by another task
                 raise StopAsyncIteration
+
+    async def _count(self, events: list[Event]) -> list[Event]:
+        """Count ``events`` against the budget; past a limit, the events up to the one
+        that went over it (the rest of the read is dropped: what is delivered does not
+        depend on how the output was cut), and the run ends (docs/budgets.md)."""
+        spending = self._spending
+        assert spending is not None
+        for index, event in enumerate(events):
+            # Exact types, as the decoder's loop tests them: the cheapest test per event.
+            if type(event) is ToolCallStarted:
+                hit = spending.tool_call(event)
+                if hit is not None:
+                    return await self._spent(events, index + 1, hit)
+            elif type(event) is ResultEvent:
+                spending.used(event.usage)
+        return events
+
+    async def _spent(self, events: list[Event], keep: int, hit: Hit) -> list[Event]:
+        dropped = len(events) - keep
+        del events[keep:]
+        kept = self._stream.events
+        if dropped and self._stream.keep_events:
+            del kept[len(kept) - dropped :]
+        transport = self._transport
+        assert transport is not None
+        await transport.aclose()
+        ctx = context(
+            self._stream,
+            exit_code=transport.returncode,
+            stderr=transport.stderr_tail(),
+            redaction=self._redaction,
+        )
+        then = (
+            f"its process group was ended after {self._stream.received - dropped} events "
+            f"(session {self._stream.session_id})"
+        )
+        self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))
+        if self._state is _State.STREAMING:  # not closed meanwhile by another task
+            self._state = _State.OVER_BUDGET
+        return events
 
     async def _read(self) -> bytes | None:
         """The next chunk of output, or ``None`` once it is over (or the grace ran out)."""

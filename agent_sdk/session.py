@@ -19,6 +19,7 @@ import anyio
 import msgspec
 
 from ._run import Batches, Run
+from ._spending import Spending
 from ._structured import output_run
 from ._transport.base import Transport
 from .errors import AgentConfigError, AgentUsageError
@@ -81,6 +82,9 @@ class Session:
         self._options = options
         self._make_transport = transport
         self._turns = _Turns()
+        # The turns share one budget (docs/budgets.md): its counts live as long as the session.
+        budget = options.budget
+        self._spending = Spending(budget, "session") if budget is not None else None
 
     @classmethod
     async def create(cls, *, options: AgentOptions | None = None) -> Session:
@@ -171,7 +175,7 @@ class Turn:
                 options = msgspec.structs.replace(options, resume=session.session_id)
             make = session._make_transport
             self.transport = make() if make is not None else None
-            run = Run(self._prompt, options, transport=self.transport)
+            run = Run(self._prompt, options, transport=self.transport)._share(session._spending)
             self._run = run._for_result() if self._for_result else run
         return self._run
 
