@@ -18,15 +18,15 @@ from typing import TypeVar
 
 import anyio
 
-from ._deadlines import Deadlines, Limit
+from ._deadlines import Deadlines, await_exit, receive_within
 from ._protocol.outcome import KILLED, Expiry, context, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._run_facts import RunFacts
-from ._spending import Hit, Spending, budget_error
+from ._spending import Hit, Spending, budget_error, first_over
 from ._transport.base import Clock, Transport
 from .errors import AgentBudgetError, AgentError, AgentUsageError
-from .events import Event, ResultEvent, ToolCallStarted
+from .events import Event
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult
 
@@ -233,7 +233,9 @@ class Run(RunFacts):
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
                     if self._spending is not None and events:
-                        events = await self._count(events)
+                        over = first_over(self._spending, events)
+                        if over is not None:
+                            events = await self._spent(events, *over)
                     if events:
                         return events
                     continue
@@ -250,23 +252,10 @@ class Run(RunFacts):
             else:  # closed by another task
                 raise StopAsyncIteration
 
-    async def _count(self, events: list[Event]) -> list[Event]:
-        """Count ``events`` against the budget; past a limit, the events up to the one
-        that went over it (the rest of the read is dropped: what is delivered does not
-        depend on how the output was cut), and the run ends (docs/budgets.md)."""
-        spending = self._spending
-        assert spending is not None
-        for index, event in enumerate(events):
-            # Exact types, as the decoder's loop tests them: the cheapest test per event.
-            if type(event) is ToolCallStarted:
-                hit = spending.tool_call(event)
-                if hit is not None:
-                    return await self._spent(events, index + 1, hit)
-            elif type(event) is ResultEvent:
-                spending.used(event.usage)
-        return events
-
     async def _spent(self, events: list[Event], keep: int, hit: Hit) -> list[Event]:
+        """A limit reached: the events up to the one that went over it (the rest of the
+        read is dropped: what is delivered does not depend on how the output was cut),
+        the CLI ended, the error ready for the next step (docs/budgets.md)."""
         dropped = len(events) - keep
         del events[keep:]
         kept = self._stream.events
@@ -297,7 +286,7 @@ class Run(RunFacts):
         delay, limit = self._deadlines.next_wait(idle=True)
         if delay == math.inf:
             return await transport.receive()
-        chunk = await _receive_within(transport, delay, self._clock)
+        chunk = await receive_within(transport, delay, self._clock)
         if chunk == b"":
             if limit != "grace":
                 await self._expired(limit)
@@ -323,7 +312,7 @@ class Run(RunFacts):
         assert transport is not None
         ended_by_us = False
         if self._state is _State.ENDING:
-            ran_out = await _await_exit(transport, self._deadlines, self._clock)
+            ran_out = await await_exit(transport, self._deadlines, self._clock)
             if ran_out is not None:
                 if ran_out != "grace":
                     await self._expired(ran_out)
@@ -375,31 +364,6 @@ class Batches:
 
     def __anext__(self) -> Awaitable[list[Event]]:
         return self._next_batch()
-
-
-async def _receive_within(transport: Transport, delay: float, clock: Clock) -> bytes | None:
-    """A chunk within ``delay`` seconds; ``b""`` if none came. When a limit runs out, what
-    the CLI printed before it is still taken: a timeout measures the CLI, not how fast its
-    events were consumed (docs/lifecycle.md)."""
-    if delay > 0:
-        with clock.move_on_after(delay):
-            return await transport.receive()
-    return transport.receive_ready()
-
-
-async def _await_exit(transport: Transport, deadlines: Deadlines, clock: Clock) -> Limit | None:
-    """Wait for the exit of a CLI that closed stdout; the limit that ran out first, if any.
-
-    If it lingers (the known hang, or a grandchild) it gets the result grace; an exit
-    already known is waited for without a limit (only the rest of stderr is read).
-    """
-    deadlines.result_seen()
-    delay, limit = deadlines.next_wait(idle=False)
-    if transport.returncode is not None:
-        delay = math.inf
-    with clock.move_on_after(max(delay, 0)):
-        await transport.wait()
-    return limit if transport.returncode is None else None
 
 
 def run(

@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 from .budget import Budget, kind_word
 from .errors import AgentBudgetError, ErrorContext
-from .events import ToolCallStarted, Usage
+from .events import Event, ResultEvent, ToolCallStarted, Usage
 
-__all__ = ["Hit", "Spending", "budget_error"]
+__all__ = ["Hit", "Spending", "budget_error", "first_over"]
 
 
 class Hit(NamedTuple):
@@ -117,6 +117,22 @@ class Spending:
         self.tokens += tokens
         if self.parent is not None:
             self.parent.used(usage)
+
+
+def first_over(spending: Spending, events: list[Event]) -> tuple[int, Hit] | None:
+    """Count a read's ``events``: how many of them to deliver (up to the tool call that
+    goes over a limit) and the limit, or ``None`` while within the budget. A run with a
+    budget calls it once per read; its cost per event is two type tests
+    (docs/benchmarks.md, "Budgets")."""
+    for index, event in enumerate(events):
+        # Exact types, as the decoder's loop tests them: the cheapest test per event.
+        if type(event) is ToolCallStarted:
+            hit = spending.tool_call(event)
+            if hit is not None:
+                return index + 1, hit
+        elif type(event) is ResultEvent:
+            spending.used(event.usage)
+    return None
 
 
 def budget_error(hit: Hit, context: ErrorContext, *, then: str) -> AgentBudgetError:
