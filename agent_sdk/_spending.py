@@ -92,9 +92,10 @@ class Spending:
                     self.hit = Hit("tool_calls_by_kind", word, used, allowed, self.scope)
             if self.hit is None:
                 self.hit = self._over_all(budget)
-        if self.hit is not None:
-            return self.hit
-        return self.parent.tool_call(event, word) if self.parent is not None else None
+        own = self.hit
+        # The wider budget counts the call too, whether or not this one went over.
+        wider = self.parent.tool_call(event, word) if self.parent is not None else None
+        return own if own is not None else wider
 
     def _over_all(self, budget: Budget) -> Hit | None:
         if budget.tool_calls is not None and self.tool_calls > budget.tool_calls:

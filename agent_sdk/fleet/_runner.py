@@ -16,6 +16,7 @@ import anyio
 import msgspec
 
 from .._run import run
+from .._spending import Spending
 from .._structured import output_run
 from .._transport.base import Transport
 from ..errors import AgentError
@@ -87,6 +88,7 @@ async def run_task(
     report: Callable[[Progress], object],
     before_start: Callable[[], Awaitable[None]] | None = None,
     transport: TransportFactory | None = None,
+    spending: Spending | None = None,
 ) -> TaskOutcome:
     """Run ``task`` to its outcome: isolated as ``settings`` say, retried by its policy.
 
@@ -96,6 +98,8 @@ async def run_task(
         report: receives the task's progress, in order.
         before_start: awaited before each run (the fleet's staggered starts).
         transport: makes each run's transport (tests); the default spawns the CLI.
+        spending: the fleet's budget, which every run counts against besides its own
+            (docs/budgets.md); kept in this process, so only the local backend has one.
 
     Returns:
         :class:`TaskSucceeded` or :class:`TaskFailed`; a failure of the runs is an
@@ -127,7 +131,15 @@ async def run_task(
 
         async def turn(prompt: str, turn_options: AgentOptions) -> RunResult[Any]:
             return await _attempts(
-                task, prompt, turn_options, settings.retry, tally, report, before_start, transport
+                task,
+                prompt,
+                turn_options,
+                settings.retry,
+                tally,
+                report,
+                before_start,
+                transport,
+                spending,
             )
 
         result: RunResult[Any] | None = None
@@ -163,6 +175,7 @@ async def _attempts(
     report: Callable[[Progress], object],
     before_start: Callable[[], Awaitable[None]] | None,
     transport: TransportFactory | None,
+    spending: Spending | None,
 ) -> RunResult[Any]:
     """The runs of one prompt of a task until one succeeds; the error of the last one
     when it is not to be retried."""
@@ -179,7 +192,7 @@ async def _attempts(
                 prompt,
                 options=options,
                 transport=transport(task, tally.runs) if transport else None,
-            ) as events:
+            )._share(spending, inside=True) as events:
                 async for event in events:
                     tally.count(event)
                     report(TaskEvent(task.id, event))
