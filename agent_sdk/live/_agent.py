@@ -27,9 +27,7 @@ import anyio
 import msgspec
 
 from .._protocol.redaction import Redaction, redaction_of
-from ..errors import (
-    AgentUsageError,
-)
+from ..errors import AgentConfigError, AgentUsageError
 from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
 from ._control import initialize, request, result_of
@@ -74,7 +72,9 @@ class LiveAgent:
     Args:
         options: the binary (else discovery: ``CURSOR_AGENT_BIN``, PATH...), ``cwd``, ``env``,
             credentials and the global options ``force``, ``model``, ``workspace``,
-            ``endpoint``, ``add_dirs``, ``extra_args``; print-mode options are ignored.
+            ``endpoint``, ``add_dirs``, ``extra_args``; ``budget``, the limits of each
+            session (its prompts together; no ``tokens``: docs/budgets.md); print-mode
+            options are ignored.
         permission: decides ``session/request_permission`` (sync or async); returns
             ``"allow_once"``, ``"allow_always"`` or ``"reject"``. Default: reject once.
         ask_question: answers ``cursor/ask_question``; default: ``skipped`` (§4).
@@ -105,6 +105,13 @@ class LiveAgent:
         transport: LiveTransport | None = None,
     ) -> None:
         self.options = options if options is not None else AgentOptions()
+        budget = self.options.budget
+        if budget is not None and budget.tokens is not None:
+            raise AgentConfigError(
+                "a live session cannot keep a token budget: the live agent reports no "
+                "token usage (docs/acp.md §3.9)",
+                hint="drop Budget(tokens=...); limit its turns and tool calls instead",
+            )
         self.decision_timeout = decision_timeout
         self.request_timeout = request_timeout
         self.turn_timeout = turn_timeout
@@ -241,7 +248,7 @@ class LiveAgent:
         params = NewSessionParams(cwd=where, mcp_servers=list(mcp_servers))
         raw = await request(self, "session/new", params)
         result = result_of(self, raw, NewSessionResult, "session/new")
-        session = LiveSession(self, result.session_id, where)
+        session = LiveSession(self, result.session_id, where, self.options.budget)
         session._apply(result)
         self._router.add(session)
         return session
@@ -265,7 +272,11 @@ class LiveAgent:
             cwd = stored[0] if stored else None
         where = await self._cwd(cwd)
         known = self._router.sessions.get(session_id)
-        session = known if known is not None else LiveSession(self, session_id, where)
+        session = (
+            known
+            if known is not None
+            else LiveSession(self, session_id, where, self.options.budget)
+        )
         self._router.sessions[session_id] = session
         replay: list[SessionUpdate] = []
         self._loading[session_id] = replay
