@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import msgspec
+
 from .budget import Budget, kind_word
 from .errors import AgentBudgetError, ErrorContext
 from .events import Event, ResultEvent, ToolCallStarted, Usage
@@ -85,7 +87,7 @@ class Spending:
             budget = self.budget
             self.tool_calls += 1
             if self._by_kind:
-                word = word if word is not None else kind_word(event.kind)
+                word = word if word is not None else kind_word(_kind_of(event))
                 used = self.by_kind[word] = self.by_kind.get(word, 0) + 1
                 allowed = self._by_kind.get(word)
                 if allowed is not None and used > allowed:
@@ -118,6 +120,20 @@ class Spending:
         self.tokens += tokens
         if self.parent is not None:
             self.parent.used(usage)
+
+
+# The keys of a call's payload, their values left undecoded: its kind without parsing its
+# arguments (a 40 MB write), which event.kind would (docs/benchmarks.md, "Budgets").
+_KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+
+
+def _kind_of(event: ToolCallStarted) -> str:
+    """The wire kind of a call, as ``event.kind`` says it (``_tool_parse.py``)."""
+    try:
+        keys = _KEYS.decode(event.tool_call)
+    except msgspec.DecodeError:
+        return event.kind  # not an object of keys: what the parse makes of it
+    return next((key for key in keys if key.endswith("ToolCall") or key == "function"), "")
 
 
 def first_over(spending: Spending, events: list[Event]) -> tuple[int, Hit] | None:
