@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import msgspec
 
+from ._tool_kind import kind_in
 from .budget import Budget, kind_word
 from .errors import AgentBudgetError, ErrorContext
 from .events import Event, ResultEvent, ToolCallStarted, Usage
@@ -130,10 +131,9 @@ _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 def _kind_of(event: ToolCallStarted) -> str:
     """The wire kind of a call, as ``event.kind`` says it (``_tool_parse.py``)."""
     try:
-        keys = _KEYS.decode(event.tool_call)
+        return kind_in(_KEYS.decode(event.tool_call))
     except msgspec.DecodeError:
         return event.kind  # not an object of keys: what the parse makes of it
-    return next((key for key in keys if key.endswith("ToolCall") or key == "function"), "")
 
 
 def first_over(spending: Spending, events: list[Event]) -> tuple[int, Hit] | None:
