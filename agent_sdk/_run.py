@@ -23,7 +23,7 @@ from ._protocol.outcome import KILLED, Expiry, context, failure_or_result, timeo
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._run_facts import RunFacts
-from ._spending import Hit, Spending, budget_error, first_over
+from ._spending import Hit, Spending, budget_error, first_over, joined
 from ._transport.base import Clock, Transport
 from .errors import AgentBudgetError, AgentError, AgentUsageError
 from .events import Event
@@ -174,12 +174,7 @@ class Run(RunFacts):
     def _share(self, spending: Spending | None, *, inside: bool = False) -> Run:
         """Count against ``spending`` (a session's, a fleet's): instead of the run's own
         budget, or, ``inside``, besides it (the fleet's budget over the task's)."""
-        if spending is not None:
-            own = self._spending
-            if inside and own is not None:
-                own.parent = spending
-            else:
-                self._spending = spending
+        self._spending = joined(self._spending, spending, inside=inside)
         return self
 
     # --- machinery ------------------------------------------------------------------
@@ -270,10 +265,8 @@ class Run(RunFacts):
             stderr=transport.stderr_tail(),
             redaction=self._redaction,
         )
-        then = (
-            f"its process group was ended after {self._stream.received - dropped} events "
-            f"(session {self._stream.session_id})"
-        )
+        said = f"{self._stream.received - dropped} events (session {self._stream.session_id})"
+        then = f"its process group was ended after {said}"
         self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))
         if self._state is _State.STREAMING:  # not closed meanwhile by another task
             self._state = _State.OVER_BUDGET
@@ -399,6 +392,8 @@ def run(
         AgentProtocolError: the CLI exited 0 without a result event.
         AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
             ``TimeoutError``).
+        AgentBudgetError: a limit of ``options.budget`` was reached: the tool call that
+            went over it was delivered, then the CLI ended (docs/budgets.md).
         AgentUsageError: the :class:`Run` used out of order: iterated by two tasks at
             once, or its ``result`` read before the run ended successfully.
 

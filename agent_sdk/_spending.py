@@ -19,7 +19,7 @@ from .budget import Budget, kind_word
 from .errors import AgentBudgetError, ErrorContext
 from .events import Event, ResultEvent, ToolCallStarted, Usage
 
-__all__ = ["Hit", "Spending", "budget_error", "first_over"]
+__all__ = ["Hit", "Spending", "budget_error", "first_over", "joined"]
 
 
 class Hit(NamedTuple):
@@ -141,6 +141,18 @@ class Spending:
         self.tokens += tokens
         if self.parent is not None:
             self.parent.used(usage)
+
+
+def joined(own: Spending | None, shared: Spending | None, *, inside: bool) -> Spending | None:
+    """What a run counts against once given ``shared`` (a session's, a fleet's): that
+    instead of its own, or, ``inside``, its own counting into it too (a fleet's budget
+    over a task's)."""
+    if shared is None:
+        return own
+    if inside and own is not None:
+        own.parent = shared
+        return own
+    return shared
 
 
 # The keys of a call's payload, their values left undecoded: its kind without parsing its

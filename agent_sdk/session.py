@@ -48,7 +48,10 @@ class Session:
     Args:
         session_id: an id stored from an earlier run or session, to reopen that chat.
             ``None`` starts a new chat on the first turn.
-        options: options of every turn; ``resume`` is managed by the session.
+        options: options of every turn; ``resume`` is managed by the session. Their
+            ``budget`` is the session's: its turns count together, and once it is spent
+            later turns raise :class:`~agent_sdk.AgentBudgetError` without starting
+            (docs/budgets.md).
         transport: makes the transport of each turn (tests pass a function returning an
             ``agent_sdk.testing.MemoryTransport``); the default spawns the CLI.
 
@@ -124,6 +127,8 @@ class Session:
             AgentError: those of :func:`agent_sdk.run`, once the run is over: AgentConfigError,
                 AgentNotFoundError and AgentStartError, AgentProcessError (and its subclasses
                 with a hint), AgentResultError, AgentProtocolError, AgentTimeoutError.
+            AgentBudgetError: the session's budget was reached in this turn, or before it
+                (then the turn does not start).
             AgentUsageError: a turn of this session is running in another thread.
             AgentOutputError: with ``output_type``, no reply ended with a value of it.
         """

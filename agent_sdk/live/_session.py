@@ -173,6 +173,9 @@ class LiveSession:
                 ``Error: T: [...]``, §5.2 item 7); the session is still usable.
             JsonRpcError: the agent refused the prompt.
             AgentProtocolError: the agent went away mid-turn (§5.2 item 9).
+            AgentBudgetError: the session's budget (the agent's ``options.budget``) was
+                reached: the tool call that went over it was delivered, then the turn
+                cancelled; or the prompt was not sent (docs/budgets.md).
         """
         turn = self.run(prompt)
         async for _ in turn:
