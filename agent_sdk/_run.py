@@ -228,7 +228,8 @@ class Run(RunFacts):
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
                     if self._spending is not None and events:
-                        over = first_over(self._spending, events)
+                        seen = self._stream.result_event is not None
+                        over = first_over(self._spending, events, seen)
                         if over is not None:
                             events = await self._spent(events, *over)
                     if events:

@@ -10,6 +10,7 @@ at its next tool call, and no run that shares it starts.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import msgspec
@@ -88,7 +89,7 @@ class Spending:
             budget = self.budget
             self.tool_calls += 1
             if self._by_kind:
-                word = word if word is not None else kind_word(_kind_of(event))
+                word = word if word is not None else _word_of(event)
                 used = self.by_kind[word] = self.by_kind.get(word, 0) + 1
                 allowed = self._by_kind.get(word)
                 if allowed is not None and used > allowed:
@@ -160,25 +161,47 @@ def joined(own: Spending | None, shared: Spending | None, *, inside: bool) -> Sp
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
+# A payload's first key, when it names a print-mode kind (every capture puts it first).
+_FIRST_KIND = re.compile(rb'\{\s*"([A-Za-z]+ToolCall|function)"\s*:')
+# Kinds in words, as met: a stream names a handful (bounded: a hostile one names more).
+_WORDS: dict[str, str] = {}
+
+
+def _word_of(event: ToolCallStarted) -> str:
+    """A call's kind in words (``budget.kind_word``), as cheaply as it can be read."""
+    kind = _kind_of(event)
+    word = _WORDS.get(kind)
+    if word is None:
+        word = kind_word(kind)
+        if len(_WORDS) < 256:
+            _WORDS[kind] = word
+    return word
+
+
 def _kind_of(event: ToolCallStarted) -> str:
-    """The wire kind of a call, as ``event.kind`` says it (``_tool_parse.py``)."""
+    """The wire kind of a call, as ``event.kind`` says it (``_tool_parse.py``): from its
+    first bytes when they name it, else from its keys (a live call's ACP kind)."""
+    first = _FIRST_KIND.match(bytes(memoryview(event.tool_call)[:80]))
+    if first is not None:
+        return first.group(1).decode()
     try:
         return kind_in(_KEYS.decode(event.tool_call))
     except msgspec.DecodeError:
         return event.kind  # not an object of keys: what the parse makes of it
 
 
-def first_over(spending: Spending, events: list[Event]) -> tuple[int, Hit] | None:
+def first_over(spending: Spending, events: list[Event], result: bool) -> tuple[int, Hit] | None:
     """Count a read's ``events``: how many of them to deliver (up to the tool call that
-    goes over a limit) and the limit, or ``None`` while within the budget.
+    goes over a limit) and the limit, or ``None`` while within the budget. ``result``:
+    the run has its ``result`` event (in this read or an earlier one).
 
     A run with a budget calls it once per read, so it is on the hot path: the events'
-    types are listed and searched in C, and a read whose calls all fit a budget with no
+    types are listed and counted in C, and a read whose calls all fit a budget with no
     kind's limit is counted in one step; only then are calls looked at one by one
     (docs/benchmarks.md, "Budgets")."""
-    kinds = list(map(type, events))
-    if ResultEvent in kinds:  # once a run: its tokens count from where it stands
+    if result:  # once a run, at its end: its tokens count from where it stands
         return _one_by_one(spending, events)
+    kinds = list(map(type, events))
     if spending.take(kinds.count(ToolCallStarted)):
         return None
     index = -1

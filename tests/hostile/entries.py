@@ -134,7 +134,7 @@ def budget_kind(value: bytes) -> None:
         line = b'{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":'
         events = Stream().feed(line + payload + b"}\n" + SAY + b"\n")
         assert isinstance(events[-1], AssistantEvent)
-        assert first_over(spending, events) is None
+        assert first_over(spending, events, False) is None
         for event in events:
             if isinstance(event, ToolCallStarted):
                 fresh = ToolCallStarted(call_id="c1", tool_call=event.tool_call)
