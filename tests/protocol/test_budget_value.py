@@ -66,6 +66,8 @@ def test_a_kind_in_words(kind: str, word: str) -> None:
         b'{"shellToolCall":{"args":{"command":"ls"}},"toolCallId":"c1"}',
         b'{"toolCallId":"c1","startedAtMs":"1","readToolCall":{"args":{"path":"a"}}}',
         b'{"function":{"name":"f","arguments":"{}"}}',
+        b'{ "shellToolCall" : {"args":{"command":"ls"}}}',
+        b'{"hookAdditionalContexts":[],"grepToolCall":{"args":{"pattern":"x"}}}',
         b'{"edit":{"args":{},"title":"Edit File","acpKind":"edit"}}',
         b"[1, 2]",
         b"{}",
