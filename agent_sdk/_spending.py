@@ -10,7 +10,6 @@ at its next tool call, and no run that shares it starts.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 import msgspec
@@ -161,29 +160,31 @@ def joined(own: Spending | None, shared: Spending | None, *, inside: bool) -> Sp
 _KEYS = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
-# A payload's first key, when it names a print-mode kind (every capture puts it first).
-_FIRST_KIND = re.compile(rb'\{\s*"([A-Za-z]+ToolCall|function)"\s*:')
-# Kinds in words, as met: a stream names a handful (bounded: a hostile one names more).
-_WORDS: dict[str, str] = {}
+# Kinds in words by a payload's first key, as met: every capture puts the kind first.
+# Only a key that names a print-mode kind, which the parse takes whatever follows it;
+# bounded, as a hostile stream may name many.
+_WORDS: dict[bytes, str] = {}
 
 
 def _word_of(event: ToolCallStarted) -> str:
-    """A call's kind in words (``budget.kind_word``), as cheaply as it can be read."""
-    kind = _kind_of(event)
-    word = _WORDS.get(kind)
+    """A call's kind in words (``budget.kind_word``), as cheaply as it can be read: by
+    its payload's first key when that names a kind seen before."""
+    head = bytes(memoryview(event.tool_call)[:80])
+    end = head.find(b'"', 2)
+    key = head[2:end] if head[:2] == b'{"' and head[end + 1 : end + 2] == b":" else b""
+    word = _WORDS.get(key) if key else None
     if word is None:
+        kind = _kind_of(event)
         word = kind_word(kind)
-        if len(_WORDS) < 256:
-            _WORDS[kind] = word
+        named = key.endswith(b"ToolCall") or key == b"function"
+        if named and key == kind.encode() and len(_WORDS) < 256:
+            _WORDS[key] = word
     return word
 
 
 def _kind_of(event: ToolCallStarted) -> str:
-    """The wire kind of a call, as ``event.kind`` says it (``_tool_parse.py``): from its
-    first bytes when they name it, else from its keys (a live call's ACP kind)."""
-    first = _FIRST_KIND.match(bytes(memoryview(event.tool_call)[:80]))
-    if first is not None:
-        return first.group(1).decode()
+    """The wire kind of a call, as ``event.kind`` says it (``_tool_parse.py``), read from
+    its payload's keys alone, their values undecoded."""
     try:
         return kind_in(_KEYS.decode(event.tool_call))
     except msgspec.DecodeError:
