@@ -96,7 +96,7 @@ async def test_the_tasks_not_started_when_the_fleet_budget_is_spent_never_start(
     assert isinstance(outcomes[never].error, AgentBudgetError)
 
 
-async def test_a_running_task_stops_at_its_next_tool_call_once_the_fleet_budget_is_spent() -> None:
+async def test_every_task_fails_once_the_fleet_budget_is_spent() -> None:
     def script(task: Task, attempt: int) -> list[Any]:
         if task.id == "task-1":  # goes over at once
             return [init(task.id), calls(task.id, 2), Pause(math.inf)]
@@ -107,10 +107,12 @@ async def test_a_running_task_stops_at_its_next_tool_call_once_the_fleet_budget_
         ["a", "b"], limit=2, stagger=0, budget=Budget(tool_calls=1), backend=LocalBackend(scripts)
     )
     outcomes = await outcomes_of(fleet)
+    # task-2 stops at its call, or, had task-1 gone over before it started, never starts:
+    # which one is the event loop's order (the rule itself: tests/run/test_budget_rules.py).
     for outcome in outcomes.values():
         assert isinstance(outcome, TaskFailed)
         assert isinstance(outcome.error, AgentBudgetError)
-    assert scripts.transports["task-2", 1].signals == ["SIGTERM"]
+        assert outcome.error.scope == "fleet"
 
 
 async def test_a_fleet_token_budget_stops_the_runs_after_the_one_that_went_over() -> None:

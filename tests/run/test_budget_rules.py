@@ -17,11 +17,14 @@ from agent_sdk import (
     AgentOptions,
     Budget,
     Event,
+    Run,
     Session,
+    SystemInit,
     ToolCallStarted,
     run,
     run_async,
 )
+from agent_sdk._spending import Spending
 from agent_sdk.testing import Exit, MemoryTransport, Pause, Step
 
 pytestmark = pytest.mark.anyio
@@ -166,6 +169,32 @@ async def test_a_run_whose_tokens_go_over_still_succeeds() -> None:
     transport = MemoryTransport([lines(init(), result(usage=usage)), Exit(0)])
     reply = await run_async("go", options=options(tokens=10), transport=transport)
     assert reply.result == "done"
+
+
+async def test_a_running_run_stops_at_its_next_tool_call_once_a_shared_budget_is_spent() -> None:
+    # A fleet's runs share its budget (fleet/_runner.py): one going over stops the others.
+    shared = Spending(Budget(tool_calls=1), "fleet")
+    waiting = MemoryTransport([lines(init()), lines(started(9)), Pause(math.inf)])
+    with anyio.fail_after(GUARD):
+        # Each with a budget of its own too, which the shared one's limit stops as well.
+        first = run("a", options=options(tool_calls=10), transport=waiting)
+        async with first._share(shared, inside=True):
+            assert isinstance(await first.__anext__(), SystemInit)  # it runs
+            over_transport = MemoryTransport(busy("shellToolCall", "readToolCall"))
+            over = run("b", options=options(tool_calls=10), transport=over_transport)
+            with pytest.raises(AgentBudgetError):
+                await run_async_of(over._share(shared, inside=True))
+            with pytest.raises(AgentBudgetError) as caught:
+                async for _ in first:
+                    pass
+    assert caught.value.scope == "fleet"
+    assert waiting.signals == ["SIGTERM"]
+
+
+async def run_async_of(events: Run) -> None:
+    async with events:
+        async for _ in events:
+            pass
 
 
 # --- sessions ---------------------------------------------------------------------------
