@@ -252,11 +252,8 @@ class Run(RunFacts):
         """A limit reached: the events up to the one that went over it (the rest of the
         read is dropped: what is delivered does not depend on how the output was cut),
         the CLI ended, the error ready for the next step (docs/budgets.md)."""
-        dropped = len(events) - keep
+        self._stream.forget(events[keep:])
         del events[keep:]
-        kept = self._stream.events
-        if dropped and self._stream.keep_events:
-            del kept[len(kept) - dropped :]
         transport = self._transport
         assert transport is not None
         await transport.aclose()
@@ -266,7 +263,7 @@ class Run(RunFacts):
             stderr=transport.stderr_tail(),
             redaction=self._redaction,
         )
-        said = f"{self._stream.received - dropped} events (session {self._stream.session_id})"
+        said = f"{self._stream.received} events (session {self._stream.session_id})"
         then = f"its process group was ended after {said}"
         self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))
         if self._state is _State.STREAMING:  # not closed meanwhile by another task

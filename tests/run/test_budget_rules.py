@@ -147,6 +147,21 @@ async def test_what_is_delivered_does_not_depend_on_how_the_output_is_cut() -> N
     assert call_ids(first) == call_ids(second)
 
 
+@pytest.mark.parametrize("keep", [True, False], ids=["kept", "streamed"])
+async def test_the_runs_tool_calls_end_with_the_one_that_went_over(keep: bool) -> None:
+    # The read holds a call after the one that went over: it is not the run's.
+    transport = MemoryTransport(busy("shellToolCall", "shellToolCall", "shellToolCall"))
+    opts = AgentOptions(budget=Budget(tool_calls=1), keep_events=keep)
+    with pytest.raises(AgentBudgetError), anyio.fail_after(GUARD):
+        async with run("go", options=opts, transport=transport) as events:
+            async for _ in events:
+                pass
+    assert events.tool_calls[-1].call_id == "call-2"
+    assert [e.call_id for e in events.events if isinstance(e, ToolCallStarted)] == (
+        ["call-1", "call-2"] if keep else []
+    )
+
+
 async def test_batches_deliver_the_same_events_then_raise() -> None:
     transport = MemoryTransport(busy("shellToolCall", "shellToolCall"))
     seen: list[Event] = []
