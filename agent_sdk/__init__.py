@@ -16,8 +16,10 @@ from ._async import run_async
 from ._run import Run, run
 from ._sync import run_sync
 from ._transport.base import Transport
+from .budget import Budget
 from .errors import (
     AgentAuthError,
+    AgentBudgetError,
     AgentConfigError,
     AgentConfigRaceError,
     AgentError,
@@ -104,6 +106,7 @@ from ._version import __version__
 
 __all__ = [
     "AgentAuthError",
+    "AgentBudgetError",
     "AgentConfigError",
     "AgentConfigRaceError",
     "AgentError",
@@ -126,6 +129,7 @@ __all__ = [
     "AskQuestionRequest",
     "AskQuestionResponse",
     "AssistantEvent",
+    "Budget",
     "ConnectionEvent",
     "CreatePlanRequest",
     "CreatePlanResponse",

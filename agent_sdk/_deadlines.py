@@ -6,9 +6,10 @@ import math
 from collections.abc import Callable
 from typing import Literal
 
+from ._transport.base import Clock, Transport
 from .options import AgentOptions
 
-__all__ = ["Deadlines", "Limit"]
+__all__ = ["Deadlines", "Limit", "await_exit", "receive_within"]
 
 Limit = Literal["timeout", "idle", "grace"]
 
@@ -49,3 +50,28 @@ class Deadlines:
             limits.append((self.idle, "idle"))
         limits.append((self.grace - now, "grace"))
         return min(limits, key=lambda limit: limit[0])
+
+
+async def receive_within(transport: Transport, delay: float, clock: Clock) -> bytes | None:
+    """A chunk within ``delay`` seconds; ``b""`` if none came. When a limit runs out, what
+    the CLI printed before it is still taken: a timeout measures the CLI, not how fast its
+    events were consumed (docs/lifecycle.md)."""
+    if delay > 0:
+        with clock.move_on_after(delay):
+            return await transport.receive()
+    return transport.receive_ready()
+
+
+async def await_exit(transport: Transport, deadlines: Deadlines, clock: Clock) -> Limit | None:
+    """Wait for the exit of a CLI that closed stdout; the limit that ran out first, if any.
+
+    If it lingers (the known hang, or a grandchild) it gets the result grace; an exit
+    already known is waited for without a limit (only the rest of stderr is read).
+    """
+    deadlines.result_seen()
+    delay, limit = deadlines.next_wait(idle=False)
+    if transport.returncode is not None:
+        delay = math.inf
+    with clock.move_on_after(max(delay, 0)):
+        await transport.wait()
+    return limit if transport.returncode is None else None

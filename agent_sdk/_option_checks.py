@@ -120,6 +120,10 @@ def _twin(annotation: Any, seconds: msgspec.Meta) -> Any:
     return annotation
 
 
+def _is_struct(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, msgspec.Struct)
+
+
 def _noun(annotation: Any, positive: bool, *, plural: bool = False) -> str:
     """What a value of ``annotation`` is, for an error message."""
     parts: list[str] = []
@@ -186,8 +190,10 @@ def _text_rule(annotation: Any) -> _TextRule | None:
         return None  # objects (tools, hooks): their own checks, not text
     if origins == [Sequence] and _is_path(get_args(members[0])[0]):
         return "paths"
-    if all(m in (bool, int, float) or get_origin(m) is Literal for m in members):
-        return None  # no text, or only the fixed strings of a Literal
+    if all(m in (bool, int, float) or get_origin(m) is Literal or _is_struct(m) for m in members):
+        # No text, only the fixed strings of a Literal, or a value that checks itself
+        # and never reaches the command line (a Budget).
+        return None
     if members == [str]:
         return "text"
     if origins == [Mapping] and get_args(members[0]) == (str, str):

@@ -23,6 +23,7 @@ from ._option_checks import (
     shown,
     unknown_option,
 )
+from .budget import Budget
 from .errors import AgentConfigError
 
 __all__ = [
@@ -151,6 +152,12 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             while the run lasts, through a ``hooks.json`` in the run's own HOME
             (docs/extend.md, "Hooks that decide"). What they raise is in
             ``RunResult.hook_errors``.
+        budget: limits agent_sdk enforces as the events arrive (:class:`~agent_sdk.Budget`:
+            tool calls in all and by kind, turns, tokens); the event that goes over one
+            is delivered, then the run is stopped and
+            :class:`~agent_sdk.AgentBudgetError` raised. A :class:`~agent_sdk.Session`'s
+            turns share one budget; so do a ``LiveAgent`` session's prompts
+            (docs/budgets.md). ``None``: no limit but ``timeout``.
 
     Raises:
         AgentConfigError: (also a ``TypeError`` and a ``ValueError``) when the options
@@ -196,6 +203,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     output_attempts: int = 2
     tools: Sequence[Any] = ()
     hooks: Any = None
+    budget: Budget | None = None
 
     def __repr__(self) -> str:
         # Only what differs from the defaults, and never a credential.
@@ -239,6 +247,11 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             _check_tools(self.tools)
         if self.hooks is not None:
             check_hooks(self.hooks)
+        if self.budget is not None and not isinstance(self.budget, Budget):
+            raise AgentConfigError(
+                f"AgentOptions(budget=...) must be a Budget, not {type(self.budget).__name__}",
+                hint="e.g. AgentOptions(budget=Budget(tool_calls=20)) (from agent_sdk)",
+            )
         if self.output_attempts < 1:
             raise AgentConfigError(
                 f"output_attempts must be at least 1 (the first reply), got {self.output_attempts}"

@@ -22,14 +22,15 @@ import anyio
 import msgspec
 
 from ._custom_tools import Claims, claims_of, mark
-from ._deadlines import Deadlines, Limit
+from ._deadlines import Deadlines, await_exit, receive_within
 from ._log import INFO, log
-from ._protocol.outcome import KILLED, Expiry, failure_or_result, timeout_error
+from ._protocol.outcome import KILLED, Expiry, context, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._run_facts import RunFacts
+from ._spending import Hit, Spending, budget_error, first_over, joined
 from ._transport.base import Clock, Transport
-from .errors import AgentError, AgentUsageError
+from .errors import AgentBudgetError, AgentError, AgentUsageError
 from .events import Event
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult
@@ -46,6 +47,7 @@ class _State(enum.Enum):
     STREAMING = "streaming"  # reading its output
     ENDING = "ending"  # output over: the events left are delivered, then the outcome
     GRACE_OVER = "grace over"  # the CLI lingered past its result grace: ended, successfully
+    OVER_BUDGET = "over budget"  # a limit reached: the CLI ended, its events up to it delivered
     DONE = "done"  # succeeded: .result is set
     FAILED = "failed"  # an error was raised
     CLOSED = "closed"  # aclose() ended it before its end
@@ -100,6 +102,10 @@ class Run(RunFacts):
         self._result: PlainResult | None = None
         self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
         self._claims: Claims | None = None  # a run given tools (docs/extend.md)
+        # Only a run with a budget counts (docs/budgets.md); None costs one test per read.
+        budget = options.budget
+        self._spending = Spending(budget, "run") if budget is not None else None
+        self._over_budget: AgentBudgetError | None = None
 
     # --- iteration ------------------------------------------------------------------
     def __aiter__(self) -> Run:
@@ -178,6 +184,12 @@ class Run(RunFacts):
             self._stream.keep_every_event()
         return self
 
+    def _share(self, spending: Spending | None, *, inside: bool = False) -> Run:
+        """Count against ``spending`` (a session's, a fleet's): instead of the run's own
+        budget, or, ``inside``, besides it (the fleet's budget over the task's)."""
+        self._spending = joined(self._spending, spending, inside=inside)
+        return self
+
     # --- machinery ------------------------------------------------------------------
     async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
         """Run one step; on any failure or cancellation, the process must not outlive us."""
@@ -203,6 +215,10 @@ class Run(RunFacts):
             from ._trace import run_span
 
             self._span = run_span(self._options, self._redaction, self._stream)
+        if self._spending is not None and (hit := self._spending.begin()) is not None:
+            ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
+            error = budget_error(hit, ctx, then="the run was not started")
+            raise self._redaction.error(error)
         if self._transport is None:
             from ._transport.subprocess import SubprocessTransport
 
@@ -234,6 +250,11 @@ class Run(RunFacts):
                         mark(self._claims, events)
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
+                    if self._spending is not None and events:
+                        seen = self._stream.result_event is not None
+                        over = first_over(self._spending, events, seen)
+                        if over is not None:
+                            events = await self._spent(events, *over)
                     if events:
                         return events
                     continue
@@ -243,8 +264,34 @@ class Run(RunFacts):
                     return events
             elif self._state in _ENDING:
                 await self._finish()
+            elif self._state is _State.OVER_BUDGET:
+                assert self._over_budget is not None
+                self._state = _State.FAILED
+                raise self._over_budget
             else:  # closed by another task
                 raise StopAsyncIteration
+
+    async def _spent(self, events: list[Event], keep: int, hit: Hit) -> list[Event]:
+        """A limit reached: the events up to the one that went over it (the rest of the
+        read is dropped: what is delivered does not depend on how the output was cut),
+        the CLI ended, the error ready for the next step (docs/budgets.md)."""
+        self._stream.forget(events[keep:])
+        del events[keep:]
+        transport = self._transport
+        assert transport is not None
+        await transport.aclose()
+        ctx = context(
+            self._stream,
+            exit_code=transport.returncode,
+            stderr=transport.stderr_tail(),
+            redaction=self._redaction,
+        )
+        said = f"{self._stream.received} events (session {self._stream.session_id})"
+        then = f"its process group was ended after {said}"
+        self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))
+        if self._state is _State.STREAMING:  # not closed meanwhile by another task
+            self._state = _State.OVER_BUDGET
+        return events
 
     async def _read(self) -> bytes | None:
         """The next chunk of output, or ``None`` once it is over (or the grace ran out)."""
@@ -253,7 +300,7 @@ class Run(RunFacts):
         delay, limit = self._deadlines.next_wait(idle=True)
         if delay == math.inf:
             return await transport.receive()
-        chunk = await _receive_within(transport, delay, self._clock)
+        chunk = await receive_within(transport, delay, self._clock)
         if chunk == b"":
             if limit != "grace":
                 await self._expired(limit)
@@ -281,7 +328,7 @@ class Run(RunFacts):
         assert transport is not None
         ended_by_us = False
         if self._state is _State.ENDING:
-            ran_out = await _await_exit(transport, self._deadlines, self._clock)
+            ran_out = await await_exit(transport, self._deadlines, self._clock)
             if ran_out is not None:
                 if ran_out != "grace":
                     await self._expired(ran_out)
@@ -347,31 +394,6 @@ class Batches:
         return self._next_batch()
 
 
-async def _receive_within(transport: Transport, delay: float, clock: Clock) -> bytes | None:
-    """A chunk within ``delay`` seconds; ``b""`` if none came. When a limit runs out, what
-    the CLI printed before it is still taken: a timeout measures the CLI, not how fast its
-    events were consumed (docs/lifecycle.md)."""
-    if delay > 0:
-        with clock.move_on_after(delay):
-            return await transport.receive()
-    return transport.receive_ready()
-
-
-async def _await_exit(transport: Transport, deadlines: Deadlines, clock: Clock) -> Limit | None:
-    """Wait for the exit of a CLI that closed stdout; the limit that ran out first, if any.
-
-    If it lingers (the known hang, or a grandchild) it gets the result grace; an exit
-    already known is waited for without a limit (only the rest of stderr is read).
-    """
-    deadlines.result_seen()
-    delay, limit = deadlines.next_wait(idle=False)
-    if transport.returncode is not None:
-        delay = math.inf
-    with clock.move_on_after(max(delay, 0)):
-        await transport.wait()
-    return limit if transport.returncode is None else None
-
-
 def run(
     prompt: str, *, options: AgentOptions | None = None, transport: Transport | None = None
 ) -> Run:
@@ -405,6 +427,8 @@ def run(
         AgentProtocolError: the CLI exited 0 without a result event.
         AgentTimeoutError: ``timeout`` or ``idle_timeout`` ran out (also a builtin
             ``TimeoutError``).
+        AgentBudgetError: a limit of ``options.budget`` was reached: the tool call that
+            went over it was delivered, then the CLI ended (docs/budgets.md).
         AgentUsageError: the :class:`Run` used out of order: iterated by two tasks at
             once, or its ``result`` read before the run ended successfully.
 

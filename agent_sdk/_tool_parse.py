@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from ._lenient_json import decode_with_decimals, repair_line
+from ._tool_kind import kind_in
 from ._tool_status import ToolCallStatus, status_of
 from .tool_results import _Payload
 from .tools import (
@@ -75,8 +76,6 @@ _OUTCOMES: dict[str, type[_Payload]] = {
 # Keys of a `function` object that are its arguments (it has no `args`).
 _FUNCTION_KEYS = frozenset(("args", "result", "name", "arguments"))
 _KIND_KEYS = frozenset(("args", "result"))
-# Keys of a `tool_call` object beside its kind.
-_CALL_KEYS = frozenset(("toolCallId", "startedAtMs", "completedAtMs", "hookAdditionalContexts"))
 
 
 class ParsedToolCall(NamedTuple):
@@ -168,13 +167,7 @@ def parse_tool_call(raw: msgspec.Raw) -> ParsedToolCall:
     tool_call = _decode_or_dict(raw, dict[str, msgspec.Raw])
     if not isinstance(tool_call, dict):
         return ParsedToolCall("", None, None, None, None, None, None, None, {}, {}, None, [])
-    kind = next((k for k in tool_call if k.endswith("ToolCall") or k == "function"), "")
-    if not kind:
-        # A lone object of another name is a kind too: the live agent's calls keep ACP's
-        # kind names (`edit`, `search`, docs/live.md "Events").
-        named = [k for k in tool_call if k not in _CALL_KEYS]
-        if len(named) == 1 and bytes(memoryview(tool_call[named[0]])[:1]) == b"{":
-            kind = named[0]
+    kind = kind_in(tool_call)
     args: ToolArgs | None = None
     outcome: str | None = None
     result: ToolResult | None = None

@@ -18,6 +18,7 @@
     ├── AgentResultError         the result event says is_error
     ├── AgentProtocolError       the output broke the contract (no result event)
     ├── AgentOutputError         the reply held no JSON value of the output type
+    ├── AgentBudgetError         a Budget's limit was reached (tool calls, turns, tokens)
     └── AgentTimeoutError        timeout or idle_timeout ran out (also a TimeoutError)
 
 A failed run never loses what it received: a streamed run has handed over every event
@@ -44,6 +45,7 @@ from .tool_calls import ToolCall, calls_of
 
 __all__ = [
     "AgentAuthError",
+    "AgentBudgetError",
     "AgentConfigError",
     "AgentConfigRaceError",
     "AgentError",
@@ -331,6 +333,44 @@ class AgentOutputError(AgentError):
         self.json = json
         self.problem = problem
         self.attempts = attempts
+
+
+class AgentBudgetError(AgentError):
+    """A limit of a :class:`~agent_sdk.budget.Budget` was reached (docs/budgets.md).
+
+    The event that went over it was delivered; then the run was stopped (its CLI's
+    process group ended, or a live turn cancelled), or, for ``turns`` and ``tokens``, the
+    next run was not started. ``events`` and ``session_id`` say how far it got. Never
+    retried by a fleet: it would spend the same budget again.
+
+    Attributes:
+        limit: which limit: ``"tool_calls"``, ``"tool_calls_by_kind"``, ``"turns"`` or
+            ``"tokens"``.
+        kind: the kind in words (``"shell"``) for ``"tool_calls_by_kind"``, else ``None``.
+        used: the figure that reached the limit (the tool call that went over included;
+            for ``turns``, the turn that was refused).
+        allowed: the limit.
+        scope: whose budget: ``"run"``, ``"session"``, ``"fleet"`` or ``"live session"``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        limit: str = "",
+        kind: str | None = None,
+        used: int = 0,
+        allowed: int = 0,
+        scope: str = "run",
+        context: ErrorContext | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, context=context, hint=hint)
+        self.limit = limit
+        self.kind = kind
+        self.used = used
+        self.allowed = allowed
+        self.scope = scope
 
 
 class AgentTimeoutError(AgentError, TimeoutError):

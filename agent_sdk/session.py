@@ -19,6 +19,7 @@ import anyio
 import msgspec
 
 from ._run import Batches, Run
+from ._spending import Spending
 from ._structured import output_run
 from ._transport.base import Transport
 from .errors import AgentConfigError, AgentUsageError
@@ -47,7 +48,10 @@ class Session:
     Args:
         session_id: an id stored from an earlier run or session, to reopen that chat.
             ``None`` starts a new chat on the first turn.
-        options: options of every turn; ``resume`` is managed by the session.
+        options: options of every turn; ``resume`` is managed by the session. Their
+            ``budget`` is the session's: its turns count together, and once it is spent
+            later turns raise :class:`~agent_sdk.AgentBudgetError` without starting
+            (docs/budgets.md).
         transport: makes the transport of each turn (tests pass a function returning an
             ``agent_sdk.testing.MemoryTransport``); the default spawns the CLI.
 
@@ -81,6 +85,9 @@ class Session:
         self._options = options
         self._make_transport = transport
         self._turns = _Turns()
+        # The turns share one budget (docs/budgets.md): its counts live as long as the session.
+        budget = options.budget
+        self._spending = Spending(budget, "session") if budget is not None else None
 
     @classmethod
     async def create(cls, *, options: AgentOptions | None = None) -> Session:
@@ -120,6 +127,8 @@ class Session:
             AgentError: those of :func:`agent_sdk.run`, once the run is over: AgentConfigError,
                 AgentNotFoundError and AgentStartError, AgentProcessError (and its subclasses
                 with a hint), AgentResultError, AgentProtocolError, AgentTimeoutError.
+            AgentBudgetError: the session's budget was reached in this turn, or before it
+                (then the turn does not start).
             AgentUsageError: a turn of this session is running in another thread.
             AgentOutputError: with ``output_type``, no reply ended with a value of it.
         """
@@ -171,7 +180,7 @@ class Turn:
                 options = msgspec.structs.replace(options, resume=session.session_id)
             make = session._make_transport
             self.transport = make() if make is not None else None
-            run = Run(self._prompt, options, transport=self.transport)
+            run = Run(self._prompt, options, transport=self.transport)._share(session._spending)
             self._run = run._for_result() if self._for_result else run
         return self._run
 

@@ -8,6 +8,7 @@ the chatty one the figures before issue 24 were taken on.
     python benchmarks/hot_instructions.py --run [OLD_CHECKOUT]
     python benchmarks/hot_instructions.py --modes [OLD_CHECKOUT]
     python benchmarks/hot_instructions.py --traced [OLD_CHECKOUT]
+    python benchmarks/hot_instructions.py --run --budget [OLD_CHECKOUT]
 
 ``--modes`` also counts the realistic stream decoded as partial output (``Stream(partial=True)``,
 as a run with ``stream_partial_output``) and with every event kept (``keep_events=True``,
@@ -22,7 +23,8 @@ and no exporter (``traced``: a span per tool call, recorded, then dropped).
 checkout reading the stream from a child (``cat``) through its pipe, the consumer's
 ``async for`` included; ``run().batches()`` of this checkout; and the asyncio
 ``readline()`` + ``json.loads`` wrapper ``hot_ratio.py`` times. The child is not counted
-(callgrind follows only the Python process).
+(callgrind follows only the Python process). ``--budget`` adds ``run()`` of this checkout
+with a budget it never reaches: of tool calls, then also of one kind of them.
 
 The count of a 4-event stream is taken away from that of the long one, so the import and
 the interpreter's start are out of the figure. Instruction counts do not move with the
@@ -74,6 +76,12 @@ from agent_sdk import AgentOptions, run
 
 async def main(child, stream, batches):
     options = AgentOptions(binary=child, env={"BENCH_STREAM": stream})
+    limits = os.environ.get("BENCH_BUDGET")
+    if limits:  # limits never reached: the cost of counting (docs/benchmarks.md, "Budgets")
+        from agent_sdk import Budget
+        by_kind = {"shell": 10**9} if limits == "kinds" else None
+        budget = Budget(tool_calls=10**9, tool_calls_by_kind=by_kind)
+        options = AgentOptions(binary=child, env={"BENCH_STREAM": stream}, budget=budget)
     async with run("bench", options=options) as events:
         if batches:
             async for batch in events.batches():
@@ -109,11 +117,18 @@ def instructions(
     child: str = "",
     batches: bool = False,
     mode: str = "",
+    budget: str = "",
 ) -> int:
     """What callgrind counts for ``code`` with ``checkout``'s agent_sdk: by default,
     feeding ``stream`` to a ``Stream`` (``mode``: ``"partial"``, ``"kept"`` or plain);
-    ``RUN`` and ``WRAPPER`` read it from ``child``."""
-    env = {**os.environ, "PYTHONPATH": str(checkout), "BENCH_BATCHES": "1" if batches else ""}
+    ``RUN`` and ``WRAPPER`` read it from ``child`` (``budget``: ``RUN`` with a budget of
+    tool calls, ``"calls"``, or of tool calls and shell calls, ``"kinds"``)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(checkout),
+        "BENCH_BATCHES": "1" if batches else "",
+        "BENCH_BUDGET": budget,
+    }
     argv = [str(stream), mode] if code == FEED else [child, str(stream)]
     done = subprocess.run(
         [*CALLGRIND, sys.executable, "-c", code, *argv],
@@ -132,7 +147,7 @@ def instructions(
 
 
 def main() -> None:
-    flags = {"--run", "--modes", "--traced"}
+    flags = {"--run", "--modes", "--traced", "--budget"}
     others = [Path(arg).resolve() for arg in sys.argv[1:] if arg not in flags]
     checkouts = [HERE.parent, *others]
     if "--run" in sys.argv[1:]:
@@ -165,12 +180,16 @@ def count_runs(checkouts: list[Path]) -> None:
         short, long = Path(tmp, "short.ndjson"), Path(tmp, "realistic.ndjson")
         streams.write_stream(short, 4)
         streams.write_stream(long, EVENTS)
-        contenders = [(c, RUN, False, "run()") for c in checkouts]
-        contenders.append((checkouts[0], RUN, True, "run().batches()"))
-        contenders.append((checkouts[0], WRAPPER, False, "readline + json.loads"))
-        for checkout, code, batches, what in contenders:
+        contenders = [(c, RUN, False, "", "run()") for c in checkouts]
+        contenders.append((checkouts[0], RUN, True, "", "run().batches()"))
+        contenders.append((checkouts[0], WRAPPER, False, "", "readline + json.loads"))
+        if "--budget" in sys.argv[1:]:
+            contenders.append((checkouts[0], RUN, False, "calls", "run(), Budget(tool_calls)"))
+            what = "run(), Budget(tool_calls, tool_calls_by_kind)"
+            contenders.append((checkouts[0], RUN, False, "kinds", what))
+        for checkout, code, batches, budget, what in contenders:
             long_count, short_count = (
-                instructions(checkout, stream, code, str(child), batches)
+                instructions(checkout, stream, code, str(child), batches, budget=budget)
                 for stream in (long, short)
             )
             per_event = (long_count - short_count) / (EVENTS - 4)

@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable
 
 from .._interaction_events import pair_interaction
+from .._tool_call_events import started_of
 from ..events import (
     AssistantEvent,
     Event,
@@ -210,6 +211,28 @@ class Stream:
         if self.keep_events:
             self.events += events
         return events
+
+    def forget(self, dropped: list[Event]) -> None:
+        """Forget ``dropped``, the last events fed: a budget stopped the run before them
+        (docs/budgets.md). What was kept and the calls paired are as if they never came."""
+        self.received -= len(dropped)
+        tracker = self.tool_calls
+        if self.keep_events:
+            del self.events[len(self.events) - len(dropped) :]
+            calls = ToolCallTracker()
+            calls.add_all(
+                [e for e in self.events if isinstance(e, ToolCallStarted | ToolCallCompleted)]
+            )
+            self.tool_calls = calls
+            return
+        if isinstance(tracker, RunningToolCalls):
+            for event in dropped:  # undone in their order: a start, then its completion
+                if type(event) is ToolCallStarted:
+                    tracker.running.pop(event.call_id, None)
+                elif type(event) is ToolCallCompleted:
+                    start = started_of(event)
+                    if start is not None and start not in dropped:
+                        tracker.running[event.call_id] = start
 
     def _keep_other_lines(self, lines: list[bytes]) -> None:
         for line in lines:

@@ -21,6 +21,8 @@ from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from .._protocol.redaction import redaction_of
+from .._spending import Spending
+from ..budget import Budget
 from ..errors import AgentConfigError, AgentError, AgentUsageError
 from ..options import AgentOptions
 from ._checks import check_count, check_seconds
@@ -69,9 +71,16 @@ class LocalBackend:
         *,
         report: Callable[[Progress], object],
         before_start: Callable[[], Awaitable[None]],
+        spending: Spending | None = None,
     ) -> TaskOutcome:
+        """Run one task to its outcome (``spending``: the fleet's budget, if any)."""
         return await run_task(
-            task, settings, report=report, before_start=before_start, transport=self.transport
+            task,
+            settings,
+            report=report,
+            before_start=before_start,
+            transport=self.transport,
+            spending=spending,
         )
 
 
@@ -101,11 +110,18 @@ class Fleet:
         on_progress: called with every task's progress (starts, events, retries,
             outcomes), in the fleet's task: it must not block.
         backend: where tasks run (default: this process).
+        budget: limits over all the tasks together (:class:`~agent_sdk.Budget`; a
+            task's own ``AgentOptions(budget=...)`` limits each of its runs). The run
+            that goes over it fails with :class:`~agent_sdk.AgentBudgetError`, the
+            running ones stop at their next tool call, and the ones not started fail
+            without starting (docs/budgets.md). Counted in this process: not with the
+            Ray backend.
 
     Raises:
         AgentConfigError: an argument is wrong (a duplicate task id, ``"worktree"`` for
             a task without ``repo``, a ``limit`` that is not a whole number >= 1, a
-            ``stagger`` that is not a finite number >= 0).
+            ``stagger`` that is not a finite number >= 0, a ``budget`` with the Ray
+            backend).
 
     Leaving the ``async with`` block before every outcome was delivered cancels the tasks
     still running, and their CLIs' process groups end with them. An exception raised in
@@ -134,6 +150,7 @@ class Fleet:
         config_seed: str | Path | None = None,
         on_progress: Callable[[Progress], object] | None = None,
         backend: Backend | None = None,
+        budget: Budget | None = None,
     ) -> None:
         isolation = frozenset(isolation)
         if not isolation <= _ISOLATIONS:
@@ -153,6 +170,8 @@ class Fleet:
         )
         self.on_progress = on_progress
         self.backend: Backend = backend or LocalBackend()
+        self.budget = budget
+        self._spending = _fleet_spending(budget, self.backend)
         self.outcomes: list[TaskOutcome] = []
         """The outcomes so far, in the order the tasks ended."""
         self._state = _State.NEW
@@ -245,9 +264,20 @@ class Fleet:
         assert self._send is not None
         async with limiter:
             try:
-                outcome: TaskOutcome = await self.backend.run_task(
-                    task, self.settings, report=self._report, before_start=self._before_start
-                )
+                outcome: TaskOutcome
+                if self._spending is not None:
+                    assert isinstance(self.backend, LocalBackend)  # _fleet_spending
+                    outcome = await self.backend.run_task(
+                        task,
+                        self.settings,
+                        report=self._report,
+                        before_start=self._before_start,
+                        spending=self._spending,
+                    )
+                else:
+                    outcome = await self.backend.run_task(
+                        task, self.settings, report=self._report, before_start=self._before_start
+                    )
             except AgentError as error:  # its isolation could not be made: no run started
                 outcome = TaskFailed(task=task, error=error, attempts=0)
             except Exception as error:  # a bug: this task fails, the others go on
@@ -278,6 +308,24 @@ class Fleet:
             self._callback_error = error
             assert self._group is not None
             self._group.cancel_scope.cancel()
+
+
+def _fleet_spending(budget: object, backend: Backend) -> Spending | None:
+    """The counts of a fleet's budget, shared by its runs in this process."""
+    if budget is None:
+        return None
+    if not isinstance(budget, Budget):
+        raise AgentConfigError(
+            f"Fleet(budget=...) must be a Budget, not {type(budget).__name__}",
+            hint="e.g. Fleet(tasks, budget=Budget(tool_calls=100))",
+        )
+    if not isinstance(backend, LocalBackend):
+        raise AgentConfigError(
+            "Fleet(budget=...) is counted in this process, as the events arrive: it needs "
+            f"the local backend, not {type(backend).__name__}",
+            hint="give each task its own AgentOptions(budget=...), which its worker counts",
+        )
+    return Spending(budget, "fleet")
 
 
 def _unexpected(task: Task, error: Exception) -> AgentError:

@@ -2,9 +2,9 @@
 
 A failure is retried only when running again can help (docs/fleet.md, "Retries"): the
 CLI's config-file race and ``RetriableError`` (the connection or the service gave up). A
-usage limit, a login, a model, a trust or an option problem, or a request the service
-refused as sent (``AgentRefusedError``, ``RetriableError: [invalid_argument]``), fails the
-same way every time, so those are never retried, whatever the policy names.
+usage limit, a login, a model, a trust or an option problem, a budget spent, or a request
+the service refused as sent (``AgentRefusedError``, ``RetriableError: [invalid_argument]``),
+fails the same way every time, so those are never retried, whatever the policy names.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import msgspec
 
 from ..errors import (
     AgentAuthError,
+    AgentBudgetError,
     AgentConfigError,
     AgentError,
     AgentModelError,
@@ -40,6 +41,7 @@ NEVER_RETRIED: tuple[type[AgentError], ...] = (
     AgentWorkspaceError,
     AgentConfigError,
     AgentUsageError,
+    AgentBudgetError,  # it would spend the same budget again (docs/budgets.md)
 )
 """Failures that are never retried: running again fails the same way."""
 

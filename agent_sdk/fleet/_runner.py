@@ -18,6 +18,7 @@ import msgspec
 
 from .._log import INFO, log
 from .._run import run
+from .._spending import Spending
 from .._structured import output_run
 from .._transport.base import Transport
 from ..errors import AgentError
@@ -94,6 +95,7 @@ async def run_task(
     report: Callable[[Progress], object],
     before_start: Callable[[], Awaitable[None]] | None = None,
     transport: TransportFactory | None = None,
+    spending: Spending | None = None,
 ) -> TaskOutcome:
     """Run ``task`` to its outcome: isolated as ``settings`` say, retried by its policy.
 
@@ -103,6 +105,8 @@ async def run_task(
         report: receives the task's progress, in order.
         before_start: awaited before each run (the fleet's staggered starts).
         transport: makes each run's transport (tests); the default spawns the CLI.
+        spending: the fleet's budget, which every run counts against besides its own
+            (docs/budgets.md); kept in this process, so only the local backend has one.
 
     Returns:
         :class:`TaskSucceeded` or :class:`TaskFailed`; a failure of the runs is an
@@ -113,7 +117,7 @@ async def run_task(
             ref): the fleet's setup is wrong, not the task's run.
     """
     if "opentelemetry.trace" not in sys.modules:  # the program does not trace
-        return await _run_task(task, settings, report, before_start, transport, _Tally())
+        return await _run_task(task, settings, report, before_start, transport, _Tally(), spending)
     from .._protocol.redaction import redaction_of
     from .._trace import task_span
 
@@ -121,7 +125,7 @@ async def run_task(
     with task_span(task.id, redaction_of(task.options or AgentOptions(), os.environ).text) as span:
         tally = _Tally()
         tally.span = span
-        return await _run_task(task, settings, report, before_start, transport, tally)
+        return await _run_task(task, settings, report, before_start, transport, tally, spending)
 
 
 async def _run_task(
@@ -131,6 +135,7 @@ async def _run_task(
     before_start: Callable[[], Awaitable[None]] | None,
     transport: TransportFactory | None,
     tally: _Tally,
+    spending: Spending | None,
 ) -> TaskOutcome:
     started = time.monotonic()
     async with contextlib.AsyncExitStack() as stack:
@@ -154,7 +159,15 @@ async def _run_task(
 
         async def turn(prompt: str, turn_options: AgentOptions) -> RunResult[Any]:
             return await _attempts(
-                task, prompt, turn_options, settings.retry, tally, report, before_start, transport
+                task,
+                prompt,
+                turn_options,
+                settings.retry,
+                tally,
+                report,
+                before_start,
+                transport,
+                spending,
             )
 
         result: RunResult[Any] | None = None
@@ -200,6 +213,7 @@ async def _attempts(
     report: Callable[[Progress], object],
     before_start: Callable[[], Awaitable[None]] | None,
     transport: TransportFactory | None,
+    spending: Spending | None,
 ) -> RunResult[Any]:
     """The runs of one prompt of a task until one succeeds; the error of the last one
     when it is not to be retried."""
@@ -216,7 +230,7 @@ async def _attempts(
                 prompt,
                 options=options,
                 transport=transport(task, tally.runs) if transport else None,
-            ) as events:
+            )._share(spending, inside=True) as events:
                 async for event in events:
                     tally.count(event)
                     report(TaskEvent(task.id, event))

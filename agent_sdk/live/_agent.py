@@ -27,10 +27,7 @@ from typing import Any
 import msgspec
 
 from .._protocol.redaction import Redaction, redaction_of
-from ..errors import (
-    AgentConfigError,
-    AgentUsageError,
-)
+from ..errors import AgentConfigError, AgentUsageError
 from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
 from ._control import initialize, request, result_of
@@ -69,6 +66,28 @@ class AgentState(enum.Enum):
     ENDED = "ended"
 
 
+def _check_live_options(options: AgentOptions) -> None:
+    """What print-mode options a live agent cannot honour, refused rather than ignored.
+
+    Raises:
+        AgentConfigError: hooks (no hook fired under ACP, docs/acp.md §5.2), or a token
+            budget (the live agent reports no token usage, docs/acp.md §3.9).
+    """
+    if options.hooks is not None:
+        raise AgentConfigError(
+            "AgentOptions(hooks=...) is for print-mode runs: the live agent runs no hooks",
+            hint="decide on its tool calls with LiveAgent(permission=...); one callback "
+            "for both modes: agent_sdk.extend.approval_permission",
+        )
+    budget = options.budget
+    if budget is not None and budget.tokens is not None:
+        raise AgentConfigError(
+            "a live session cannot keep a token budget: the live agent reports no "
+            "token usage (docs/acp.md §3.9)",
+            hint="drop Budget(tokens=...); limit its turns and tool calls instead",
+        )
+
+
 class LiveAgent:
     """``cursor-agent acp``, started on entering and ended on leaving (an async context
     manager); sessions come from :meth:`new_session`.
@@ -76,7 +95,9 @@ class LiveAgent:
     Args:
         options: the binary (else discovery: ``CURSOR_AGENT_BIN``, PATH...), ``cwd``, ``env``,
             credentials and the global options ``force``, ``model``, ``workspace``,
-            ``endpoint``, ``add_dirs``, ``extra_args``; print-mode options are ignored.
+            ``endpoint``, ``add_dirs``, ``extra_args``; ``budget``, the limits of each
+            session (its prompts together; no ``tokens``: docs/budgets.md); print-mode
+            options are ignored.
         permission: decides ``session/request_permission`` (sync or async); returns
             ``"allow_once"``, ``"allow_always"`` or ``"reject"``. Default: reject once.
         ask_question: answers ``cursor/ask_question``; default: ``skipped`` (§4).
@@ -111,13 +132,7 @@ class LiveAgent:
         transport: LiveTransport | None = None,
     ) -> None:
         self.options = options if options is not None else AgentOptions()
-        if self.options.hooks is not None:
-            # No hook fired under ACP (docs/acp.md §5.2): they would be silently unused.
-            raise AgentConfigError(
-                "AgentOptions(hooks=...) is for print-mode runs: the live agent runs no hooks",
-                hint="decide on its tool calls with LiveAgent(permission=...); one callback "
-                "for both modes: agent_sdk.extend.approval_permission",
-            )
+        _check_live_options(self.options)
         self.decision_timeout = decision_timeout
         self.request_timeout = request_timeout
         self.turn_timeout = turn_timeout
@@ -276,7 +291,7 @@ class LiveAgent:
         params = NewSessionParams(cwd=where, mcp_servers=servers)
         raw = await request(self, "session/new", params)
         result = result_of(self, raw, NewSessionResult, "session/new")
-        session = LiveSession(self, result.session_id, where)
+        session = LiveSession(self, result.session_id, where, self.options.budget)
         session._apply(result)
         self._router.add(session)
         self._router.own_tools[result.session_id] = titles
@@ -307,7 +322,11 @@ class LiveAgent:
             cwd = stored[0] if stored else None
         where = self._cwd(cwd)
         known = self._router.sessions.get(session_id)
-        session = known if known is not None else LiveSession(self, session_id, where)
+        session = (
+            known
+            if known is not None
+            else LiveSession(self, session_id, where, self.options.budget)
+        )
         self._router.sessions[session_id] = session
         servers, titles = self._tools.servers(mcp_servers, tools)
         replay: list[SessionUpdate] = []

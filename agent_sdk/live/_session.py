@@ -15,6 +15,9 @@ from typing import Any, Literal, Protocol
 import anyio
 import msgspec
 
+from .._spending import Spending
+from ..budget import Budget
+from ..errors import AgentError
 from . import _control
 from ._decisions import Verdict, decide
 from ._feed import TurnFeed
@@ -106,7 +109,9 @@ class LiveSession:
         print(result.text, result.stop_reason)
     """
 
-    def __init__(self, agent: SessionAgent, session_id: str, cwd: str) -> None:
+    def __init__(
+        self, agent: SessionAgent, session_id: str, cwd: str, budget: Budget | None = None
+    ) -> None:
         self._agent = agent
         self.session_id = session_id
         self.cwd = cwd
@@ -123,6 +128,8 @@ class LiveSession:
         self._decisions: set[anyio.CancelScope] = set()
         self._cancelled: weakref.WeakSet[anyio.CancelScope] = weakref.WeakSet()
         self._rejected: set[str] = set()
+        # Its prompts share one budget (docs/budgets.md); None counts nothing.
+        self._spending = Spending(budget, "live session") if budget is not None else None
 
     def __repr__(self) -> str:
         return f"<LiveSession {self.session_id} mode={self.current_mode_id}>"
@@ -170,6 +177,9 @@ class LiveSession:
                 ``Error: T: [...]``, §5.2 item 7); the session is still usable.
             JsonRpcError: the agent refused the prompt.
             AgentProtocolError: the agent went away mid-turn (§5.2 item 9).
+            AgentBudgetError: the session's budget (the agent's ``options.budget``) was
+                reached: the tool call that went over it was delivered, then the turn
+                cancelled; or the prompt was not sent (docs/budgets.md).
         """
         turn = self.run(prompt)
         async for _ in turn:
@@ -320,3 +330,7 @@ class LiveSession:
 
     def _was_rejected(self, call_id: str) -> bool:
         return call_id in self._rejected
+
+    def _redacted(self, error: AgentError) -> AgentError:
+        """``error`` cleared of the agent's secrets, as every error it raises is."""
+        return self._agent._redaction.error(error)

@@ -25,7 +25,14 @@ import anyio.lowlevel
 import msgspec
 
 from .._short_repr import count, short, start
-from ..errors import AgentProtocolError, AgentRetriableError, AgentUsageError, ErrorContext
+from .._spending import Spending, budget_error
+from ..errors import (
+    AgentError,
+    AgentProtocolError,
+    AgentRetriableError,
+    AgentUsageError,
+    ErrorContext,
+)
 from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
 from ..tool_calls import ToolCall, ToolCallTracker
 from ._bridge import Bridge, LiveEvent
@@ -63,6 +70,10 @@ class TurnSession(Protocol):
     def _was_rejected(self, call_id: str) -> bool: ...
 
     def _redact(self, text: str) -> str: ...
+    @property
+    def _spending(self) -> Spending | None: ...
+
+    def _redacted(self, error: AgentError) -> AgentError: ...
 
 
 class TurnUpdates:
@@ -190,15 +201,20 @@ class LiveTurn:
         self._pending: deque[LiveEvent] = deque()
         self._started = 0.0
         self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
+        self._over_budget: AgentError | None = None
+        self._counted: set[str] = set()  # a call re-sent with its id is one call (§3.10)
 
     def __aiter__(self) -> LiveTurn:
         return self
 
     async def __anext__(self) -> LiveEvent:
         while not self._pending:
+            if self._over_budget is not None:
+                raise self._over_budget
             if self._result is not None:
                 raise StopAsyncIteration
             if self._updates is None:
+                self._begin()
                 self._started = time.monotonic()
                 if "opentelemetry.trace" in sys.modules:  # the program may trace
                     self._start_span()
@@ -217,10 +233,48 @@ class LiveTurn:
                 self._pending.extend(self._subagents.child(item))
             else:
                 self._subagents.parent(item)
-                self._pending.extend(self._bridge(item))
+                events = self._bridge(item)
+                if self.session._spending is not None:
+                    events = await self._count(events)
+                self._pending.extend(events)
         event = self._pending.popleft()
         self._record(event)
         return event
+
+    def _begin(self) -> None:
+        """The session's budget allows one more prompt, or the error says why not."""
+        spending = self.session._spending
+        if spending is not None and (hit := spending.begin()) is not None:
+            context = ErrorContext(session_id=self.session.session_id)
+            error = budget_error(hit, context, then="the prompt was not sent")
+            self._over_budget = self.session._redacted(error)
+            raise self._over_budget
+
+    async def _count(self, events: list[Event | SessionUpdate]) -> list[Event | SessionUpdate]:
+        """Count the tool calls among ``events``; past a limit, those up to the one that
+        went over it, the turn cancelled (``session/cancel``) and no longer read, the
+        error raised once they are delivered (docs/budgets.md)."""
+        spending = self.session._spending
+        assert spending is not None
+        for index, event in enumerate(events):
+            if type(event) is not ToolCallStarted or event.call_id in self._counted:
+                continue
+            self._counted.add(event.call_id)
+            hit = spending.tool_call(event)
+            if hit is None:
+                continue
+            del events[index + 1 :]
+            await self.session.cancel()
+            assert self._updates is not None
+            self._updates.close()
+            delivered = [
+                e for e in (*self._events, *self._pending, *events) if isinstance(e, Event)
+            ]
+            context = ErrorContext(session_id=self.session.session_id, events=delivered)
+            then = "the turn was cancelled (session/cancel); the session is still usable"
+            self._over_budget = self.session._redacted(budget_error(hit, context, then=then))
+            break
+        return events
 
     def _record(self, event: LiveEvent) -> None:
         self._events.append(event)

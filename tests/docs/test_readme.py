@@ -88,6 +88,7 @@ BLOCK_ENV: dict[str, dict[str, str]] = {
     "a-live-agent-acp-mode-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},  # asks for pytest
     "your-own-tools-1": {"FAKE_AGENT_SCENARIO": "custom_tools"},  # calls two tools
     "hooks-that-decide-1": {"FAKE_AGENT_SCENARIO": "issue_bot"},  # a shell call, a write
+    "budgets-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},  # runs pytest twice
 }
 # Text a block's output must hold, by id: a block that catches an error would pass
 # unnoticed if the error never came.
@@ -96,6 +97,7 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     "quick-start-2": ["I'll read the cart module and look", "Both tests pass.", "session: "],
     "quick-start-3": ["✓ $ pytest -q tests/test_cart.py 0"],
     "errors-1": ["Cannot use this model: nope", "'gpt-5'"],
+    "budgets-1": ["tool_calls_by_kind shell: 2 of 1", "'$ pytest -q']"],
     "many-runs-at-once-1": ["task-1 ok", "3 of 3 succeeded"],
     "many-runs-at-once-2": ["2 of 2 succeeded on Ray"],
     "structured-output-1": ["approve\nexample:1 ["],  # the fake's example of the schema

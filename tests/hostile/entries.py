@@ -30,12 +30,13 @@ from asgi_request import asgi_scope, receive_body
 from hostile import live_entries
 
 import fake_agent
-from agent_sdk import AgentError, AgentOptions, ToolCall, queries
+from agent_sdk import AgentError, AgentOptions, Budget, ToolCall, queries
 from agent_sdk._output import OutputMismatchError, parse_output
 from agent_sdk._owner import MARKER, PREFIXES, Owner, me, stale_dirs
 from agent_sdk._protocol.framing import LineBuffer
 from agent_sdk._protocol.redaction import Redaction
 from agent_sdk._protocol.stream import Stream
+from agent_sdk._spending import Spending, _kind_of, first_over
 from agent_sdk.cli.batch import TasksError, read_tasks
 from agent_sdk.cli.labels import call_notes
 from agent_sdk.cli.live import JsonSink
@@ -126,6 +127,22 @@ def tool_payload(value: bytes) -> None:
                 if isinstance(event, (ToolCallStarted, ToolCallCompleted)):
                     read_every_property(event)
                     to_json(redaction.event(event))
+
+
+def budget_kind(value: bytes) -> None:
+    """A tool call whose payload is the value, counted by a budget that limits a kind: its
+    kind read from the payload's keys is the event's own (docs/budgets.md)."""
+    spending = Spending(Budget(tool_calls_by_kind={"shell": 10**9}), "run")
+    for shape in (b'{"shellToolCall":V}', b'{"shellToolCall":{"args":V},"toolCallId":V}', b"V"):
+        payload = shape.replace(b"V", value)
+        line = b'{"type":"tool_call","subtype":"started","call_id":"c1","tool_call":'
+        events = Stream().feed(line + payload + b"}\n" + SAY + b"\n")
+        assert isinstance(events[-1], AssistantEvent)
+        assert first_over(spending, events, False) is None
+        for event in events:
+            if isinstance(event, ToolCallStarted):
+                fresh = ToolCallStarted(call_id="c1", tool_call=event.tool_call)
+                assert _kind_of(event) == fresh.kind
 
 
 def read_every_property(event: ToolCallStarted | ToolCallCompleted) -> None:
@@ -544,6 +561,7 @@ ENTRIES: dict[str, Entry] = {
         tool_payload,
         ("agent_sdk._tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),
     ),
+    "budget's kind of a tool call": Entry(budget_kind, ("agent_sdk._spending:<module>",)),
     "task notification": Entry(task_notification, ()),  # through the print-mode stream
     "interaction_query payload": Entry(interaction_payload, ()),  # decodes through the stream
     "function tool arguments": Entry(

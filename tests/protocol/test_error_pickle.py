@@ -7,6 +7,7 @@ import pickle
 import pytest
 
 from agent_sdk import (
+    AgentBudgetError,
     AgentError,
     AgentModelError,
     AgentOutputError,
@@ -49,6 +50,18 @@ def test_every_error_pickles_with_its_class_message_hint_and_context(
     assert str(back) == str(error)
     assert back.context == CONTEXT
     assert back.args == error.args
+
+
+def test_a_budget_error_keeps_its_figures() -> None:
+    error = AgentBudgetError("spent", limit="tool_calls_by_kind", kind="shell", used=4, allowed=3)
+    back = pickle.loads(pickle.dumps(error))
+    assert (back.limit, back.kind, back.used, back.allowed, back.scope) == (
+        "tool_calls_by_kind",
+        "shell",
+        4,
+        3,
+        "run",
+    )
 
 
 def test_a_result_error_keeps_its_event() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from agent_sdk import AgentConfigError, AgentError, AgentOptions
+from agent_sdk import AgentConfigError, AgentError, AgentOptions, Budget
 from agent_sdk._option_checks import OptionChecks
 from agent_sdk.extend import Hooks, tool
 
@@ -314,6 +314,7 @@ VALID: list[tuple[str, Any]] = [
     ("output_attempts", 3),
     ("tools", [_a_tool]),
     ("hooks", Hooks(before_shell=lambda call: "allow")),
+    ("budget", Budget(tool_calls=3, tool_calls_by_kind={"shell": 1})),
 ]
 # What an option needs beside it to construct.
 NEEDS: dict[str, dict[str, Any]] = {

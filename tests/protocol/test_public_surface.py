@@ -19,6 +19,7 @@ PYPROJECT = Path(__file__).parents[2] / "pyproject.toml"
 PUBLIC: dict[str, list[str]] = {
     "agent_sdk": [
         "AgentAuthError",
+        "AgentBudgetError",
         "AgentConfigError",
         "AgentConfigRaceError",
         "AgentError",
@@ -41,6 +42,7 @@ PUBLIC: dict[str, list[str]] = {
         "AskQuestionRequest",
         "AskQuestionResponse",
         "AssistantEvent",
+        "Budget",
         "ConnectionEvent",
         "CreatePlanRequest",
         "CreatePlanResponse",
@@ -120,8 +122,13 @@ PUBLIC: dict[str, list[str]] = {
         "WebSearchResponse",
         "to_json",
     ],
+    "agent_sdk.budget": [
+        "Budget",
+        "kind_word",
+    ],
     "agent_sdk.errors": [
         "AgentAuthError",
+        "AgentBudgetError",
         "AgentConfigError",
         "AgentConfigRaceError",
         "AgentError",

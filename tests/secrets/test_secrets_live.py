@@ -11,7 +11,7 @@ import anyio
 import pytest
 from secrets_plant import KEY, MakeOptions, where_shown
 
-from agent_sdk import AgentError
+from agent_sdk import AgentBudgetError, AgentError, Budget
 from agent_sdk.extend import tool
 from agent_sdk.live import LiveAgent
 from agent_sdk.testing.memory_acp import MemoryAcpTransport, ScriptedAgent
@@ -80,3 +80,34 @@ async def test_a_live_sessions_tool_error_holds_no_key(
     assert "could not log in with" in recorded[1].result
     assert where_shown(updates) == []
     assert where_shown(recorded) == []
+
+
+async def over_budget_agent(a: ScriptedAgent) -> None:
+    # A shell call whose command holds the key, then another: the second goes over.
+    await a.handshake()
+    await a.reply(await a.expect("session/new"), {"sessionId": SID})
+    prompt = await a.expect("session/prompt")
+    for n in (1, 2):
+        call = {
+            "sessionUpdate": "tool_call",
+            "toolCallId": f"call-{n}",
+            "title": f"`curl -H 'Authorization: {KEY}'`",
+            "kind": "execute",
+            "status": "pending",
+            "rawInput": {"command": f"curl -H 'Authorization: {KEY}' x"},
+        }
+        await a.update(SID, call)
+    while (await a.receive()).get("method") != "session/cancel":
+        pass
+    await a.reply(prompt, {"stopReason": "cancelled"})
+    await a.receive()
+
+
+async def test_a_live_budget_error_shows_the_key_nowhere(planted: MakeOptions) -> None:
+    options = planted(budget=Budget(tool_calls=1))
+    async with LiveAgent(options, transport=MemoryAcpTransport(over_budget_agent)) as agent:
+        session = await agent.new_session(cwd="/")
+        with anyio.fail_after(LIMIT), pytest.raises(AgentBudgetError) as info:
+            await session.send("go")
+    assert len(info.value.events) == 2  # the premise: the calls holding the key were kept
+    assert where_shown(info.value) == []

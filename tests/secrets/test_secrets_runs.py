@@ -12,11 +12,13 @@ import pytest
 from secrets_plant import KEY, MASK, MakeOptions, where_shown
 
 from agent_sdk import (
+    AgentBudgetError,
     AgentError,
     AgentOptions,
     AgentProcessError,
     AgentResultError,
     AgentTimeoutError,
+    Budget,
     create_chat,
     list_models,
     run_async,
@@ -79,6 +81,19 @@ async def test_a_process_error_shows_the_key_nowhere(planted: MakeOptions, leaky
     error = await failure(planted(leaky({"fake": "exit", "code": 1})))
     assert isinstance(error, AgentProcessError)
     assert where_shown(error) == []
+
+
+async def test_a_budget_error_shows_the_key_nowhere(planted: MakeOptions, leaky: Leaky) -> None:
+    # The call that went over the budget holds the key too (its command), and is kept.
+    call = {"shellToolCall": {"args": {"command": f"curl -H 'Authorization: {KEY}' x"}}}
+    started = {"type": "tool_call", "subtype": "started", "call_id": "c1", "tool_call": call}
+    options = planted(
+        leaky(started, {"fake": "stall"}, is_error=False), budget=Budget(tool_calls=0)
+    )
+    error = await failure(options)
+    assert isinstance(error, AgentBudgetError)
+    assert where_shown(error) == []
+    assert MASK in error.stderr
 
 
 async def test_a_timeout_error_shows_the_key_nowhere(planted: MakeOptions, leaky: Leaky) -> None:
