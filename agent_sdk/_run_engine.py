@@ -1,0 +1,277 @@
+"""The engine of a :class:`~agent_sdk.Run`: one iteration's state (one :class:`State`)
+and the steps that move it (start the CLI, read and decode its output, count a budget,
+end it and make the outcome). ``_run.py`` puts the public iteration on top; the rules
+both keep are in docs/lifecycle.md. Split from ``Run`` to keep each class small.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import os
+import sys
+from collections import deque
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, TypeVar
+
+import anyio
+import msgspec
+
+from ._custom_tools import Claims, claims_of, mark
+from ._deadlines import Deadlines, await_exit, receive_within
+from ._log import INFO, log
+from ._protocol.outcome import KILLED, Expiry, context, failure_or_result, timeout_error
+from ._protocol.redaction import redaction_of
+from ._protocol.stream import Stream
+from ._run_facts import RunFacts
+from ._spending import Hit, Spending, budget_error, first_over
+from ._transport.base import Clock, Transport
+from .errors import AgentBudgetError, AgentError, AgentUsageError
+from .events import Event
+from .options import AgentOptions, given_prompt
+from .result import PlainResult
+
+if TYPE_CHECKING:
+    from ._trace import AgentSpan
+
+__all__ = ["OVER", "RunEngine", "State"]
+
+
+class State(enum.Enum):
+    NEW = "new"  # nothing started yet
+    STARTING = "starting"  # the transport is starting the CLI
+    STREAMING = "streaming"  # reading its output
+    ENDING = "ending"  # output over: the events left are delivered, then the outcome
+    GRACE_OVER = "grace over"  # the CLI lingered past its result grace: ended, successfully
+    OVER_BUDGET = "over budget"  # a limit reached: the CLI ended, its events up to it delivered
+    DONE = "done"  # succeeded: .result is set
+    FAILED = "failed"  # an error was raised
+    CLOSED = "closed"  # aclose() ended it before its end
+
+
+OVER = (State.DONE, State.FAILED, State.CLOSED)
+ENDING = (State.ENDING, State.GRACE_OVER)
+_T = TypeVar("_T")
+
+
+class RunEngine(RunFacts):
+    """The state and steps of one run (see the module's docstring); :class:`~agent_sdk.Run`
+    is its public face."""
+
+    def __init__(
+        self,
+        prompt: str,
+        options: AgentOptions,
+        *,
+        transport: Transport | None = None,
+        clock: Clock = anyio,
+    ) -> None:
+        self._prompt = given_prompt(prompt)
+        self._options = options
+        self._transport = transport
+        self._clock = clock  # the event loop's; a blocking transport's own (run_sync)
+        self._state = State.NEW
+        self._iterating = False  # a guard against two tasks iterating one run
+        self._deadlines = Deadlines(options, clock.current_time)
+        self._redaction = redaction_of(options, os.environ)  # kept lines, errors
+        self._stream = Stream(
+            output_format=options.output_format,
+            partial=options.stream_partial_output
+            or "--stream-partial-output" in options.extra_args,
+            keep_events=options.keep_events is True,
+            redact=self._redaction.text,
+        )
+        self._ready: deque[Event] = deque()
+        self._result: PlainResult | None = None
+        self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
+        self._claims: Claims | None = None  # a run given tools (docs/extend.md)
+        # Only a run with a budget counts (docs/budgets.md); None costs one test per read.
+        budget = options.budget
+        self._spending = Spending(budget, "run") if budget is not None else None
+        self._over_budget: AgentBudgetError | None = None
+
+    async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
+        """Run one step; on any failure or cancellation, the process must not outlive us."""
+        if self._iterating:
+            step.close()
+            raise AgentUsageError("this run is already being iterated by another task")
+        self._iterating = True
+        try:
+            return await step
+        except StopAsyncIteration:
+            raise
+        except BaseException as exc:
+            await self._end(State.FAILED)
+            if self._span is not None:
+                self._end_span(exc)
+            raise
+        finally:
+            self._iterating = False
+
+    async def _start(self) -> None:
+        self._state = State.STARTING
+        if "opentelemetry.trace" in sys.modules:  # the program may trace (docs/traces.md)
+            from ._trace import run_span
+
+            self._span = run_span(self._options, self._redaction, self._stream)
+        if self._spending is not None and (hit := self._spending.begin()) is not None:
+            ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
+            error = budget_error(hit, ctx, then="the run was not started")
+            raise self._redaction.error(error)
+        if self._transport is None:
+            from ._transport.subprocess import SubprocessTransport
+
+            self._transport = SubprocessTransport()
+        self._deadlines.started()
+        # Writing a long prompt to stdin is waiting on the CLI like any read.
+        delay, limit = self._deadlines.next_wait(idle=True)
+        with self._clock.move_on_after(delay) as scope:
+            await self._transport.start(self._prompt, self._options)
+        if scope.cancelled_caught:
+            assert limit != "grace"  # no result yet: no grace either
+            await self._expired(limit)
+        # Tools of its own, or of its fleet task: which mcpToolCall was one of them.
+        self._claims = claims_of(self._transport)
+        if self._state is State.STARTING:  # not closed meanwhile by another task
+            self._state = State.STREAMING
+
+    async def _next_events(self) -> list[Event]:
+        """The events of the next reads, at least one; StopAsyncIteration or the
+        run's error once they are over."""
+        if self._state is State.NEW:
+            await self._start()
+        while True:
+            if self._state is State.STREAMING:
+                chunk = await self._read()
+                if chunk is not None:
+                    events = self._stream.feed(chunk)
+                    if self._claims is not None:
+                        mark(self._claims, events)
+                    if self._stream.result_event is not None:
+                        self._deadlines.result_seen()
+                    if self._spending is not None and events:
+                        seen = self._stream.result_event is not None
+                        over = first_over(self._spending, events, seen)
+                        if over is not None:
+                            events = await self._spent(events, *over)
+                    if events:
+                        return events
+                    continue
+                if self._state is State.STREAMING:
+                    self._state = State.ENDING
+                if self._state in ENDING and (events := self._stream.end()):
+                    return events
+            elif self._state in ENDING:
+                await self._finish()
+            elif self._state is State.OVER_BUDGET:
+                assert self._over_budget is not None
+                self._state = State.FAILED
+                raise self._over_budget
+            else:  # closed by another task
+                raise StopAsyncIteration
+
+    async def _spent(self, events: list[Event], keep: int, hit: Hit) -> list[Event]:
+        """A limit reached: the events up to the one that went over it (the rest of the
+        read is dropped: what is delivered does not depend on how the output was cut),
+        the CLI ended, the error ready for the next step (docs/budgets.md)."""
+        self._stream.forget(events[keep:])
+        del events[keep:]
+        transport = self._transport
+        assert transport is not None
+        await transport.aclose()
+        ctx = context(
+            self._stream,
+            exit_code=transport.returncode,
+            stderr=transport.stderr_tail(),
+            redaction=self._redaction,
+        )
+        said = f"{self._stream.received} events (session {self._stream.session_id})"
+        then = f"its process group was ended after {said}"
+        self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))
+        if self._state is State.STREAMING:  # not closed meanwhile by another task
+            self._state = State.OVER_BUDGET
+        return events
+
+    async def _read(self) -> bytes | None:
+        """The next chunk of output, or ``None`` once it is over (or the grace ran out)."""
+        transport = self._transport
+        assert transport is not None
+        delay, limit = self._deadlines.next_wait(idle=True)
+        if delay == math.inf:
+            return await transport.receive()
+        chunk = await receive_within(transport, delay, self._clock)
+        if chunk == b"":
+            if limit != "grace":
+                await self._expired(limit)
+            log("run", INFO, "the CLI lingered past its result: ended after result_grace")
+            self._state = State.GRACE_OVER
+            return None
+        return chunk
+
+    async def _expired(self, limit: Expiry) -> None:
+        transport = self._transport
+        log("run", INFO, "the run ran out of time (%s): ending the CLI", limit)
+        await self._end(State.FAILED)
+        raise timeout_error(
+            self._stream,
+            limit,
+            exit_code=transport.returncode if transport is not None else None,
+            stderr=transport.stderr_tail() if transport is not None else "",
+            options=self._options,
+            redaction=self._redaction,
+        )
+
+    async def _finish(self) -> None:
+        """The output is over and delivered: wait for the exit, then the outcome."""
+        transport = self._transport
+        assert transport is not None
+        ended_by_us = False
+        if self._state is State.ENDING:
+            ran_out = await await_exit(transport, self._deadlines, self._clock)
+            if ran_out is not None:
+                if ran_out != "grace":
+                    await self._expired(ran_out)
+                log("run", INFO, "the CLI lingered past its output: ended after result_grace")
+                ended_by_us = True
+        else:
+            ended_by_us = transport.returncode is None
+        await transport.aclose()  # stragglers of its group go too
+        if self._state not in ENDING:
+            raise StopAsyncIteration  # closed by another task meanwhile
+        code = transport.returncode
+        # Ended by us only if our signal ended it: an exit of its own, seen late (a slow
+        # consumer), still means what its status says.
+        ended_by_us = ended_by_us and (code is None or code < 0)
+        outcome = failure_or_result(
+            self._stream,
+            exit_code=code if code is not None else KILLED,
+            ended_by_us=ended_by_us,
+            stderr=transport.stderr_tail(),
+            options=self._options,
+            redaction=self._redaction,
+        )
+        if isinstance(outcome, AgentError):
+            self._state = State.FAILED
+            raise outcome
+        if self.hook_errors:  # the hooks' callbacks' own failures (docs/extend.md)
+            outcome = msgspec.structs.replace(outcome, hook_errors=self.hook_errors)
+        self._result = outcome
+        self._state = State.DONE
+        if self._span is not None:
+            self._end_span(None)
+        raise StopAsyncIteration
+
+    async def _end(self, state: State) -> None:
+        """Over, as ``state`` says (unless it was over already); the transport closed."""
+        if self._state not in OVER:
+            self._state = state
+            self._ready.clear()  # ended: nothing more is delivered
+        if self._transport is not None:
+            await self._transport.aclose()
+        if self._span is not None and state is State.CLOSED:
+            self._end_span(None)
+
+    # --- traces (docs/traces.md): per run, never per event ----------------------------
+    def _end_span(self, error: BaseException | None) -> None:
+        assert self._span is not None
+        self._span.end_run(self._state.value, error, self._stream, self._transport, self._result)
