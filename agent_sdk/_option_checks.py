@@ -23,7 +23,7 @@ import msgspec
 
 from .errors import AgentConfigError
 
-__all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "check_hooks", "shown", "unknown_option"]
+__all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "a_value", "shown", "unknown_option"]
 
 # The credentials (docs/protocol.md §1, "Environment"): never in a repr or an error.
 SECRET_FIELDS = frozenset({"api_key", "auth_token"})
@@ -48,23 +48,6 @@ def shown(name: str, value: Any) -> Any:
     if name == "env" and isinstance(value, Mapping):
         return {key: HIDDEN if key in SECRET_ENV else item for key, item in value.items()}
     return value
-
-
-def check_hooks(hooks: object) -> None:
-    """``AgentOptions(hooks=...)`` is a :class:`~agent_sdk.extend.Hooks` (docs/extend.md,
-    "Hooks that decide").
-
-    Raises:
-        AgentConfigError: it is something else (a dict of callbacks, a function).
-    """
-    from .extend._hooks import Hooks  # only options given hooks pay this import
-
-    if not isinstance(hooks, Hooks):
-        raise AgentConfigError(
-            f"AgentOptions(hooks=...) is {_a(hooks)}, not a Hooks",
-            hint="pass Hooks(before_tool=..., before_shell=...) "
-            "(from agent_sdk.extend import Hooks), or None",
-        )
 
 
 def unknown_option(
@@ -157,7 +140,7 @@ def _noun(annotation: Any, positive: bool, *, plural: bool = False) -> str:
     return ", or ".join(parts)
 
 
-def _a(value: object) -> str:
+def a_value(value: object) -> str:
     name = type(value).__name__
     return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
 
@@ -351,10 +334,10 @@ class OptionChecks:
             key_type, value_type = (_twin(t, _seconds(positive)) for t in get_args(members[0]))
             for key, item in value.items():
                 if not _fits_type(key, key_type):
-                    problem = f"{name} must be {expected}; the name {key!r} is {_a(key)}"
+                    problem = f"{name} must be {expected}; the name {key!r} is {a_value(key)}"
                     return self._error(name, value, problem, None)
                 if not _fits_type(item, value_type):
-                    problem = f"{name} must be {expected}; {name}[{key!r}] is {_a(item)}"
+                    problem = f"{name} must be {expected}; {name}[{key!r}] is {a_value(item)}"
                     hint = f"convert it first, e.g. {name}={{{key!r}: str(value)}}"
                     return self._error(name, value, problem, hint)
         alike = _builtin_alike(value)
@@ -362,12 +345,12 @@ class OptionChecks:
             item_type = _twin(get_args(members[0])[0], _seconds(positive))
             for index, item in enumerate(alike):
                 if not _fits_type(item, item_type):
-                    problem = f"{name} must be {expected}; {name}[{index}] is {_a(item)}"
+                    problem = f"{name} must be {expected}; {name}[{index}] is {a_value(item)}"
                     return self._error(name, value, problem, None)
         if float in members and isinstance(alike, (int, float)) and not isinstance(alike, bool):
             problem = f"{name} must be {expected}, got {value!r}"  # out of range
         else:
-            problem = f"{name} must be {expected}, not {_a(value)}"
+            problem = f"{name} must be {expected}, not {a_value(value)}"
         return self._error(name, value, problem, self._hint(name, value, members, optional))
 
     def _hint(self, name: str, value: Any, members: list[Any], optional: bool) -> str | None:
@@ -391,9 +374,9 @@ class OptionChecks:
         where = name if index is None else f"{name}[{index}]"
         text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
         if not isinstance(text, str):
-            problem = f"{where} must be a path (a str or an os.PathLike), not {_a(path)}"
+            problem = f"{where} must be a path (a str or an os.PathLike), not {a_value(path)}"
             if text is not None:
-                problem += f" of {_a(text)}"
+                problem += f" of {a_value(text)}"
             raise self._error(name, value, problem, None)
         if "\0" in text:
             raise self._error(name, value, f"{where} holds a NUL byte", _NUL_HINT)

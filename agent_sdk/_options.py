@@ -19,7 +19,7 @@ from ._option_checks import (
     HIDDEN,
     SECRET_FIELDS,
     OptionChecks,
-    check_hooks,
+    a_value,
     shown,
     unknown_option,
 )
@@ -246,7 +246,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         if self.tools:
             _check_tools(self.tools)
         if self.hooks is not None:
-            check_hooks(self.hooks)
+            _check_hooks(self.hooks)
         if self.budget is not None and not isinstance(self.budget, Budget):
             raise AgentConfigError(
                 f"AgentOptions(budget=...) must be a Budget, not {type(self.budget).__name__}",
@@ -318,6 +318,23 @@ def _check_tools(tools: Sequence[Any]) -> None:
                 hint="give one another name: @tool(name='...')",
             )
         names.add(item.name)
+
+
+def _check_hooks(hooks: object) -> None:
+    """``AgentOptions(hooks=...)`` is a :class:`~agent_sdk.extend.Hooks` (docs/extend.md,
+    "Hooks that decide").
+
+    Raises:
+        AgentConfigError: it is something else (a dict of callbacks, a function).
+    """
+    from .extend._hooks import Hooks  # only options given hooks pay this import
+
+    if not isinstance(hooks, Hooks):
+        raise AgentConfigError(
+            f"AgentOptions(hooks=...) is {a_value(hooks)}, not a Hooks",
+            hint="pass Hooks(before_tool=..., before_shell=...) "
+            "(from agent_sdk.extend import Hooks), or None",
+        )
 
 
 def given_options(options: object) -> AgentOptions:

@@ -10,7 +10,7 @@ import math
 import numbers
 from typing import TypeGuard
 
-from .._option_checks import _a
+from .._option_checks import a_value
 from ..errors import AgentConfigError
 
 __all__ = ["check_count", "check_fraction", "check_seconds"]
@@ -49,7 +49,7 @@ def _refused(
     if _real(value):
         problem = f"{name} must be {expected}, got {value!r}"  # out of range, nan, inf
     else:
-        problem = f"{name} must be {expected}, not {_a(value)}"
+        problem = f"{name} must be {expected}, not {a_value(value)}"
     if isinstance(value, str):
         hint = f"convert it first, e.g. {owner}({name}={kind.__name__}({value!r}))"
     else:
