@@ -60,6 +60,11 @@ NEVER_SHOWN = {
     "AgentOptions(tools=...): two tools are named {X}",
     "AgentOptions(hooks=...) is {X}, not a Hooks",
     "AgentOptions(hooks=...) is for print-mode runs: the live agent runs no hooks",
+    # A budget is not offered on the command line (docs/budgets.md).
+    "AgentOptions(budget=...) must be a Budget, not {X}",
+    "e.g. AgentOptions(budget=Budget(tool_calls=20)) (from agent_sdk)",
+    "AgentOptions(budget=...)",
+    "the LiveAgent's AgentOptions(budget=...)",
 }
 
 
