@@ -10,7 +10,10 @@ the fake from spawn to result, ``K`` times a round, the round's figure the media
   run's own HOME and config dir, the host's socket);
 - ``1 call``: the agent calls it once: the relay's start (a ``python -I -S`` process the
   fake starts, as the CLI would), MCP's handshake and one round trip;
-- ``10 calls``: ten calls: each one after the first is a round trip only.
+- ``10 calls``: ten calls: each one after the first is a round trip only;
+- ``hooks``: the plain run given a ``before_shell`` hook it never fires;
+- ``1 hook`` / ``10 hooks``: one and ten ``echo`` commands, each asked of the hook first:
+  the CLI starts the relay (in hook mode) for every hook call, so each costs a start.
 
 The figures are the fake's and this machine's: a real CLI adds its own start and its own
 MCP client. Reported as min / median / max of the rounds' medians.
@@ -30,7 +33,7 @@ import anyio
 
 import fake_agent
 from agent_sdk import AgentOptions, run
-from agent_sdk.extend import tool
+from agent_sdk.extend import Hooks, ShellCommand, tool
 
 SESSION = "b7e1c0d2-6a4f-4c3e-9d18-2f5a7c9e1b46"
 
@@ -45,12 +48,23 @@ def lookup_issue(number: int) -> str:
     return f"#{number}: open"
 
 
-def scenario(path: Path, calls: int) -> Path:
+def allow(command: ShellCommand) -> str:
+    return "allow"
+
+
+def scenario(path: Path, calls: int, shell: bool = False) -> Path:
     lines: list[dict[str, Any]] = [
         {"type": "system", "subtype": "init", "session_id": SESSION, "model": "Composer 2"},
     ]
     lines += [
-        {"fake": "mcp_call", "server": "agent_sdk", "tool": "lookup_issue", "args": {"number": n}}
+        {"fake": "shell", "command": f"echo {n}"}
+        if shell
+        else {
+            "fake": "mcp_call",
+            "server": "agent_sdk",
+            "tool": "lookup_issue",
+            "args": {"number": n},
+        }
         for n in range(calls)
     ]
     lines.append(
@@ -83,17 +97,24 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
 
-        def options(calls: int, tools: bool) -> AgentOptions:
-            env = {"FAKE_AGENT_SCENARIO": str(scenario(work / f"s{calls}.ndjson", calls))}
+        def options(calls: int, tools: bool = False, hooks: bool = False) -> AgentOptions:
+            path = scenario(work / f"s{calls}{hooks}.ndjson", calls, shell=hooks)
             return AgentOptions(
-                binary=fake_agent.executable(), env=env, tools=[lookup_issue] if tools else ()
+                binary=fake_agent.executable(),
+                env={"FAKE_AGENT_SCENARIO": str(path)},
+                force=True,
+                tools=[lookup_issue] if tools else (),
+                hooks=Hooks(before_shell=allow) if hooks else None,
             )
 
         contenders = {
-            "plain": options(0, tools=False),
+            "plain": options(0),
             "tools": options(0, tools=True),
             "1 call": options(1, tools=True),
             "10 calls": options(10, tools=True),
+            "hooks": options(0, hooks=True),
+            "1 hook": options(1, hooks=True),
+            "10 hooks": options(10, hooks=True),
         }
         for chosen in contenders.values():
             anyio.run(once, chosen)  # warm-up: imports, bytecode, the fake's own caches
@@ -118,6 +139,9 @@ def main() -> int:
     print(f"  giving tools: +{(med['tools'] - med['plain']) * 1000:.1f} ms a run")
     print(f"  the first call: +{(med['1 call'] - med['tools']) * 1000:.1f} ms")
     print(f"  each later call: +{(med['10 calls'] - med['1 call']) * 1000 / 9:.2f} ms")
+    print(f"  giving hooks: +{(med['hooks'] - med['plain']) * 1000:.1f} ms a run")
+    print(f"  the first hook call: +{(med['1 hook'] - med['hooks']) * 1000:.1f} ms")
+    print(f"  each later hook call: +{(med['10 hooks'] - med['1 hook']) * 1000 / 9:.2f} ms")
     return 0
 
 

@@ -73,5 +73,6 @@ def test_quick_extend_cost_benchmark_prints_every_figure() -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    for row in ("plain", "tools", "1 call", "10 calls", "giving tools", "each later call"):
+    rows = ("plain", "1 call", "10 calls", "giving tools", "each later call", "10 hooks")
+    for row in (*rows, "giving hooks", "each later hook call"):
         assert row in done.stdout
