@@ -33,7 +33,7 @@ import anyio
 
 import fake_agent
 from agent_sdk import AgentOptions, run
-from agent_sdk.extend import Hooks, ShellCommand, tool
+from agent_sdk.extend import Decision, Hooks, ShellCommand, tool
 
 SESSION = "b7e1c0d2-6a4f-4c3e-9d18-2f5a7c9e1b46"
 
@@ -48,7 +48,7 @@ def lookup_issue(number: int) -> str:
     return f"#{number}: open"
 
 
-def allow(command: ShellCommand) -> str:
+def allow(command: ShellCommand) -> Decision:
     return "allow"
 
 
