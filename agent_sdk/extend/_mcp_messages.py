@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from .._protocol.jsonrpc_out import encode_error, encode_result
+
 __all__ = [
     "INVALID_PARAMS",
     "INVALID_REQUEST",
@@ -124,38 +126,3 @@ class CallResult(msgspec.Struct, rename="camel"):
     content: list[TextContent]
     is_error: bool = False
     structured_content: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
-
-
-# The version rides as a msgspec tag: always written, first.
-class _Out(msgspec.Struct, tag_field="jsonrpc", tag="2.0"):
-    pass
-
-
-class _Result(_Out):
-    id: int | str
-    result: Any
-
-
-class _ErrorObject(msgspec.Struct, omit_defaults=True):
-    code: int
-    message: str
-    data: Any = None  # optional in JSON-RPC: not written as a null
-
-
-class _Error(_Out):
-    id: int | str | None
-    error: _ErrorObject
-
-
-_encoder = msgspec.json.Encoder()
-
-
-def encode_result(request_id: int | str, result: Any) -> bytes:
-    """A success answer, one line with its ``\\n``."""
-    return _encoder.encode(_Result(request_id, result)) + b"\n"
-
-
-def encode_error(request_id: int | str | None, code: int, message: str, data: Any = None) -> bytes:
-    """An error answer, one line with its ``\\n`` (``id`` null: the request's id could
-    not be read)."""
-    return _encoder.encode(_Error(request_id, _ErrorObject(code, message, data))) + b"\n"

@@ -16,6 +16,13 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from .._protocol.jsonrpc_out import (
+    RequestId,
+    encode_error,
+    encode_notification,
+    encode_request,
+    encode_result,
+)
 from ..errors import AgentError, ErrorContext
 
 __all__ = [
@@ -43,7 +50,6 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
-RequestId = int | str
 """The agent's ids are integers from 0 (§1); a client may use strings too."""
 
 
@@ -142,7 +148,6 @@ class _Envelope(msgspec.Struct):
 
 
 _decoder = msgspec.json.Decoder(_Envelope)
-_encoder = msgspec.json.Encoder()
 T = TypeVar("T")
 TOO_DEEP = "nested too deep to decode"
 
@@ -220,60 +225,6 @@ def _scalar(value: bytes) -> RequestId:
         except msgspec.DecodeError:
             return value.decode("utf-8", "replace")
     return int(value)
-
-
-# The version rides as a msgspec tag: always encoded, first, even with omit_defaults (a line
-# without `"jsonrpc":"2.0"` is dropped silently by the agent, §1).
-class _Out(msgspec.Struct, omit_defaults=True, tag_field="jsonrpc", tag="2.0"):
-    pass
-
-
-class _OutRequest(_Out):
-    id: RequestId
-    method: str
-    params: Any = None
-
-
-class _OutNotification(_Out):
-    method: str
-    params: Any = None
-
-
-class _OutResult(_Out, omit_defaults=False):
-    id: RequestId | None
-    result: Any
-
-
-class _OutErrorObject(msgspec.Struct, omit_defaults=True):
-    code: int
-    message: str
-    data: Any = None  # optional in JSON-RPC: not sent as a null
-
-
-class _OutError(_Out, omit_defaults=False):
-    id: RequestId | None
-    error: _OutErrorObject
-
-
-def encode_request(request_id: RequestId, method: str, params: Any = None) -> bytes:
-    """A request line; ``params`` is a Struct, a dict or ``None`` (left out)."""
-    return _encoder.encode(_OutRequest(request_id, method, params)) + b"\n"
-
-
-def encode_notification(method: str, params: Any = None) -> bytes:
-    """A notification line (no ``id``: ``session/cancel`` must be one, docs/acp.md §3.7)."""
-    return _encoder.encode(_OutNotification(method, params)) + b"\n"
-
-
-def encode_result(request_id: RequestId | None, result: Any) -> bytes:
-    """A success answer line; ``result`` ``None`` is sent as ``null``."""
-    return _encoder.encode(_OutResult(request_id, result)) + b"\n"
-
-
-def encode_error(request_id: RequestId | None, code: int, message: str, data: Any = None) -> bytes:
-    """An error answer line (``data`` left out when ``None``)."""
-    error = _OutErrorObject(code, message, data)
-    return _encoder.encode(_OutError(request_id, error)) + b"\n"
 
 
 class IdAllocator:
