@@ -67,6 +67,11 @@ class RunEngine(RunFacts):
         clock: Clock = anyio,
     ) -> None:
         self._prompt = given_prompt(prompt)
+        if options.tools or options.hooks is not None:
+            # The run's token, made now: the redaction below masks it (docs/extend.md).
+            from ._transport.tools_home import with_run_token
+
+            options = with_run_token(options)
         self._options = options
         self._transport = transport
         self._clock = clock  # the event loop's; a blocking transport's own (run_sync)

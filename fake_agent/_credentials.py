@@ -6,13 +6,16 @@ echoed request, a model repeating what it was shown) is what a wrapper's redacti
 for, and these modes play one:
 
 - the ``leak_credentials`` directive, in a run: the credentials on stderr, as a non-JSON
-  stdout line, in an assistant event and in the ``result`` that follows it;
+  stdout line, in an assistant event and in the ``result`` that follows it; with
+  ``variables``, also those variables of its environment (a CLI that logs what it passes
+  on, e.g. the ``${env:...}`` of an MCP server's entry, docs/protocol.md §7);
 - ``$FAKE_AGENT_LEAK_CREDENTIALS`` (any non-empty value): every command line (a run, a
   subcommand, ``--version``) fails at once, printing them on stdout and stderr, exit 1.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -63,9 +66,19 @@ def fail_leaking(found: Sequence[str]) -> int:
     return 1
 
 
+def check_leak(spec: dict[str, Any]) -> str | None:
+    """``variables`` is a list of names."""
+    names = spec.get("variables", [])
+    if not all(isinstance(name, str) and name for name in names):
+        return "directive 'leak_credentials': 'variables' must be a list of variable names"
+    return None
+
+
 def run_leak(spec: dict[str, Any], ctx: LeakContext) -> None:
     """The ``leak_credentials`` directive (see the module)."""
-    text = leak_text(ctx.credentials)
+    found = list(ctx.credentials)
+    found += [f"{name}={os.environ.get(name, '')}" for name in spec.get("variables", [])]
+    text = leak_text(found)
     ctx.stderr_text(text + "\n")
     ctx.stdout_line(text)
     ctx.emit(

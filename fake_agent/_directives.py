@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, Protocol
 
 from . import _faults, _files, _fleet, _hooks, _mcp_call, _shell
-from ._credentials import run_leak
+from ._credentials import check_leak, run_leak
 from ._huge import huge_read_events
 
 #: Env var overriding the size of every ``huge_read`` (tests use a small one).
@@ -127,7 +127,9 @@ DIRECTIVES: dict[str, Directive] = {
     "stderr": Directive(_stderr, {"text": (str,)}),
     "exit": Directive(_exit, {"code": (int,)}, must_be_last=True, exit_code=_exit_code),
     "sleep": Directive(_sleep, {"seconds": _NUMBER}),
-    "leak_credentials": Directive(run_leak, {}, optional={"is_error": (bool,)}),
+    "leak_credentials": Directive(
+        run_leak, {}, optional={"is_error": (bool,), "variables": (list,)}, check=check_leak
+    ),
     # Sections played only by a resumed run (``--resume``), or only by a fresh one.
     "only": Directive(_section, {"resumed": (bool,)}),
     "end_only": Directive(_section, {}),

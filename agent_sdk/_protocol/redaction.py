@@ -332,10 +332,13 @@ class HeldText:
         return held
 
 
-def redaction_of(options: AgentOptions, environ: Mapping[str, str]) -> Redaction:
+def redaction_of(
+    options: AgentOptions, environ: Mapping[str, str], also: Iterable[str] = ()
+) -> Redaction:
     """The redaction of a run with ``options`` started from ``environ`` (normally
-    ``os.environ``); :data:`NO_SECRETS` when it has none."""
-    secrets = secrets_of(options, environ)
+    ``os.environ``), and of the secrets ``also`` made for it (a live agent's token for its
+    sessions' tools); :data:`NO_SECRETS` when it has none."""
+    secrets = (*secrets_of(options, environ), *also)
     return Redaction(secrets) if secrets else NO_SECRETS
 
 

@@ -49,6 +49,7 @@ from ..extend._host import (
     SOCKET_ENV,
     TOKEN_ENV,
     ToolHost,
+    new_token,
     open_host,
     relay_command,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "hooks_json",
     "mcp_file",
     "release_all",
+    "with_run_token",
     "with_tools",
 ]
 
@@ -102,6 +104,26 @@ class RunTools:
             config.release()
 
 
+def with_run_token(options: AgentOptions) -> AgentOptions:
+    """``options`` of a run given tools or hooks, with the run's own token in ``env``
+    (under the variable of each relay mode it serves): made before the run's redaction,
+    which reads it there, so the token is masked wherever the CLI shows it (a debug log
+    of what it passes on). :func:`with_tools` serves the tools with it."""
+    token = new_token()
+    env = dict(options.env or {})
+    if options.tools:
+        env[TOKEN_ENV] = token
+    if options.hooks is not None:
+        env[HOOKS_TOKEN_ENV] = token
+    return msgspec.structs.replace(options, env=env)
+
+
+def _token_of(invocation: Invocation, options: AgentOptions) -> str | None:
+    """The token :func:`with_run_token` put in the run's environment, if it did. Without
+    tools, ``TOKEN_ENV`` may be another host's (a fleet task's): the hooks' one is ours."""
+    return invocation.env.get(TOKEN_ENV if options.tools else HOOKS_TOKEN_ENV)
+
+
 def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools, Invocation]:
     """The run's tools served, and ``invocation`` as it must run to reach them (its
     environment: ``HOME``, ``CURSOR_CONFIG_DIR``, the token). Call it in a running event
@@ -112,7 +134,10 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
         AgentConfigError: two tools have one name (checked by the options already).
     """
     host = ToolHost(
-        options.tools, hooks=options.hooks, redact=redaction_of(options, os.environ).text
+        options.tools,
+        hooks=options.hooks,
+        redact=redaction_of(options, os.environ).text,
+        token=_token_of(invocation, options),
     )
     tools = RunTools(host)
     try:

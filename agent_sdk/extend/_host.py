@@ -63,6 +63,7 @@ __all__ = [
     "ToolHost",
     "acp_entry",
     "close_all",
+    "new_token",
     "open_host",
     "permission_title",
     "relay_command",
@@ -86,6 +87,11 @@ CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring
 _live: set[ToolHost] = set()
 if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(after_in_child=_live.clear)
+
+
+def new_token() -> str:
+    """A run's secret for its relay's connections (43 URL-safe characters)."""
+    return secrets.token_urlsafe(32)
 
 
 def relay_command(*mode: str) -> list[str]:
@@ -139,6 +145,8 @@ class ToolHost:
         tools: the tools.
         hooks: the callbacks hook calls are answered with; ``None``: hook calls block.
         redact: applied to every error text sent back (the run's redaction).
+        token: the run's secret, when the run made it already (:func:`new_token`, so its
+            redaction masks it); else one is made here.
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -150,6 +158,7 @@ class ToolHost:
         *,
         hooks: Hooks | None = None,
         redact: Callable[[str], str] = unchanged,
+        token: str | None = None,
     ) -> None:
         self._tools = list(tools)
         McpServer(self._tools)  # checks them now, not at the first connection
@@ -158,7 +167,7 @@ class ToolHost:
         """What the hooks' callbacks raised (or answered wrongly), in order: for the
         program, never sent to the agent."""
         self._redact = redact
-        self._token = secrets.token_urlsafe(32)
+        self._token = token or new_token()
         self.state = HostState.NEW
         self.calls: list[CustomToolCall] = []
         """The calls answered, in the order they were."""

@@ -25,6 +25,7 @@ import msgspec
 
 from .._protocol.redaction import Redaction, redaction_of
 from ..errors import AgentUsageError
+from ..extend._host import new_token
 from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
 from ._control import initialize, request
@@ -120,7 +121,9 @@ class LiveAgent(SessionOpening):
             create_plan=create_plan,
             task=task,
         )
-        self._redaction: Redaction = redaction_of(self.options, os.environ)
+        # The sessions' tools' token (docs/extend.md), made now: the redaction masks it.
+        token = new_token()
+        self._redaction: Redaction = redaction_of(self.options, os.environ, also=(token,))
         self._log = DiagnosticLog(self._redaction)
         # Sessions being loaded, and the history replayed so far (§3.4).
         self._loading: dict[str, list[SessionUpdate]] = {}
@@ -128,7 +131,7 @@ class LiveAgent(SessionOpening):
         self._process: LiveTransport | None = None
         self._conn: Connection | None = None
         self._stack = contextlib.AsyncExitStack()
-        self._tools = SessionTools(self._redaction.text)  # hosts of sessions given tools
+        self._tools = SessionTools(self._redaction.text, token)  # sessions given tools
 
     def __repr__(self) -> str:
         return f"<LiveAgent {self.state.value} pid={self.pid} sessions={len(self.sessions)}>"

@@ -18,10 +18,12 @@ Tools = Sequence[Tool[..., Any] | Callable[..., Any]]
 
 
 class SessionTools:
-    """The hosts of an agent's sessions; :meth:`aclose` ends them all."""
+    """The hosts of an agent's sessions; :meth:`aclose` ends them all. They share the
+    agent's ``token``, which its redaction masks (one agent process reaches them all)."""
 
-    def __init__(self, redact: Callable[[str], str]) -> None:
+    def __init__(self, redact: Callable[[str], str], token: str) -> None:
         self._redact = redact
+        self._token = token
         self.hosts: list[ToolHost] = []
 
     def servers(self, mcp_servers: Sequence[Any], tools: Tools) -> tuple[list[Any], frozenset[str]]:
@@ -34,7 +36,7 @@ class SessionTools:
         """
         if not tools:
             return list(mcp_servers), frozenset()
-        host = ToolHost(tools, redact=self._redact)
+        host = ToolHost(tools, redact=self._redact, token=self._token)
         open_host(host)
         self.hosts.append(host)
         host.start()

@@ -991,3 +991,23 @@ def test_unknown_events_result_is_an_old_one_without_usage() -> None:
     result = events(play("unknown_events"))[-1]
     assert "usage" not in result
     assert "request_id" not in result
+
+
+def test_leak_credentials_prints_the_variables_it_is_asked_for(tmp_path: Path) -> None:
+    # A CLI logging what it passes on to an MCP server (its ${env:...}): the run's own
+    # secrets, which agent_sdk must redact too (docs/extend.md).
+    scenario = tmp_path / "leak.ndjson"
+    step = {"fake": "leak_credentials", "variables": ["PLANTED_TOKEN", "UNSET_ONE"]}
+    scenario.write_text(json.dumps(step) + "\n")
+    env = _env(FAKE_AGENT_SCENARIO=str(scenario), PLANTED_TOKEN="tok-123")
+    env.pop("UNSET_ONE", None)
+    proc = run("-p", "--trust", "--output-format=stream-json", "--", "hi", env=env)
+    assert b"PLANTED_TOKEN=tok-123; UNSET_ONE=\n" in proc.stderr
+
+
+def test_leak_credentials_refuses_variables_that_are_not_names(tmp_path: Path) -> None:
+    scenario = tmp_path / "leak.ndjson"
+    scenario.write_text(json.dumps({"fake": "leak_credentials", "variables": [3]}) + "\n")
+    proc = run("-p", "--trust", "--", "hi", env=_env(FAKE_AGENT_SCENARIO=str(scenario)))
+    assert proc.returncode == 2
+    assert b"'variables' must be a list of variable names" in proc.stderr

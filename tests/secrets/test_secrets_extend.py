@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import msgspec
 import pytest
 from secrets_plant import KEY, MakeOptions, where_shown
 
-from agent_sdk import run_async
+from agent_sdk import AgentOptions, run_async
 from agent_sdk._protocol.redaction import redaction_of
 from agent_sdk.extend import tool
 from agent_sdk.extend._host import ToolHost
@@ -140,3 +141,48 @@ async def test_a_print_mode_runs_failing_hook_sends_no_key_to_the_agent(
     assert len(rejected) == 4  # every gated call was denied
     assert result.hook_errors == [raised] * 4
     assert where_shown(msgspec.structs.replace(result, hook_errors=[])) == []
+
+
+TOKEN_VARIABLES = ["AGENT_SDK_TOOLS_TOKEN", "AGENT_SDK_HOOKS_TOKEN"]
+
+
+@pytest.mark.parametrize("given", ["tools", "hooks"])
+async def test_a_print_mode_runs_own_token_is_redacted_where_the_cli_prints_it(
+    given: str, fake_binary: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A CLI that logs what it passes on to the MCP server and the hooks (the token is in
+    # its environment, docs/extend.md): the run's error, its stderr, its events and its
+    # stdout lines show the token masked, as a key would be.
+    from agent_sdk import AgentResultError
+    from agent_sdk.extend import Hooks
+
+    made: list[str] = []  # every token made, to look for
+    real = secrets.token_urlsafe
+
+    def token_urlsafe(nbytes: int | None = None) -> str:
+        made.append(real(nbytes))
+        return made[-1]
+
+    monkeypatch.setattr(secrets, "token_urlsafe", token_urlsafe)
+    home = tmp_path / "home"
+    (home / ".cursor").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    scenario = tmp_path / "leak.ndjson"
+    scenario.write_text(json.dumps({"fake": "leak_credentials", "variables": TOKEN_VARIABLES}))
+    extra: dict[str, object] = {"tools": [lookup_issue]}
+    if given == "hooks":
+        extra = {"hooks": Hooks(before_tool=lambda call: None)}
+    options = AgentOptions(
+        binary=fake_binary, env={"FAKE_AGENT_SCENARIO": str(scenario)}, cwd=tmp_path, **extra
+    )
+    with tempfile.TemporaryDirectory(prefix="s-", dir="/tmp") as short:
+        monkeypatch.setattr(tempfile, "tempdir", short)
+        with anyio.fail_after(60), pytest.raises(AgentResultError) as caught:
+            await run_async("go", options=options)
+    error = caught.value
+    variable = TOKEN_VARIABLES[0] if given == "tools" else TOKEN_VARIABLES[1]
+    assert f"{variable}=***" in error.context.stderr  # the CLI did print it
+    assert made
+    for token in made:
+        assert where_shown(error, token) == []

@@ -111,3 +111,30 @@ async def test_a_live_budget_error_shows_the_key_nowhere(planted: MakeOptions) -
             await session.send("go")
     assert len(info.value.events) == 2  # the premise: the calls holding the key were kept
     assert where_shown(info.value) == []
+
+
+async def test_a_live_sessions_tools_token_is_in_no_error_nor_diagnostic() -> None:
+    # An agent that says the token it was given for the session's MCP server (in
+    # session/new's mcpServers, docs/acp.md §3.3) in a line that is no JSON-RPC and in an
+    # error answer: the live agent shows it masked, as a key (docs/extend.md).
+    said: list[str] = []
+
+    async def echoing_agent(a: ScriptedAgent) -> None:
+        await a.handshake()
+        opened = await a.expect("session/new")
+        (server,) = opened["params"]["mcpServers"]
+        env = {item["name"]: item["value"] for item in server["env"]}
+        said.append(env["AGENT_SDK_TOOLS_TOKEN"])
+        await a.reply(opened, {"sessionId": SID})
+        prompt = await a.expect("session/prompt")
+        await a.send_line(f"mcp env: AGENT_SDK_TOOLS_TOKEN={said[0]}".encode())
+        await a.fail(prompt, -32603, f"Internal error: token {said[0]}", {"token": said[0]})
+        await a.receive()
+
+    async with LiveAgent(transport=MemoryAcpTransport(echoing_agent)) as agent:
+        session = await agent.new_session(cwd="/", tools=[lookup_issue])
+        with anyio.fail_after(LIMIT), pytest.raises(AgentError) as info:
+            await session.send("go")
+    assert "Internal error: token ***" in str(info.value)  # the premise: it was said
+    assert where_shown(info.value, said[0]) == []
+    assert where_shown(agent.diagnostics, said[0]) == []
