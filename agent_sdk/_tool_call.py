@@ -101,9 +101,11 @@ class ToolCall(msgspec.Struct, frozen=True):
 
     @property
     def custom_tool(self) -> CustomToolCall | None:
-        """When this call was one of your own tools (``AgentOptions(tools=...)``), what
-        your tool got and answered (:class:`~agent_sdk.extend.CustomToolCall`); ``None``
-        for the CLI's tools, other MCP servers' and while it runs (docs/extend.md)."""
+        """When this call was one of your own tools (``AgentOptions(tools=...)``, a live
+        session's ``tools=``), what your tool got and answered
+        (:class:`~agent_sdk.extend.CustomToolCall`); ``None`` for the CLI's tools, other
+        MCP servers' and while it runs; on the live agent, also for a call it asked no
+        permission for (docs/extend.md, "Which calls were ours")."""
         if self.completed is None:
             return None
         found: CustomToolCall | None = custom_tool_of(self.completed)

@@ -56,6 +56,15 @@ class Claims:
         self._recorded = recorded
         self._claimed: set[int] = set()
 
+    def claim_first(self, tool: str) -> CustomToolCall | None:
+        """The first recorded call of ``tool`` not claimed yet, whatever its arguments:
+        for the live agent, whose updates carry none for an MCP call (docs/acp.md §3.10)."""
+        for index, call in enumerate(self._recorded):
+            if index not in self._claimed and call.tool == tool:
+                self._claimed.add(index)
+                return call
+        return None
+
     def claim(self, tool: str | None, arguments: Any) -> CustomToolCall | None:
         """The first recorded call of ``tool`` with ``arguments`` not claimed yet."""
         if tool is None:

@@ -93,9 +93,6 @@ class Router:
     ) -> None:
         self._agent = agent
         self.permission = permission
-        self.own_tools: dict[str, frozenset[str]] = {}
-        """By session id: the permission titles of the tools the user gave that session
-        (``agent_sdk-<tool>: <tool>``), allowed without asking (docs/extend.md)."""
         self.ask_question = ask_question if ask_question is not None else default_ask_question
         self.create_plan = create_plan
         self.task = task
@@ -171,9 +168,8 @@ class Router:
     async def _permission(self, params: RequestPermissionParams) -> RequestPermissionResult:
         session = self.owner(params.session_id)  # a subagent's: decided in its parent's turn
         verdict, decision = Verdict.FAILED, None
-        if session is not None and params.tool_call.title in self.own_tools.get(
-            session.session_id, ()
-        ):
+        own = session._own_tools if session is not None else None
+        if own is not None and own.allows(params.tool_call.tool_call_id, params.tool_call.title):
             # One of the user's own tools (served by this process): the user handed it
             # to the agent, so its call is allowed once, without asking (docs/extend.md).
             verdict, decision = Verdict.DECIDED, "allow_once"

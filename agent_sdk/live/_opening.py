@@ -98,14 +98,14 @@ class SessionOpening:
             session = await agent.new_session(tools=[lookup_issue])
         """
         where = self._cwd(cwd)
-        servers, titles = self._tools.servers(mcp_servers, tools)
+        servers, own = self._tools.servers(mcp_servers, tools)
         params = NewSessionParams(cwd=where, mcp_servers=servers)
         raw = await request(self._agent, "session/new", params)
         result = result_of(self._agent, raw, NewSessionResult, "session/new")
         session = LiveSession(self._agent, result.session_id, where, self.options.budget)
         session._apply(result)
+        session._own_tools = own
         self._router.add(session)
-        self._router.own_tools[result.session_id] = titles
         return session
 
     async def load_session(
@@ -139,7 +139,7 @@ class SessionOpening:
             else LiveSession(self._agent, session_id, where, self.options.budget)
         )
         self._router.sessions[session_id] = session
-        servers, titles = self._tools.servers(mcp_servers, tools)
+        servers, own = self._tools.servers(mcp_servers, tools)
         replay: list[SessionUpdate] = []
         self._loading[session_id] = replay
         try:
@@ -152,7 +152,7 @@ class SessionOpening:
         finally:
             del self._loading[session_id]
         session.cwd, session.history = where, replay
-        self._router.own_tools[session_id] = titles
+        session._own_tools = own
         session._apply(result_of(self._agent, raw, LoadSessionResult, "session/load"))
         return session
 

@@ -40,6 +40,7 @@ from ._requests import (
     RequestPermissionParams,
     SelectedOutcome,
 )
+from ._tools import OwnTools
 from ._turn import LiveResult, LiveTurn, TurnUpdates
 from ._updates import (
     AvailableCommand,
@@ -128,6 +129,7 @@ class LiveSession:
         self._decisions: set[anyio.CancelScope] = set()
         self._cancelled: weakref.WeakSet[anyio.CancelScope] = weakref.WeakSet()
         self._rejected: set[str] = set()
+        self._own_tools: OwnTools | None = None  # the tools the user gave it (docs/extend.md)
         # Its prompts share one budget (docs/budgets.md); None counts nothing.
         self._spending = Spending(budget, "live session") if budget is not None else None
 

@@ -1,20 +1,55 @@
 """The Python tools of a live agent's sessions (docs/extend.md, "The live agent"): a host
 per session given tools, the relay's stdio entry for its ``mcpServers`` (docs/acp.md
-§3.3), the permission titles of its tools (§3.11), and the hosts' end after the agent's
-process."""
+§3.3), the permission titles of its tools (§3.11), which of a turn's tool calls were
+them, and the hosts' end after the agent's process."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from .._tool_call_events import ToolCallCompleted, set_custom_tool
 from ..extend._host import ToolHost, acp_entry, open_host, permission_title
+from ..extend._served import Claims
 from ..extend._tool import Tool
 
-__all__ = ["SessionTools", "Tools"]
+__all__ = ["OwnTools", "SessionTools", "Tools"]
 
 Tools = Sequence[Tool[..., Any] | Callable[..., Any]]
 """What ``tools=`` takes: tools (``agent_sdk.extend.tool``)."""
+
+
+class OwnTools:
+    """The tools the user gave one session, as its turns meet them.
+
+    A permission request titled ``agent_sdk-<tool>: <tool>`` (§3.11) for one of them is
+    allowed without asking (:meth:`allows`), and its call id is remembered: that call's
+    completion is given the host's first record of that tool not given yet
+    (:meth:`mark`). The updates name neither the server nor the arguments of an MCP call
+    (§3.10), so a call the agent asked no permission for is not known as ours.
+    """
+
+    def __init__(self, host: ToolHost) -> None:
+        self._tools = {permission_title(name): name for name in host.names}
+        self._claims = Claims(host.calls)
+        self._asked: dict[str, str] = {}  # call id -> tool, from the permission requests
+
+    def allows(self, call_id: str, title: str | None) -> bool:
+        """Whether the permission request of ``call_id`` titled ``title`` is for one of
+        the tools (and so allowed: the user handed it to the agent)."""
+        tool = self._tools.get(title or "")
+        if tool is None:
+            return False
+        self._asked[call_id] = tool
+        return True
+
+    def mark(self, events: Iterable[object]) -> None:
+        """Give each completion of ``events`` that was one of the tools its record."""
+        for event in events:
+            if type(event) is ToolCallCompleted and event.call_id in self._asked:
+                found = self._claims.claim_first(self._asked.pop(event.call_id))
+                if found is not None:
+                    set_custom_tool(event, found)
 
 
 class SessionTools:
@@ -26,22 +61,23 @@ class SessionTools:
         self._token = token
         self.hosts: list[ToolHost] = []
 
-    def servers(self, mcp_servers: Sequence[Any], tools: Tools) -> tuple[list[Any], frozenset[str]]:
+    def servers(
+        self, mcp_servers: Sequence[Any], tools: Tools
+    ) -> tuple[list[Any], OwnTools | None]:
         """The ``mcpServers`` to send: the caller's, and the entry of a new host of
-        ``tools`` (served until :meth:`aclose`); the permission titles of those tools.
+        ``tools`` (served until :meth:`aclose`); the session's :class:`OwnTools`.
 
         Raises:
             AgentConfigError: two tools have one name, or a function cannot be a tool.
             AgentStartError: the socket could not be made.
         """
         if not tools:
-            return list(mcp_servers), frozenset()
+            return list(mcp_servers), None
         host = ToolHost(tools, redact=self._redact, token=self._token)
         open_host(host)
         self.hosts.append(host)
         host.start()
-        titles = frozenset(permission_title(name) for name in host.names)
-        return [*mcp_servers, acp_entry(host)], titles
+        return [*mcp_servers, acp_entry(host)], OwnTools(host)
 
     async def aclose(self) -> None:
         """End every host (after the agent's process: their relays are its children)."""

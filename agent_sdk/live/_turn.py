@@ -39,6 +39,7 @@ from ._bridge import Bridge, LiveEvent
 from ._feed import TurnFeed
 from ._messages import ContentBlock, PromptParams, PromptResult
 from ._subagents import Subagent, Subagents
+from ._tools import OwnTools
 from ._updates import AcpPlan, SessionUpdate, SubagentUpdate
 
 if TYPE_CHECKING:
@@ -70,6 +71,9 @@ class TurnSession(Protocol):
     def _was_rejected(self, call_id: str) -> bool: ...
 
     def _redact(self, text: str) -> str: ...
+
+    @property
+    def _own_tools(self) -> OwnTools | None: ...
     @property
     def _spending(self) -> Spending | None: ...
 
@@ -234,6 +238,8 @@ class LiveTurn:
             else:
                 self._subagents.parent(item)
                 events = self._bridge(item)
+                if self.session._own_tools is not None:
+                    self.session._own_tools.mark(events)
                 if self.session._spending is not None:
                     events = await self._count(events)
                 self._pending.extend(events)

@@ -137,3 +137,41 @@ async def test_two_tools_of_one_name_are_refused_before_the_session(
         with pytest.raises(AgentConfigError):
             await agent.new_session(tools=[lookup_issue, tool(name="lookup_issue")(fail)])
         assert agent.sessions == []
+
+
+async def test_a_turns_tool_calls_say_which_were_our_tools(options: AgentOptions) -> None:
+    # Known as ours by the permission request the agent made for them (titled
+    # agent_sdk-<tool>: <tool>, docs/acp.md §3.11): each completed call is given the
+    # host's record of it, in order (docs/extend.md, "Which calls were ours").
+    async with LiveAgent(tools_options(options)) as agent:
+        session = await agent.new_session(tools=[lookup_issue, fail])
+        live_turn = session.run("look up issue 26")
+        with anyio.fail_after(LIMIT):
+            async for _ in live_turn:
+                pass
+    calls = [call.custom_tool for call in live_turn.result.tool_calls]
+    assert [(c.tool, c.arguments, c.is_error) for c in calls if c is not None] == [
+        ("lookup_issue", {"number": 26}, False),
+        ("fail", {"reason": "the tracker is down"}, True),
+    ]
+
+
+async def test_calls_of_a_users_own_server_are_not_ours(
+    options: AgentOptions, tmp_path: Path
+) -> None:
+    # The same calls, served by the user's own entry (allowed by their callback): no call
+    # of the turn is one of agent_sdk's tools.
+    server = {
+        "name": "agent_sdk",
+        "command": sys.executable,
+        "args": [str(Path(__file__).parents[1] / "extend" / "tools_server.py"), "asyncio"],
+        "env": [{"name": "TOOLS_SERVER_SECRET", "value": "s3cret"}],
+    }
+    async with LiveAgent(tools_options(options), permission=lambda p: "allow_once") as agent:
+        session = await agent.new_session(mcp_servers=[server])
+        live_turn = session.run("look up issue 26")
+        with anyio.fail_after(LIMIT):
+            async for _ in live_turn:
+                pass
+    assert len(live_turn.result.tool_calls) == 2  # the premise: both were called
+    assert [call.custom_tool for call in live_turn.result.tool_calls] == [None, None]
