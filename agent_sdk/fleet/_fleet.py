@@ -71,16 +71,10 @@ class LocalBackend:
         *,
         report: Callable[[Progress], object],
         before_start: Callable[[], Awaitable[None]],
-        spending: Spending | None = None,
     ) -> TaskOutcome:
-        """Run one task to its outcome (``spending``: the fleet's budget, if any)."""
+        """Run one task to its outcome; its progress to ``report``, in order."""
         return await run_task(
-            task,
-            settings,
-            report=report,
-            before_start=before_start,
-            transport=self.transport,
-            spending=spending,
+            task, settings, report=report, before_start=before_start, transport=self.transport
         )
 
 
@@ -266,12 +260,14 @@ class Fleet:
             try:
                 outcome: TaskOutcome
                 if self._spending is not None:
+                    # The fleet's budget is counted here, by the local backend's runner.
                     assert isinstance(self.backend, LocalBackend)  # _fleet_spending
-                    outcome = await self.backend.run_task(
+                    outcome = await run_task(
                         task,
                         self.settings,
                         report=self._report,
                         before_start=self._before_start,
+                        transport=self.backend.transport,
                         spending=self._spending,
                     )
                 else:
