@@ -21,6 +21,7 @@ import pytest
 from proctable import _table, is_running, processes_with_env, settles
 
 from agent_sdk import (
+    AgentBudgetError,
     AgentConfigError,
     AgentConfigRaceError,
     AgentError,
@@ -29,6 +30,7 @@ from agent_sdk import (
     AgentProcessError,
     AgentResultError,
     AgentUsageLimitError,
+    Budget,
     ErrorContext,
 )
 from agent_sdk.events import ResultEvent
@@ -222,6 +224,39 @@ async def test_outcomes_come_back_typed_as_from_the_local_backend(
     assert "usage limit" in failed.error.stderr
     assert failed.error.exit_code == 1
     assert failed.attempts == 1
+
+
+async def test_a_tasks_own_budget_holds_on_ray_as_on_the_local_backend(
+    backend: RayBackend, fake_binary: str
+) -> None:
+    # The worker counts the task's own Budget as the events arrive (docs/budgets.md):
+    # the same error, figures and events as here.
+    options = msgspec.structs.replace(fake(fake_binary, "tools"), budget=Budget(tool_calls=1))
+    tasks = [Task(prompt="p", id="capped", options=options)]
+    (on_ray,) = await run_all(Fleet(tasks, backend=backend))
+    (here,) = await run_all(Fleet(tasks, backend=LocalBackend()))
+    assert isinstance(on_ray, TaskFailed)
+    assert isinstance(here, TaskFailed)
+    error, expected = on_ray.error, here.error
+    assert type(error) is AgentBudgetError
+    assert type(expected) is AgentBudgetError
+    figures = (error.limit, error.kind, error.used, error.allowed, error.scope)
+    assert figures == ("tool_calls", None, 2, 1, "run")
+    assert figures == (
+        expected.limit,
+        expected.kind,
+        expected.used,
+        expected.allowed,
+        expected.scope,
+    )
+    assert error.session_id is not None
+    assert expected.session_id is not None
+    said = str(error).replace(error.session_id, "S")
+    assert said == str(expected).replace(expected.session_id, "S")
+    assert [without_session(e) for e in error.events] == [
+        without_session(e) for e in expected.events
+    ]
+    assert on_ray.attempts == 1  # never retried
 
 
 async def test_progress_arrives_in_order_as_with_the_local_backend(
