@@ -7,22 +7,19 @@ code, on asyncio and trio.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from extend_env import LIMIT, PONG, raw_ping, serving, short_temp_dir
 
 from agent_sdk.extend import Deny, Hooks, ShellCommand, ToolUse
-from agent_sdk.extend._host import HOOKS_TOKEN_ENV, ToolHost, relay_command
+from agent_sdk.extend._host import HOOKS_TOKEN_ENV, relay_command
 
 pytestmark = pytest.mark.anyio
-
-LIMIT = 60.0  # only a broken relay or host waits this long
 
 
 def shell_event(command: str) -> bytes:
@@ -45,20 +42,8 @@ def broken(call: ToolUse) -> Any:
 
 @pytest.fixture
 def temp_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="hookrelay-", dir="/tmp") as where:
-        monkeypatch.setattr(tempfile, "tempdir", where)
-        yield Path(where)
-
-
-@contextlib.asynccontextmanager
-async def serving(hooks: Hooks | None) -> AsyncIterator[ToolHost]:
-    host = ToolHost([], hooks=hooks)
-    host.open()
-    host.start()
-    try:
-        yield host
-    finally:
-        await host.aclose()
+    with short_temp_dir(monkeypatch, "hookrelay-") as where:
+        yield where
 
 
 async def hook_call(
@@ -74,20 +59,20 @@ async def hook_call(
 
 
 async def test_an_allowed_command_is_answered_allow_with_exit_0(temp_dir: Path) -> None:
-    async with serving(Hooks(before_shell=no_pushes)) as host:
+    async with serving(hooks=Hooks(before_shell=no_pushes)) as host:
         code, answer, _ = await hook_call(host.socket_path, host.token, shell_event("ls"))
     assert (code, answer) == (0, {"permission": "allow"})
 
 
 async def test_a_denied_command_is_answered_with_its_reason(temp_dir: Path) -> None:
-    async with serving(Hooks(before_shell=no_pushes)) as host:
+    async with serving(hooks=Hooks(before_shell=no_pushes)) as host:
         event = shell_event("git push origin main")
         code, answer, _ = await hook_call(host.socket_path, host.token, event)
     assert (code, answer) == (0, {"permission": "deny", "user_message": "pushing is for people"})
 
 
 async def test_a_callback_that_raises_denies_and_the_host_keeps_the_error(temp_dir: Path) -> None:
-    async with serving(Hooks(before_tool=broken)) as host:
+    async with serving(hooks=Hooks(before_tool=broken)) as host:
         code, answer, _ = await hook_call(host.socket_path, host.token, tool_event())
         errors = list(host.hook_errors)
     assert code == 0
@@ -108,14 +93,14 @@ async def test_a_relay_that_cannot_reach_the_host_exits_2_with_words(temp_dir: P
 
 
 async def test_a_relay_without_the_token_exits_2_and_says_why(temp_dir: Path) -> None:
-    async with serving(Hooks(before_tool=broken)) as host:
+    async with serving(hooks=Hooks(before_tool=broken)) as host:
         code, _, stderr = await hook_call(host.socket_path, None, tool_event())
     assert code == 2
     assert b"AGENT_SDK_HOOKS_TOKEN is not set" in stderr
 
 
 async def test_a_wrong_token_gets_no_answer_and_blocks(temp_dir: Path) -> None:
-    async with serving(Hooks(before_tool=broken)) as host:
+    async with serving(hooks=Hooks(before_tool=broken)) as host:
         code, answer, stderr = await hook_call(host.socket_path, "not-the-token", tool_event())
         errors = list(host.hook_errors)
     assert (code, answer, errors) == (2, None, [])  # the callback never ran
@@ -123,24 +108,19 @@ async def test_a_wrong_token_gets_no_answer_and_blocks(temp_dir: Path) -> None:
 
 
 async def test_a_host_without_hooks_blocks_a_hook_call(temp_dir: Path) -> None:
-    async with serving(None) as host:
+    async with serving(hooks=None) as host:
         code, _, stderr = await hook_call(host.socket_path, host.token, tool_event())
     assert code == 2
     assert b"no hooks" in stderr
 
 
 async def test_input_that_is_no_hook_event_exits_2(temp_dir: Path) -> None:
-    async with serving(Hooks(before_tool=broken)) as host:
+    async with serving(hooks=Hooks(before_tool=broken)) as host:
         code, _, _ = await hook_call(host.socket_path, host.token, b'{"jsonrpc": "2.0"}\n')
     assert code == 2
 
 
 async def test_the_mcp_path_still_answers_after_a_hook_call(temp_dir: Path) -> None:
-    async with serving(Hooks(before_shell=no_pushes)) as host:
+    async with serving(hooks=Hooks(before_shell=no_pushes)) as host:
         await hook_call(host.socket_path, host.token, shell_event("ls"))
-        stream = await anyio.connect_unix(host.socket_path)
-        async with stream:
-            ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
-            await stream.send(host.token.encode() + b"\n" + ping)
-            with anyio.fail_after(LIMIT):
-                assert await stream.receive() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
+        assert await raw_ping(host, host.token) == PONG

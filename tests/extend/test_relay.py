@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import anyio
 import mcp
 import pytest
+from extend_env import LIMIT, PING, PONG, raw_ping, serving, short_temp_dir
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import TextContent
 
@@ -24,8 +24,6 @@ from agent_sdk.extend import tool
 from agent_sdk.extend._host import PREFIX, SOCKET_ENV, TOKEN_ENV, HostState, ToolHost, relay_command
 
 pytestmark = pytest.mark.anyio
-
-LIMIT = 60.0  # only a broken relay or host waits this long
 
 
 @tool
@@ -40,24 +38,15 @@ async def fail(why: str) -> str:
     raise ValueError(why)
 
 
+TOOLS = [add, fail]
+
+
 @pytest.fixture
 def temp_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A short private temp dir for the hosts' directories (a socket's path has a limit
     of about 100 bytes), set as the system's temp dir."""
-    with tempfile.TemporaryDirectory(prefix="relay-", dir="/tmp") as where:
-        monkeypatch.setattr(tempfile, "tempdir", where)
-        yield Path(where)
-
-
-@contextlib.asynccontextmanager
-async def serving(*tools: Any) -> AsyncIterator[ToolHost]:
-    host = ToolHost(list(tools) or [add, fail])
-    host.open()
-    host.start()
-    try:
-        yield host
-    finally:
-        await host.aclose()
+    with short_temp_dir(monkeypatch, "relay-") as where:
+        yield where
 
 
 def relay_env(host: ToolHost, token: str | None = None) -> dict[str, str]:
@@ -81,14 +70,14 @@ def texts(result: Any) -> list[str]:
 
 
 async def test_the_client_lists_the_hosts_tools_through_the_relay(temp_dir: Path) -> None:
-    async with serving() as host, client(relay_env(host), temp_dir / "stderr") as session:
+    async with serving(TOOLS) as host, client(relay_env(host), temp_dir / "stderr") as session:
         await session.initialize()
         listed = sorted(t.name for t in (await session.list_tools()).tools)
     assert listed == ["add", "fail"]
 
 
 async def test_the_client_calls_a_tool_in_this_process_through_the_relay(temp_dir: Path) -> None:
-    async with serving() as host, client(relay_env(host), temp_dir / "stderr") as session:
+    async with serving(TOOLS) as host, client(relay_env(host), temp_dir / "stderr") as session:
         await session.initialize()
         result = await session.call_tool("add", {"a": 40})
     assert texts(result) == ["42"]
@@ -96,7 +85,7 @@ async def test_the_client_calls_a_tool_in_this_process_through_the_relay(temp_di
 
 
 async def test_the_host_records_each_call_it_served(temp_dir: Path) -> None:
-    async with serving() as host, client(relay_env(host), temp_dir / "stderr") as session:
+    async with serving(TOOLS) as host, client(relay_env(host), temp_dir / "stderr") as session:
         await session.initialize()
         await session.call_tool("add", {"a": 1, "b": 1})
         await session.call_tool("fail", {"why": "no issue 7"})
@@ -115,28 +104,15 @@ async def test_the_host_records_each_call_it_served(temp_dir: Path) -> None:
 
 
 async def test_a_wrong_token_is_refused_and_nothing_is_served(temp_dir: Path) -> None:
-    async with serving() as host:
-        stream = await anyio.connect_unix(host.socket_path)
-        async with stream:
-            ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
-            await stream.send(b"not-the-token\n" + ping)
-            with anyio.fail_after(LIMIT), pytest.raises(anyio.EndOfStream):
-                await stream.receive()  # closed, never answered
+    async with serving(TOOLS) as host:
+        with pytest.raises(anyio.EndOfStream):
+            await raw_ping(host, "not-the-token")  # closed, never answered
 
 
 async def test_the_right_token_is_served_on_a_raw_socket(temp_dir: Path) -> None:
     # The counterpart of the test above: the same bytes after the right token are answered.
-    async with serving() as host:
-        stream = await anyio.connect_unix(host.socket_path)
-        async with stream:
-            ping = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
-            await stream.send(host.token.encode() + b"\n" + ping)
-            with anyio.fail_after(LIMIT):
-                assert await stream.receive() == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
-
-
-PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
-PONG = b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
+    async with serving(TOOLS) as host:
+        assert await raw_ping(host, host.token) == PONG
 
 
 async def start_relay(env: dict[str, str]) -> anyio.abc.Process:
@@ -158,7 +134,7 @@ async def exit_of(process: anyio.abc.Process) -> int:
 
 
 async def test_the_relay_ends_when_its_client_closes_stdin(temp_dir: Path) -> None:
-    async with serving() as host, await start_relay(relay_env(host)) as process:
+    async with serving(TOOLS) as host, await start_relay(relay_env(host)) as process:
         assert await pinged(process) == PONG
         assert process.stdin is not None
         await process.stdin.aclose()
@@ -166,7 +142,7 @@ async def test_the_relay_ends_when_its_client_closes_stdin(temp_dir: Path) -> No
 
 
 async def test_the_relay_ends_when_the_host_goes(temp_dir: Path) -> None:
-    async with serving() as host:
+    async with serving(TOOLS) as host:
         process = await start_relay(relay_env(host))
         assert await pinged(process) == PONG
     async with process:  # stdin still open: only the host's end tells it to go
@@ -196,7 +172,7 @@ def test_the_relay_imports_nothing_of_agent_sdk() -> None:
 
 
 async def test_the_hosts_dir_is_private_and_removed_at_close(temp_dir: Path) -> None:
-    async with serving() as host:
+    async with serving(TOOLS) as host:
         directory = host.directory
         assert directory is not None
         assert directory.name.startswith(PREFIX)
@@ -221,12 +197,12 @@ async def test_a_dead_owners_host_dir_is_swept_by_the_next_host(temp_dir: Path) 
         child.kill()  # SIGKILL: it runs no cleanup
         await child.wait()
     assert await left.is_dir()
-    async with serving():
+    async with serving(TOOLS):
         assert not await left.exists()
 
 
 async def test_the_token_is_in_no_argv_and_no_file(temp_dir: Path) -> None:
-    async with serving() as host, await start_relay(relay_env(host)) as process:
+    async with serving(TOOLS) as host, await start_relay(relay_env(host)) as process:
         assert await pinged(process) == PONG  # connected: it has read its token
         assert host.token not in " ".join(relay_command())
         assert host.token not in repr(host)

@@ -4,20 +4,19 @@ owns or not; the hooks' files are in no ``changes`` and nothing is left behind."
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
+from extend_env import CONFIG, UserHome, committed_repo, left_behind, outcome_of, short_temp_dir
 from fake_env import clean_env
 from gitrepo import git
 
 from agent_sdk import AgentOptions
 from agent_sdk._owner import PREFIXES
 from agent_sdk.extend import Deny, Hooks, ShellCommand, tool
-from agent_sdk.fleet import Fleet, Task, TaskSucceeded
+from agent_sdk.fleet import Fleet, Task
 
 pytestmark = pytest.mark.anyio
 
@@ -40,25 +39,14 @@ def no_shell(call: ShellCommand) -> Any:
 
 @pytest.fixture
 def temp_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    home = tmp_path / "home"
-    (home / ".cursor").mkdir(parents=True)
-    (home / ".cursor" / "cli-config.json").write_text('{"version": 1}')
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
-    with tempfile.TemporaryDirectory(prefix="fleeth-", dir="/tmp") as where:
-        monkeypatch.setattr(tempfile, "tempdir", where)
-        yield Path(where)
+    UserHome(tmp_path, CONFIG).set_as_home(monkeypatch)
+    with short_temp_dir(monkeypatch, "fleeth-") as where:
+        yield where
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    (path / "README").write_text("hello\n")
-    git(path, "init", "-q")
-    git(path, "add", "-A")
-    git(path, "commit", "-q", "-m", "first")
-    return path
+    return committed_repo(tmp_path / "repo")
 
 
 def options(fake_binary: str, **more: Any) -> AgentOptions:
@@ -66,13 +54,6 @@ def options(fake_binary: str, **more: Any) -> AgentOptions:
     return AgentOptions(
         binary=fake_binary, env=env, force=True, hooks=Hooks(before_shell=no_shell), **more
     )
-
-
-async def outcome_of(fleet: Fleet) -> Any:
-    async with fleet:
-        (outcome,) = [outcome async for outcome in fleet]
-    assert isinstance(outcome, TaskSucceeded), outcome
-    return outcome
 
 
 def outcomes(outcome: Any) -> dict[str, str | None]:
@@ -100,5 +81,4 @@ async def test_a_task_with_hooks_and_no_tools_outside_a_worktree(
     task = Task(prompt="triage", options=options(fake_binary, cwd=workspace))
     outcome = await outcome_of(Fleet([task], isolation=["config"], keep_events=True))
     assert outcomes(outcome)["shellToolCall"] == "rejected"
-    left = [p.name async for p in anyio.Path(temp_dir).iterdir() if p.name.startswith(PREFIXES)]
-    assert left == []
+    assert left_behind(temp_dir, PREFIXES) == []

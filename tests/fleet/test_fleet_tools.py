@@ -5,13 +5,13 @@ elsewhere serves them as any print-mode run (its own HOME)."""
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from extend_env import CONFIG, UserHome, committed_repo, left_behind, outcome_of, short_temp_dir
 from fake_env import clean_env
 from gitrepo import git
 
@@ -19,7 +19,7 @@ from agent_sdk import AgentOptions
 from agent_sdk._owner import PREFIXES
 from agent_sdk._transport import tools_home
 from agent_sdk.extend import tool
-from agent_sdk.fleet import Fleet, Task, TaskSucceeded
+from agent_sdk.fleet import Fleet, Task
 
 pytestmark = pytest.mark.anyio
 
@@ -39,37 +39,19 @@ def fail(reason: str) -> str:
 @pytest.fixture
 def temp_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     """A short temp dir for the sockets; a HOME with an empty ~/.cursor."""
-    home = tmp_path / "home"
-    (home / ".cursor").mkdir(parents=True)
-    (home / ".cursor" / "cli-config.json").write_text('{"version": 1}')
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
-    with tempfile.TemporaryDirectory(prefix="fleet-", dir="/tmp") as where:
-        monkeypatch.setattr(tempfile, "tempdir", where)
-        yield Path(where)
+    UserHome(tmp_path, CONFIG).set_as_home(monkeypatch)
+    with short_temp_dir(monkeypatch, "fleet-") as where:
+        yield where
 
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
-    path.mkdir()
-    (path / "README").write_text("hello\n")
-    git(path, "init", "-q")
-    git(path, "add", "-A")
-    git(path, "commit", "-q", "-m", "first")
-    return path
+    return committed_repo(tmp_path / "repo")
 
 
 def options(fake_binary: str) -> AgentOptions:
     env = clean_env(FAKE_AGENT_SCENARIO="custom_tools")
     return AgentOptions(binary=fake_binary, env=env, tools=[lookup_issue, fail])
-
-
-async def outcome_of(fleet: Fleet) -> Any:
-    async with fleet:
-        (outcome,) = [outcome async for outcome in fleet]
-    assert isinstance(outcome, TaskSucceeded), outcome
-    return outcome
 
 
 def mcp_outcomes(outcome: Any) -> list[str | None]:
@@ -118,8 +100,7 @@ async def test_a_task_outside_a_worktree_serves_its_tools_as_a_run_does(
     task = Task(prompt="look up issue 26", options=options(fake_binary))
     outcome = await outcome_of(Fleet([task], isolation=["config"], keep_events=True))
     assert mcp_outcomes(outcome) == ["success", "success"]
-    left = [p.name async for p in anyio.Path(temp_dir).iterdir() if p.name.startswith(PREFIXES)]
-    assert left == []
+    assert left_behind(temp_dir, PREFIXES) == []
 
 
 async def test_a_repo_with_its_own_mcp_file_keeps_it_and_still_gets_the_tools(

@@ -11,17 +11,16 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
-from fake_env import clean_env, fake_env
+from extend_env import A_FILE_OF_THEIRS, CONFIG, LIMIT, UserHome, left_behind, short_temp_dir
+from fake_env import fake_env
 
 from agent_sdk import AgentOptions, Session, run, run_async
-from agent_sdk._owner import PREFIXES
 from agent_sdk.extend import (
     Allow,
     Approval,
@@ -39,8 +38,6 @@ from agent_sdk.tool_results import Rejection
 pytestmark = pytest.mark.anyio
 
 MakeOptions = Callable[..., AgentOptions]
-OURS = PREFIXES[1:]  # every dir a run makes
-LIMIT = 60.0
 
 
 @tool
@@ -55,35 +52,16 @@ def post_comment(number: int, text: str) -> str:
     return "posted"
 
 
-class User:
-    """A user's HOME with a config dir and a file of theirs."""
-
-    def __init__(self, root: Path) -> None:
-        self.home = root / "home"
-        self.cursor = self.home / ".cursor"
-        self.cursor.mkdir(parents=True)
-        (self.cursor / "cli-config.json").write_text('{"version": 1}\n')
-        (self.home / ".gitconfig").write_text("[user]\n\tname = Me\n")
-
-    def snapshot(self) -> dict[str, bytes]:
-        return {
-            str(p.relative_to(self.home)): p.read_bytes()
-            for p in sorted(self.home.rglob("*"))
-            if p.is_file()
-        }
-
-
 @pytest.fixture
 def temp_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="hooks-", dir="/tmp") as where:
-        monkeypatch.setattr(tempfile, "tempdir", where)
-        monkeypatch.setenv("TMPDIR", where)
-        yield Path(where)
+    with short_temp_dir(monkeypatch, "hooks-", tmpdir_env=True) as where:
+        yield where
 
 
 @pytest.fixture
-def user(temp_dir: Path) -> User:
-    return User(temp_dir)
+def user(temp_dir: Path) -> UserHome:
+    """A user's HOME with a config dir and a file of theirs."""
+    return UserHome(temp_dir, {**CONFIG, **A_FILE_OF_THEIRS})
 
 
 @pytest.fixture
@@ -94,20 +72,15 @@ def workspace(temp_dir: Path) -> Path:
 
 
 @pytest.fixture
-def options(fake_binary: str, user: User, workspace: Path) -> MakeOptions:
+def options(fake_binary: str, user: UserHome, workspace: Path) -> MakeOptions:
     def make(hooks: Hooks | None, **kwargs: Any) -> AgentOptions:
-        env = clean_env(FAKE_AGENT_SCENARIO="issue_bot", HOME=str(user.home))
-        env.pop("CURSOR_CONFIG_DIR", None)  # the user's: ~/.cursor
+        env = user.run_env(FAKE_AGENT_SCENARIO="issue_bot")
         kwargs.setdefault("tools", [lookup_issue, post_comment])
         return AgentOptions(
             binary=fake_binary, cwd=workspace, env=env, force=True, hooks=hooks, **kwargs
         )
 
     return make
-
-
-def left_behind(temp_dir: Path) -> list[str]:
-    return sorted(p.name for p in temp_dir.iterdir() if p.name.startswith(OURS))
 
 
 def call_of(result: Any, kind: str) -> Any:
@@ -217,7 +190,7 @@ async def test_hooks_without_tools_need_no_tools(options: MakeOptions) -> None:
 
 
 async def test_nothing_is_left_on_disk_nor_in_the_users_home_or_tree(
-    options: MakeOptions, temp_dir: Path, user: User, workspace: Path
+    options: MakeOptions, temp_dir: Path, user: UserHome, workspace: Path
 ) -> None:
     before = user.snapshot()
     with anyio.fail_after(LIMIT):
@@ -227,7 +200,7 @@ async def test_nothing_is_left_on_disk_nor_in_the_users_home_or_tree(
     assert sorted(os.listdir(workspace)) == ["triage.md"]  # the agent's only
 
 
-async def test_the_users_own_hooks_keep_running(options: MakeOptions, user: User) -> None:
+async def test_the_users_own_hooks_keep_running(options: MakeOptions, user: UserHome) -> None:
     script = user.cursor / "hooks" / "log.sh"
     script.parent.mkdir()
     log = user.home.parent / "hook.log"
@@ -270,7 +243,7 @@ async def test_a_session_answers_its_hooks_on_each_turn(options: MakeOptions) ->
 
 
 def test_a_hook_that_cannot_reach_the_run_blocks_the_call(
-    temp_dir: Path, user: User, workspace: Path
+    temp_dir: Path, user: UserHome, workspace: Path
 ) -> None:
     # The run's hooks.json with its host gone (the run ended, the socket removed): the
     # relay exits 2, which blocks, and its words are the stream's reason.

@@ -6,17 +6,13 @@ disk (its HOME, config dir and socket dir) is removed by the next run with tools
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import signal
 import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fake_env import clean_env
+from extend_env import left_behind, program_started, short_temp_dir
 from proctable import is_running, processes_with_env, settles
 
 from agent_sdk import AgentOptions, run_sync
@@ -55,11 +51,17 @@ def lookup_issue(number: int) -> str:
     return "Issue 26"
 
 
+STEPS = [
+    {"type": "system", "subtype": "init", "session_id": "s-1", "model": "Auto"},
+    {"fake": "mcp_call", "server": "agent_sdk", "tool": "lookup_issue", "args": {"number": 26}},
+    {"fake": "stall"},
+]
+
+
 @pytest.fixture
-def temp_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="pd-", dir="/tmp") as where:
-        monkeypatch.setattr(tempfile, "tempdir", where)
-        yield Path(where)
+def temp_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    with short_temp_dir(monkeypatch, "pd-") as where:
+        yield where
 
 
 @contextlib.contextmanager
@@ -67,33 +69,11 @@ def program_serving(
     fake_binary: str, temp_dir: Path, tmp_path: Path
 ) -> Iterator[tuple[subprocess.Popen[str], list[int]]]:
     """A program whose run's tool was called (the relay runs), and the relay's pid."""
-    scenario = tmp_path / "call_then_stall.ndjson"
-    steps = [
-        {"type": "system", "subtype": "init", "session_id": "s-1", "model": "Auto"},
-        {"fake": "mcp_call", "server": "agent_sdk", "tool": "lookup_issue", "args": {"number": 26}},
-        {"fake": "stall"},
-    ]
-    scenario.write_text("".join(json.dumps(step) + "\n" for step in steps))
-    home = tmp_path / "home"
-    (home / ".cursor").mkdir(parents=True)
-    env = {**os.environ, **clean_env(FAKE_AGENT_SCENARIO=str(scenario)), "HOME": str(home)}
-    env.pop("CURSOR_CONFIG_DIR", None)
-    parent = subprocess.Popen(
-        [sys.executable, "-c", PROGRAM, fake_binary, str(temp_dir)],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        text=True,
+    started = program_started(
+        PROGRAM, STEPS, "called", fake_binary=fake_binary, temp_dir=temp_dir, tmp_path=tmp_path
     )
-    try:
-        assert parent.stdout is not None
-        assert parent.stdout.readline().strip() == "called"
-        (tools_dir,) = [p for p in temp_dir.iterdir() if p.name.startswith(PREFIXES[3])]
-        relays = processes_with_env("AGENT_SDK_TOOLS_SOCKET", str(tools_dir / "tools.sock"))
-        yield parent, relays
-    finally:
-        parent.kill()
-        parent.communicate()
+    with started as (parent, socket):
+        yield parent, processes_with_env("AGENT_SDK_TOOLS_SOCKET", str(socket))
 
 
 def test_killing_the_program_ends_the_relay(
@@ -112,8 +92,8 @@ def test_what_a_killed_program_made_is_swept_by_the_next_run_with_tools(
     with program_serving(fake_binary, temp_dir, tmp_path) as (parent, _):
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-    left = sorted(p.name.rsplit("-", 1)[0] for p in temp_dir.iterdir() if p.name.startswith(OURS))
+    left = sorted(name.rsplit("-", 1)[0] for name in left_behind(temp_dir, OURS))
     assert left == ["agent-sdk-home", "agent-sdk-model", "agent-sdk-tools"]
     options = AgentOptions(binary=fake_binary, cwd=tmp_path, tools=[lookup_issue])
     run_sync("hello", options=options)
-    assert [p for p in temp_dir.iterdir() if p.name.startswith(OURS)] == []
+    assert left_behind(temp_dir, OURS) == []

@@ -10,24 +10,28 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import anyio
 import msgspec
 import pytest
-from fake_env import clean_env
+from extend_env import (
+    A_FILE_OF_THEIRS,
+    CONFIG,
+    LOGIN_AND_MCP,
+    UserHome,
+    left_behind,
+    short_temp_dir,
+)
 
 from agent_sdk import AgentOptions, Session, run, run_async, run_sync
-from agent_sdk._owner import PREFIXES
 from agent_sdk.extend import CustomToolCall, tool
 from agent_sdk.tool_results import McpSuccess
 
 pytestmark = pytest.mark.anyio
 
 MakeOptions = Callable[..., AgentOptions]
-OURS = PREFIXES[1:]  # every dir a run makes (a fleet's config dirs are not a run's)
 
 
 class Issue(msgspec.Struct):
@@ -47,63 +51,35 @@ async def fail(reason: str) -> str:
     raise RuntimeError(reason)
 
 
-class User:
-    """A user's HOME with a config dir (``~/.cursor``: a login, a config without any
-    permission, an mcp.json of their own) and a file of theirs."""
-
-    def __init__(self, root: Path) -> None:
-        self.home = root / "home"
-        self.cursor = self.home / ".cursor"
-        self.cursor.mkdir(parents=True)
-        (self.cursor / "cli-config.json").write_text('{"version": 1}\n')
-        (self.cursor / "auth.json").write_text('{"token": "t"}\n')
-        (self.cursor / "mcp.json").write_text('{"mcpServers": {}}\n')
-        (self.home / ".gitconfig").write_text("[user]\n\tname = Me\n")
-
-    def snapshot(self) -> dict[str, bytes]:
-        return {
-            str(p.relative_to(self.home)): p.read_bytes()
-            for p in sorted(self.home.rglob("*"))
-            if p.is_file()
-        }
-
-
 @pytest.fixture
 def temp_dir(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A short private temp dir (a socket's path is short), set as the system's and
     the CLI's temp dir: what the run makes is all in there."""
-    with tempfile.TemporaryDirectory(prefix="tools-", dir="/tmp") as where:
-        monkeypatch.setattr(tempfile, "tempdir", where)
-        monkeypatch.setenv("TMPDIR", where)
-        yield Path(where)
+    with short_temp_dir(monkeypatch, "tools-", tmpdir_env=True) as where:
+        yield where
 
 
 @pytest.fixture
-def user(temp_dir: Path) -> User:
-    return User(temp_dir)
+def user(temp_dir: Path) -> UserHome:
+    """A user's HOME with a config dir (``~/.cursor``: a login, a config without any
+    permission, an mcp.json of their own) and a file of theirs."""
+    return UserHome(temp_dir, {**CONFIG, **LOGIN_AND_MCP, **A_FILE_OF_THEIRS})
 
 
 @pytest.fixture
-def tools_options(fake_binary: str, user: User, temp_dir: Path) -> MakeOptions:
+def tools_options(fake_binary: str, user: UserHome, temp_dir: Path) -> MakeOptions:
     def make(**kwargs: object) -> AgentOptions:
         workspace = temp_dir / "ws"
         workspace.mkdir(exist_ok=True)
-        env = clean_env(FAKE_AGENT_SCENARIO="custom_tools", HOME=str(user.home))
-        env["CURSOR_CONFIG_DIR"] = ""  # the user's: ~/.cursor
-        del env["CURSOR_CONFIG_DIR"]
         return AgentOptions(
             binary=fake_binary,
             cwd=workspace,
-            env=env,
+            env=user.run_env(FAKE_AGENT_SCENARIO="custom_tools"),
             tools=[lookup_issue, fail],
             **kwargs,  # type: ignore[arg-type]
         )
 
     return make
-
-
-def left_behind(temp_dir: Path) -> list[str]:
-    return sorted(p.name for p in temp_dir.iterdir() if p.name.startswith(OURS))
 
 
 def mcp_results(result: object) -> list[tuple[str | None, str, bool]]:
@@ -163,7 +139,7 @@ async def test_nothing_is_left_after_the_run(tools_options: MakeOptions, temp_di
 
 
 async def test_the_users_home_and_config_are_unchanged(
-    tools_options: MakeOptions, user: User
+    tools_options: MakeOptions, user: UserHome
 ) -> None:
     before = user.snapshot()
     with anyio.fail_after(60):
@@ -190,7 +166,7 @@ async def test_a_session_serves_the_tools_on_each_turn(tools_options: MakeOption
 
 
 def test_run_sync_from_a_plain_script_serves_the_tools(
-    fake_binary: str, user: User, temp_dir: Path
+    fake_binary: str, user: UserHome, temp_dir: Path
 ) -> None:
     program = (
         "import sys, msgspec\n"
@@ -208,8 +184,7 @@ def test_run_sync_from_a_plain_script_serves_the_tools(
         "result = run_sync('go', options=options)\n"
         "print([c.outcome for c in result.tool_calls if c.kind == 'mcpToolCall'])\n"
     )
-    env = {**os.environ, **clean_env(FAKE_AGENT_SCENARIO="custom_tools"), "HOME": str(user.home)}
-    env.pop("CURSOR_CONFIG_DIR", None)
+    env = user.program_env(FAKE_AGENT_SCENARIO="custom_tools")
     import subprocess
 
     done = subprocess.run(
