@@ -1,7 +1,8 @@
 """The shared setup of the tests of custom tools and hooks (docs/extend.md), end to end on
 the fake and on real processes: a short temp dir for the runs' sockets, a user's HOME, the
 fake's scenario file, a program started and SIGKILLed while its run serves, a host serving
-in this process, a fleet's one-commit repository and its single outcome.
+in this process, the official MCP client's session, a fleet's one-commit repository and
+its single outcome.
 
 Plain functions and classes: each test file keeps its own thin fixtures (its own prefix
 for its temp dir, its own user), so that no fixture of one directory shadows another's."""
@@ -19,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import mcp
 import pytest
 from fake_env import clean_env
 from gitrepo import git
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from agent_sdk._owner import PREFIXES
 from agent_sdk.extend import Hooks
@@ -160,16 +163,33 @@ def program_started(
 
 
 @contextlib.asynccontextmanager
-async def serving(tools: Sequence[Any] = (), hooks: Hooks | None = None) -> AsyncIterator[ToolHost]:
-    """A ``ToolHost`` of ``tools`` and ``hooks`` open and serving in this process, closed
-    at the end."""
-    host = ToolHost(list(tools), hooks=hooks)
+async def serving(
+    tools: Sequence[Any] = (), hooks: Hooks | None = None, **host_options: Any
+) -> AsyncIterator[ToolHost]:
+    """A ``ToolHost`` of ``tools`` and ``hooks`` (and ``host_options``, as ``redact``)
+    open and serving in this process, closed at the end."""
+    host = ToolHost(list(tools), hooks=hooks, **host_options)
     host.open()
     host.start()
     try:
         yield host
     finally:
         await host.aclose()
+
+
+@contextlib.asynccontextmanager
+async def mcp_session(
+    params: StdioServerParameters, stderr: Path
+) -> AsyncIterator[mcp.ClientSession]:
+    """A session (not initialized) of the official MCP client (``mcp``, a test extra)
+    with the process ``params`` starts, as an MCP host would start it; its stderr goes to
+    the file ``stderr``. Everything it waits for is bounded by ``LIMIT``."""
+    with anyio.fail_after(LIMIT), stderr.open("w", encoding="utf-8") as errlog:
+        async with (
+            stdio_client(params, errlog=errlog) as (read, write),
+            mcp.ClientSession(read, write) as session,
+        ):
+            yield session
 
 
 async def raw_ping(host: ToolHost, token: str) -> bytes:

@@ -9,25 +9,24 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import mcp
 import pytest
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from extend_env import mcp_session
+from mcp.client.stdio import StdioServerParameters
 from mcp_types import TextContent
 
 pytestmark = pytest.mark.anyio
 
 SERVER = Path(__file__).with_name("tools_server.py")
 SECRET = "sk-live-3f9b2d4e6a8c0f7c1e5a"
-LIMIT = 60.0  # only a broken client or server waits this long
 
 
-@contextlib.asynccontextmanager
-async def connected(backend: str, stderr: Path) -> AsyncIterator[mcp.ClientSession]:
+def connected(
+    backend: str, stderr: Path
+) -> contextlib.AbstractAsyncContextManager[mcp.ClientSession]:
     """A client session (not initialized) with a server process run on ``backend``,
     whose stderr goes to the file ``stderr``."""
     params = StdioServerParameters(
@@ -36,12 +35,7 @@ async def connected(backend: str, stderr: Path) -> AsyncIterator[mcp.ClientSessi
         env={"TOOLS_SERVER_SECRET": SECRET, "PYTHONPATH": os.environ.get("PYTHONPATH", "")},
         cwd=stderr.parent,
     )
-    with anyio.fail_after(LIMIT), stderr.open("w", encoding="utf-8") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            mcp.ClientSession(read, write) as session,
-        ):
-            yield session
+    return mcp_session(params, stderr)
 
 
 def texts(result: Any) -> list[str]:

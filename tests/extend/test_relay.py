@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import mcp
 import pytest
-from extend_env import LIMIT, PING, PONG, raw_ping, serving, short_temp_dir
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from extend_env import LIMIT, PING, PONG, mcp_session, raw_ping, serving, short_temp_dir
+from mcp.client.stdio import StdioServerParameters
 from mcp_types import TextContent
 
 from agent_sdk._owner import MARKER
@@ -53,16 +53,13 @@ def relay_env(host: ToolHost, token: str | None = None) -> dict[str, str]:
     return {SOCKET_ENV: host.socket_path, TOKEN_ENV: host.token if token is None else token}
 
 
-@contextlib.asynccontextmanager
-async def client(env: dict[str, str], stderr: Path) -> AsyncIterator[mcp.ClientSession]:
+def client(
+    env: dict[str, str], stderr: Path
+) -> contextlib.AbstractAsyncContextManager[mcp.ClientSession]:
+    """The official client's session with a relay started as the CLI starts it."""
     command, *args = relay_command()
     params = StdioServerParameters(command=command, args=args, env=env, cwd=stderr.parent)
-    with anyio.fail_after(LIMIT), stderr.open("w", encoding="utf-8") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            mcp.ClientSession(read, write) as session,
-        ):
-            yield session
+    return mcp_session(params, stderr)
 
 
 def texts(result: Any) -> list[str]:

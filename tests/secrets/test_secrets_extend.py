@@ -9,18 +9,17 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import tempfile
 from pathlib import Path
 
 import anyio
 import msgspec
 import pytest
+from extend_env import UserHome, serving, short_temp_dir
 from secrets_plant import KEY, MakeOptions, where_shown
 
 from agent_sdk import AgentOptions, run_async
 from agent_sdk._protocol.redaction import redaction_of
 from agent_sdk.extend import tool
-from agent_sdk.extend._host import ToolHost
 from agent_sdk.extend._mcp import McpServer
 
 pytestmark = pytest.mark.anyio
@@ -59,16 +58,14 @@ async def test_msgspecs_words_about_bad_arguments_hold_no_key(planted: MakeOptio
 
 async def test_a_tool_error_served_by_a_runs_host_holds_no_key(planted: MakeOptions) -> None:
     # The same, through the host a run serves its tools from (a socket, after the token).
-    host = ToolHost([deploy], redact=redaction_of(planted(), os.environ).text)
-    host.open()
-    host.start()
-    try:
-        async with await anyio.connect_unix(host.socket_path) as stream:
-            await stream.send(host.token.encode() + b"\n" + call({"target": "prod"}) + b"\n")
-            with anyio.fail_after(60):
-                answer = await stream.receive()
-    finally:
-        await host.aclose()
+    redact = redaction_of(planted(), os.environ).text
+    async with (
+        serving([deploy], redact=redact) as host,
+        await anyio.connect_unix(host.socket_path) as stream,
+    ):
+        await stream.send(host.token.encode() + b"\n" + call({"target": "prod"}) + b"\n")
+        with anyio.fail_after(60):
+            answer = await stream.receive()
     assert b"could not log in to prod" in answer
     assert where_shown(answer.decode()) == []
     assert where_shown(host.calls) == []
@@ -91,12 +88,8 @@ async def test_a_print_mode_runs_tool_error_and_its_run_hold_no_key(
 ) -> None:
     # End to end: the fake calls `fail` through the relay; what comes back in the stream
     # (the completed mcpToolCall), the result and the CLI's argv show no key nor token.
-    home = tmp_path / "home"
-    (home / ".cursor").mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
-    with tempfile.TemporaryDirectory(prefix="s-", dir="/tmp") as short:
-        monkeypatch.setattr(tempfile, "tempdir", short)
+    UserHome(tmp_path).set_as_home(monkeypatch)
+    with short_temp_dir(monkeypatch, "s-"):
         options = planted("custom_tools", tools=[lookup_issue, fail], cwd=tmp_path)
         with anyio.fail_after(60):
             result = await run_async("go", options=options)
@@ -120,14 +113,10 @@ async def test_a_print_mode_runs_failing_hook_sends_no_key_to_the_agent(
     def broken(call: object) -> str:
         raise raised
 
-    home = tmp_path / "home"
-    (home / ".cursor").mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    UserHome(tmp_path).set_as_home(monkeypatch)
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    with tempfile.TemporaryDirectory(prefix="s-", dir="/tmp") as short:
-        monkeypatch.setattr(tempfile, "tempdir", short)
+    with short_temp_dir(monkeypatch, "s-"):
         options = planted(
             "issue_bot",
             tools=[lookup_issue],
@@ -164,10 +153,7 @@ async def test_a_print_mode_runs_own_token_is_redacted_where_the_cli_prints_it(
         return made[-1]
 
     monkeypatch.setattr(secrets, "token_urlsafe", token_urlsafe)
-    home = tmp_path / "home"
-    (home / ".cursor").mkdir(parents=True)
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("CURSOR_CONFIG_DIR", raising=False)
+    UserHome(tmp_path).set_as_home(monkeypatch)
     scenario = tmp_path / "leak.ndjson"
     scenario.write_text(json.dumps({"fake": "leak_credentials", "variables": TOKEN_VARIABLES}))
     extra: dict[str, object] = {"tools": [lookup_issue]}
@@ -176,10 +162,12 @@ async def test_a_print_mode_runs_own_token_is_redacted_where_the_cli_prints_it(
     options = AgentOptions(
         binary=fake_binary, env={"FAKE_AGENT_SCENARIO": str(scenario)}, cwd=tmp_path, **extra
     )
-    with tempfile.TemporaryDirectory(prefix="s-", dir="/tmp") as short:
-        monkeypatch.setattr(tempfile, "tempdir", short)
-        with anyio.fail_after(60), pytest.raises(AgentResultError) as caught:
-            await run_async("go", options=options)
+    with (
+        short_temp_dir(monkeypatch, "s-"),
+        anyio.fail_after(60),
+        pytest.raises(AgentResultError) as caught,
+    ):
+        await run_async("go", options=options)
     error = caught.value
     variable = TOKEN_VARIABLES[0] if given == "tools" else TOKEN_VARIABLES[1]
     assert f"{variable}=***" in error.context.stderr  # the CLI did print it
