@@ -17,19 +17,21 @@ import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-import mcp
 import pytest
 from fake_env import clean_env
 from gitrepo import git
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from agent_sdk._owner import PREFIXES
 from agent_sdk.extend import Hooks
 from agent_sdk.extend._host import ToolHost
 from agent_sdk.fleet import Fleet, TaskSucceeded
+
+if TYPE_CHECKING:  # the official MCP client: imported by the tests that use it alone
+    import mcp
+    from mcp.client.stdio import StdioServerParameters
 
 LIMIT = 60.0  # only a broken relay, host or run waits this long
 
@@ -184,6 +186,9 @@ async def mcp_session(
     """A session (not initialized) of the official MCP client (``mcp``, a test extra)
     with the process ``params`` starts, as an MCP host would start it; its stderr goes to
     the file ``stderr``. Everything it waits for is bounded by ``LIMIT``."""
+    import mcp
+    from mcp.client.stdio import stdio_client
+
     with anyio.fail_after(LIMIT), stderr.open("w", encoding="utf-8") as errlog:
         async with (
             stdio_client(params, errlog=errlog) as (read, write),
