@@ -96,8 +96,10 @@ class UserHome:
 
     def run_env(self, **extra: str) -> dict[str, str]:
         """An ``AgentOptions(env=...)`` overlay running as this user: ``clean_env`` with
-        this HOME and ``extra``."""
-        return clean_env(HOME=str(self.home), **extra)
+        this HOME and ``extra``; a config dir set by this machine's environment blanked
+        (empty is unset, for the SDK and the CLI), so theirs is ``~/.cursor``."""
+        blank = {"CURSOR_CONFIG_DIR": "", "XDG_CONFIG_HOME": ""}
+        return clean_env(HOME=str(self.home), **{**blank, **extra})
 
     def program_env(self, **extra: str) -> dict[str, str]:
         """The whole environment of a program started as this user: this process's,
