@@ -56,6 +56,13 @@ AGENT_FLAGS: dict[str, Flag] = {
         "pass ARG to cursor-agent as is (repeatable; use --extra-arg=--flag)",
         "ARG",
     ),
+    "budget": Flag(
+        ("--budget",),
+        "limits of the run (of each task's, in a batch), a JSON object: "
+        '\'{"tool_calls": 20, "tool_calls_by_kind": {"shell": 5}, "tokens": 200000}\' '
+        "(the kinds in words: shell, edit, read, mcp...); over a limit the run is stopped",
+        "JSON",
+    ),
     "timeout": Flag(("--timeout",), "seconds the run may take", "S"),
     "idle_timeout": Flag(("--idle-timeout",), "seconds the CLI may print nothing", "S"),
     "result_grace": Flag(

@@ -16,8 +16,10 @@ from typing import Any, Literal, TextIO, Union, get_args, get_origin
 
 import msgspec
 
+from ..budget import Budget
 from ..options import AgentOptions
 from ._agent_flags import AGENT_FLAGS, CLI_DEFAULTS, Flag
+from ._budget_arg import budget_arg
 from ._fake_args import FAKE_HELP, UnknownScenarioError, fake_scenario
 from ._parser import CommandParser
 from .hints import in_flag_terms
@@ -131,6 +133,8 @@ def _add_agent_flag(
             extra["choices"] = get_args(literal)
         elif float in members:
             extra["type"] = float
+        elif Budget in members:
+            extra["type"] = budget_arg  # a JSON object (_budget_arg.py)
     group.add_argument(
         *flag.spelling, dest=field.name, metavar=flag.metavar, help=flag.help, **extra
     )

@@ -26,6 +26,7 @@ from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task
 from ..options import AgentOptions
 from ._batch_end import finish, log_line
 from ._batch_table import BatchState, BatchTable
+from ._budget_arg import budget_arg, budget_of
 from ._parser import CommandParser
 from ._report import ReportData, build_report, summary_json
 from ._screen import fold
@@ -60,7 +61,8 @@ skipped:
            JSON); without, the repository itself. Relative to the current directory.
   base     the ref the worktree is made from (default HEAD)
   options  AgentOptions fields, over the agent flags given here (field by field; an
-           env object is merged with --env's)
+           env object is merged with --env's; a budget is an object of limits, as
+           --budget writes it; tools and hooks are Python's alone)
 
 Any other key, a value of the wrong type, an unknown option, a duplicate id, a line
 that is not a JSON object or one nested too deep to decode is a usage error naming the
@@ -113,6 +115,13 @@ def batch_parser() -> argparse.ArgumentParser:
     fleet.add_argument(
         "--keep-worktrees", action="store_true", help="leave each task's worktree in place"
     )
+    fleet.add_argument(
+        "--fleet-budget",
+        type=budget_arg,
+        metavar="JSON",
+        help="limits of all the tasks together, as --budget writes them: over a limit the "
+        "run that went over fails, and so does each task after it",
+    )
     show = parser.add_argument_group("output")
     show.add_argument(
         "--json",
@@ -156,6 +165,10 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True):
     options: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
+# Options a tasks file cannot hold: functions of the program (docs/extend.md).
+PYTHON_ONLY = frozenset({"tools", "hooks"})
+
+
 class TasksError(ValueError):
     """A tasks file that cannot be run; ``str()`` names the line."""
 
@@ -187,6 +200,16 @@ def read_tasks(
         given = {**defaults, **line.options}
         if "env" in defaults and isinstance(line.options.get("env"), dict):
             given["env"] = {**defaults["env"], **line.options["env"]}
+        if python := sorted(PYTHON_ONLY.intersection(line.options)):
+            raise TasksError(
+                f"{where}: options: {python[0]} are Python functions, which a tasks file "
+                "cannot give: run these tasks from Python (agent_sdk.Fleet, docs/extend.md)"
+            )
+        if "budget" in line.options and line.options["budget"] is not None:
+            try:
+                given["budget"] = budget_of(line.options["budget"])
+            except ValueError as exc:
+                raise TasksError(f"{where}: options: budget: {exc}") from None
         try:
             options = AgentOptions(**given)
         except (ValueError, TypeError) as exc:  # AgentConfigError is both
@@ -298,6 +321,7 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             retry=retry,
             keep_worktrees=args.keep_worktrees,
             on_progress=follow,
+            budget=args.fleet_budget,
         )
     except AgentConfigError as exc:
         print_error(err, exc.message)

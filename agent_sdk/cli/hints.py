@@ -48,6 +48,11 @@ _PHRASES: list[tuple[str, str]] = [
     (" (an int or a float, finite), or None", ""),
     (" (an int or a float, finite)", ""),
     (".available_models", "`cursor-agent models`"),
+    # A budget is a JSON object on the command line (_budget_arg.py): its forms below.
+    ("Fleet(budget=...)", "--fleet-budget JSON"),
+    (" (an int) or None", " or null"),
+    ("; None is no limit", "; null is no limit"),
+    (" must be a dict, not ", " must be a JSON object, not "),
 ]
 
 _VALUE = r"(?P<value><[^<>]*>|'[^']*'|\"[^\"]*\"|[^\s,;()]+)"
@@ -63,6 +68,11 @@ _LEAVE_UNSET = re.compile(r"\bleave (?P<name>\w+) unset\b")
 _BARE = re.compile(r"(?<![\w.$-])(?P<name>[a-z_]+)=" + _VALUE)
 _UNDERSCORED = re.compile(r"(?<![\w.$`-])(?P<name>[a-z]+(?:_[a-z]+)+)\b(?![=(`])")
 _SESSION = ("session_id", "<session_id>", "<session id>")
+# Budget(tool_calls=20), Budget(tool_calls_by_kind={'shell': 3}),
+# Budget(tool_calls_by_kind['shell']=-1), Budget(tool_calls_by_kind=...)
+_BUDGET = re.compile(
+    r"\bBudget\((?P<name>[a-z_]+)(?:\[(?P<key>'[^'\]]*')\])?=(?P<value>\{[^{}]*\}|[^(){}]*)\)"
+)
 
 
 def _is_switch(name: str) -> bool:
@@ -122,6 +132,23 @@ def _underscored(match: re.Match[str]) -> str:
     return AGENT_FLAGS[name].spelling[-1] if name in AGENT_FLAGS else match.group(0)
 
 
+def _budget_json(match: re.Match[str]) -> str:
+    """A ``Budget(...)`` as the JSON object the command line takes; a limit named
+    without its value (``...``) as its JSON key."""
+    import ast
+    import json
+
+    name, key, value = match.group("name", "key", "value")
+    if value == "...":
+        return json.dumps(name)
+    try:
+        limit = ast.literal_eval(value)
+        said: object = {ast.literal_eval(key): limit} if key is not None else limit
+        return json.dumps({name: said})
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return match.group(0)  # not a literal: said as it was
+
+
 def in_flag_terms(text: str, session_id: str | None = None, *, quotes: bool = False) -> str:
     """``text`` (an error's message or hint) with the options it names spelt as flags.
 
@@ -141,6 +168,8 @@ def in_flag_terms(text: str, session_id: str | None = None, *, quotes: bool = Fa
         return text
     for python, flags in _PHRASES:
         text = text.replace(python, flags)
+    if "Budget(" in text:
+        text = _BUDGET.sub(_budget_json, text)
     text = _CHECKED.sub(r"\g<call>: ", text)
     text = _SECRET_USE.sub(
         lambda m: f"set {_CREDENTIALS[m.group('name')]} in the environment", text

@@ -58,8 +58,8 @@ NEVER_SHOWN = {
 
 
 # Options the command line does not offer at all: custom tools and hooks (Python
-# functions), budgets (docs/budgets.md). Their messages stay in Python terms.
-PYTHON_ONLY = ("AgentOptions(tools=", "AgentOptions(hooks=", "AgentOptions(budget=")
+# functions). Their messages stay in Python terms.
+PYTHON_ONLY = ("AgentOptions(tools=", "AgentOptions(hooks=")
 
 
 def _python_texts() -> Iterator[tuple[str, str]]:

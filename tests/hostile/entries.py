@@ -10,6 +10,7 @@ promise), and checks itself that what came around the hostile input still came t
 
 from __future__ import annotations
 
+import argparse
 import base64
 import contextlib
 import io
@@ -37,6 +38,7 @@ from agent_sdk._protocol.framing import LineBuffer
 from agent_sdk._protocol.redaction import Redaction
 from agent_sdk._protocol.stream import Stream
 from agent_sdk._spending import Spending, _kind_of, first_over
+from agent_sdk.cli._budget_arg import budget_arg
 from agent_sdk.cli.batch import TasksError, read_tasks
 from agent_sdk.cli.labels import call_notes
 from agent_sdk.cli.live import JsonSink
@@ -251,16 +253,31 @@ def structured_reply(value: bytes) -> None:
 
 # --- the command line ----------------------------------------------------------------
 def batch_tasks(value: bytes) -> None:
-    """The value as a tasks line, and as a task's prompt, id and option."""
+    """The value as a tasks line, and as a task's prompt, id and options (a budget's)."""
     lines = [
         value,
         b'{"prompt":' + value + b"}",
         b'{"prompt":"go","id":' + value + b"}",
         b'{"prompt":"go","options":{"model":' + value + b"}}",
+        b'{"prompt":"go","options":{"budget":' + value + b"}}",
     ]
     for line in lines:
         with contextlib.suppress(TasksError):
             read_tasks(text_of(line), {})
+
+
+def budget_flag(value: bytes) -> None:
+    """The value as ``--budget``'s JSON, as a limit and as a kind's limit in it: a budget,
+    or the usage error argparse shows (``ArgumentTypeError``)."""
+    texts = [
+        value,
+        b'{"tool_calls":' + value + b"}",
+        b'{"tool_calls_by_kind":' + value + b"}",
+        b'{"tool_calls_by_kind":{"shell":' + value + b"}}",
+    ]
+    for text in texts:
+        with contextlib.suppress(argparse.ArgumentTypeError):
+            assert isinstance(budget_arg(text_of(text)), Budget)
 
 
 def replayed(value: bytes) -> None:
@@ -582,6 +599,7 @@ ENTRIES: dict[str, Entry] = {
         ),
     ),
     "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli.batch:read_tasks",)),
+    "budget flag": Entry(budget_flag, ("agent_sdk.cli._budget_arg:budget_arg",)),
     "replay": Entry(replayed, ()),  # decodes through the print-mode stream
     "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
     "fleet owner marker": Entry(owner_marker, ("agent_sdk._owner:_read_marker",)),
