@@ -12,7 +12,7 @@ from ._agent import AgentState, LiveAgent
 from ._bridge import LiveEvent, SubagentEvent
 from ._dispatch import default_ask_question
 from ._errors import LiveAuthError, LiveModelError
-from ._jsonrpc import JsonRpcError
+from ._jsonrpc import JsonRpcError, Malformed
 from ._messages import (
     ConfigOption,
     ConfigOptionGroup,
@@ -50,6 +50,7 @@ from ._session import (
     PermissionCallback,
     PermissionDecision,
 )
+from ._seam import LiveTransport
 from ._subagents import Subagent, TaskCallback
 from ._turn import LiveResult, LiveTurn, TurnUpdates
 from ._updates import (
@@ -105,7 +106,9 @@ __all__ = [
     "LiveModelError",
     "LiveResult",
     "LiveSession",
+    "LiveTransport",
     "LiveTurn",
+    "Malformed",
     "ModelInfo",
     "PermissionCallback",
     "PermissionDecision",

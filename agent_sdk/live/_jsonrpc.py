@@ -115,10 +115,22 @@ class Response(msgspec.Struct, frozen=True):
 
 
 class Malformed(msgspec.Struct, frozen=True):
-    """A line that is no JSON-RPC 2.0 message, kept as a diagnostic, never fatal (§1).
+    """What the agent sent that was dropped, and why: an item of
+    :attr:`LiveAgent.diagnostics <agent_sdk.live.LiveAgent.diagnostics>`. A line that is no
+    JSON-RPC 2.0 message, a message that could not be decoded, an answer to no waiting
+    request, a callback's failure to answer: kept, never fatal (docs/acp.md §1).
 
-    ``id`` and ``method``, when its top level still shows them: an answer that cannot be
-    read fails its own request, a request that cannot be read is refused.
+    Attributes:
+        line: the line as it came (redacted, cut at 64 KiB); empty when nothing came.
+        reason: why it was dropped.
+        id: the request id its top level still showed, if any: an answer that cannot be
+            read fails its own request, a request that cannot be read is refused.
+        method: the method its top level still showed, if any.
+
+    Example::
+
+        for dropped in agent.diagnostics:
+            print(dropped.reason, dropped.line[:80])
     """
 
     line: bytes
