@@ -43,6 +43,7 @@ from ._requests import (
     SelectedOutcome,
     TaskParams,
 )
+from ._seam import LiveTransport
 from ._session import (
     AskQuestionCallback,
     CreatePlanCallback,
@@ -50,7 +51,6 @@ from ._session import (
     PermissionCallback,
     PermissionDecision,
 )
-from ._seam import LiveTransport
 from ._subagents import Subagent, TaskCallback
 from ._turn import LiveResult, LiveTurn, TurnUpdates
 from ._updates import (
