@@ -61,11 +61,9 @@ __all__ = [
     "TOKEN_ENV",
     "HostState",
     "ToolHost",
-    "acp_entry",
     "close_all",
     "new_token",
     "open_host",
-    "permission_title",
     "relay_command",
     "split_token",
 ]
@@ -367,21 +365,6 @@ def _detached(serve: Callable[[], Awaitable[None]], owner: ToolHost) -> None:
             await serve()
 
     owner._task = asyncio.get_running_loop().create_task(quiet_asyncio())
-
-
-def acp_entry(host: ToolHost) -> dict[str, Any]:
-    """The stdio entry of ``mcpServers`` for the relay to ``host`` (docs/acp.md §3.3:
-    ``{name, command, args, env: [{name, value}]}``): the token rides in it, over the
-    pipe, never in a file nor argv."""
-    command, *args = relay_command()
-    env = [{"name": name, "value": value} for name, value in host.env().items()]
-    return {"name": SERVER_NAME, "command": command, "args": args, "env": env}
-
-
-def permission_title(tool: str) -> str:
-    """The title of an ACP permission request for our ``tool`` (docs/acp.md §3.11:
-    ``<server>-<tool>: <tool>``)."""
-    return f"{SERVER_NAME}-{tool}: {tool}"
 
 
 def open_host(host: ToolHost) -> None:

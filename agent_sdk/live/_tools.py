@@ -9,14 +9,29 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._tool_call_events import ToolCallCompleted, set_custom_tool
-from ..extend._host import ToolHost, acp_entry, open_host, permission_title
+from ..extend._host import SERVER_NAME, ToolHost, open_host, relay_command
 from ..extend._served import Claims
 from ..extend._tool import Tool
 
-__all__ = ["OwnTools", "SessionTools", "Tools"]
+__all__ = ["OwnTools", "SessionTools", "Tools", "acp_entry", "permission_title"]
 
 Tools = Sequence[Tool[..., Any] | Callable[..., Any]]
 """What ``tools=`` takes: tools (``agent_sdk.extend.tool``)."""
+
+
+def acp_entry(host: ToolHost) -> dict[str, Any]:
+    """The stdio entry of ``mcpServers`` for the relay to ``host`` (docs/acp.md §3.3:
+    ``{name, command, args, env: [{name, value}]}``): the token rides in it, over the
+    pipe, never in a file nor argv."""
+    command, *args = relay_command()
+    env = [{"name": name, "value": value} for name, value in host.env().items()]
+    return {"name": SERVER_NAME, "command": command, "args": args, "env": env}
+
+
+def permission_title(tool: str) -> str:
+    """The title of an ACP permission request for our ``tool`` (docs/acp.md §3.11:
+    ``<server>-<tool>: <tool>``)."""
+    return f"{SERVER_NAME}-{tool}: {tool}"
 
 
 class OwnTools:
