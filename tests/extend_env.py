@@ -1,5 +1,6 @@
 """The shared setup of the tests of custom tools and hooks (docs/extend.md), end to end on
-the fake and on real processes: a short temp dir for the runs' sockets, a user's HOME, the
+the fake and on real processes: the tools the fake's ``custom_tools`` scenario calls, a
+short temp dir for the runs' sockets, a user's HOME, the
 fake's scenario file, a program started and SIGKILLed while its run serves, a host serving
 in this process, the official MCP client's session, a fleet's one-commit repository and
 its single outcome.
@@ -20,18 +21,41 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import msgspec
 import pytest
 from fake_env import clean_env
 from gitrepo import git
 
 from agent_sdk._owner import PREFIXES
-from agent_sdk.extend import Hooks
+from agent_sdk.extend import Hooks, tool
 from agent_sdk.extend._host import ToolHost
 from agent_sdk.fleet import Fleet, TaskSucceeded
 
 if TYPE_CHECKING:  # the official MCP client: imported by the tests that use it alone
     import mcp
     from mcp.client.stdio import StdioServerParameters
+
+
+class Issue(msgspec.Struct):
+    """What ``lookup_issue`` returns (sent back as JSON)."""
+
+    number: int
+    title: str
+
+
+# The tools the fake's ``custom_tools`` scenario calls (print mode and ACP): one that
+# answers, one that raises.
+@tool
+def lookup_issue(number: int) -> Issue:
+    """Look up an issue by its number."""
+    return Issue(number, f"Issue {number}")
+
+
+@tool
+async def fail(reason: str) -> str:
+    """Fail with a reason."""
+    raise RuntimeError(reason)
+
 
 LIMIT = 60.0  # only a broken relay, host or run waits this long
 

@@ -36,6 +36,16 @@ def group_members(pgid: int) -> list[int]:
     ]
 
 
+def group_is_gone(pid: int | None) -> bool:
+    """Whether the process group ``pid`` leads is gone (``killpg`` finds no member)."""
+    assert pid is not None
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
 def is_running(pid: int) -> bool:
     """Whether a process exists and is not a zombie owned by someone else."""
     me = os.getpid()

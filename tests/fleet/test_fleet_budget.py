@@ -9,10 +9,11 @@ from typing import Any
 
 import anyio
 import pytest
+from fleet_scripts import Scripts
 
 from agent_sdk import AgentBudgetError, AgentConfigError, AgentError, AgentOptions, Budget
 from agent_sdk.fleet import Fleet, LocalBackend, RetryPolicy, Task, TaskFailed, TaskSucceeded
-from agent_sdk.testing import Exit, MemoryTransport, Output, Pause
+from agent_sdk.testing import Exit, Output, Pause
 
 pytestmark = pytest.mark.anyio
 
@@ -42,22 +43,6 @@ def done(session: str, tokens: int = 10) -> list[Any]:
     usage = {"inputTokens": tokens, "outputTokens": 1}
     result = {"type": "result", "subtype": "success", "is_error": False, "result": "ok"}
     return [wire(session, {**result, "usage": usage}), Exit(0)]
-
-
-class Scripts:
-    def __init__(self, script: Any) -> None:
-        self.script = script
-        self.transports: dict[tuple[str, int], MemoryTransport] = {}
-
-    def __call__(self, task: Task, attempt: int) -> MemoryTransport:
-        transport = MemoryTransport(self.script(task, attempt))
-        self.transports[task.id, attempt] = transport
-        return transport
-
-    def started(self) -> list[str]:
-        return sorted(
-            task_id for (task_id, _), t in self.transports.items() if t.started_with is not None
-        )
 
 
 async def outcomes_of(fleet: Fleet) -> dict[str, Any]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from typing import Any
 
 import anyio
 import pytest
+from fleet_scripts import Scripts
 
 from agent_sdk import (
     AgentConfigError,
@@ -32,7 +32,7 @@ from agent_sdk.fleet import (
     TaskStarted,
     TaskSucceeded,
 )
-from agent_sdk.testing import Exit, MemoryTransport, Output, Pause, Stderr
+from agent_sdk.testing import Exit, Output, Pause, Stderr
 
 pytestmark = pytest.mark.anyio
 
@@ -72,29 +72,6 @@ def tool_call(session: str) -> Output:
     call = {"readToolCall": {"args": {"path": "a.py"}}}
     started = {"type": "tool_call", "subtype": "started", "call_id": "c1", "tool_call": call}
     return wire(session, started)
-
-
-class Scripts:
-    """In-memory CLIs by task id and attempt, and what each was started with."""
-
-    def __init__(self, script: Callable[[Task, int], list[Any]]) -> None:
-        self.script = script
-        self.transports: dict[tuple[str, int], MemoryTransport] = {}
-
-    def __call__(self, task: Task, attempt: int) -> MemoryTransport:
-        transport = MemoryTransport(self.script(task, attempt))
-        self.transports[task.id, attempt] = transport
-        return transport
-
-    def prompt(self, task_id: str, attempt: int) -> str:
-        started = self.transports[task_id, attempt].started_with
-        assert started is not None
-        return str(started[0])
-
-    def resume(self, task_id: str, attempt: int) -> str | None:
-        started = self.transports[task_id, attempt].started_with
-        assert started is not None
-        return started[1].resume  # type: ignore[no-any-return]
 
 
 async def run_all(fleet: Fleet) -> list[Any]:

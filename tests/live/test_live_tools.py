@@ -13,6 +13,7 @@ from typing import Any
 import anyio
 import msgspec
 import pytest
+from extend_env import fail, lookup_issue
 from fake_env import clean_env
 
 from agent_sdk import AgentOptions
@@ -23,23 +24,6 @@ from agent_sdk.live import AcpToolCallUpdate, LiveAgent, RequestPermissionParams
 pytestmark = pytest.mark.anyio
 
 LIMIT = 30.0  # only a broken client or fake waits this long
-
-
-class Issue(msgspec.Struct):
-    number: int
-    title: str
-
-
-@tool
-def lookup_issue(number: int) -> Issue:
-    """Look up an issue by its number."""
-    return Issue(number, f"Issue {number}")
-
-
-@tool
-async def fail(reason: str) -> str:
-    """Fail with a reason."""
-    raise RuntimeError(reason)
 
 
 def tools_options(options: AgentOptions) -> AgentOptions:

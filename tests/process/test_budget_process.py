@@ -4,10 +4,10 @@ blocking run_sync and a Session keep the same rules, on asyncio and trio."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import pytest
+from proctable import group_is_gone
 
 from agent_sdk import (
     AgentBudgetError,
@@ -23,15 +23,6 @@ from agent_sdk import (
 pytestmark = pytest.mark.anyio
 
 MakeOptions = Callable[..., AgentOptions]
-
-
-def group_is_gone(pid: int | None) -> bool:
-    assert pid is not None
-    try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 async def test_a_run_stops_at_the_tool_call_over_its_budget(fake_options: MakeOptions) -> None:

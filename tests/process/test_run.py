@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from proctable import group_is_gone
 from replies import reply_of
 
 from agent_sdk import (
@@ -29,15 +29,6 @@ from agent_sdk._invocation import MAX_PROMPT_ARG_BYTES
 pytestmark = pytest.mark.anyio
 
 MakeOptions = Callable[..., AgentOptions]
-
-
-def group_is_gone(pid: int | None) -> bool:
-    assert pid is not None
-    try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def write_scenario(path: Path, lines: list[dict[str, object]]) -> Path:

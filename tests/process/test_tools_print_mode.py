@@ -21,34 +21,19 @@ from extend_env import (
     CONFIG,
     LOGIN_AND_MCP,
     UserHome,
+    fail,
     left_behind,
+    lookup_issue,
     short_temp_dir,
 )
 
 from agent_sdk import AgentOptions, Session, run, run_async, run_sync
-from agent_sdk.extend import CustomToolCall, tool
+from agent_sdk.extend import CustomToolCall
 from agent_sdk.tool_results import McpSuccess
 
 pytestmark = pytest.mark.anyio
 
 MakeOptions = Callable[..., AgentOptions]
-
-
-class Issue(msgspec.Struct):
-    number: int
-    title: str
-
-
-@tool
-def lookup_issue(number: int) -> Issue:
-    """Look up an issue by its number."""
-    return Issue(number, f"Issue {number}")
-
-
-@tool
-async def fail(reason: str) -> str:
-    """Fail with a reason."""
-    raise RuntimeError(reason)
 
 
 @pytest.fixture

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from agent_sdk.testing import Output
+from agent_sdk.testing import MemoryTransport, Output, Step
 
 SESSION = "sess-1"
 
@@ -31,3 +32,17 @@ def result(text: str = "done", **extra: Any) -> dict[str, Any]:
 
 def lines(*events: dict[str, Any]) -> Output:
     return Output.event(*events)
+
+
+def scripted(*scripts: list[Step]) -> Callable[[], MemoryTransport]:
+    """A transport factory playing ``scripts`` in turn (the last one over and over); the
+    transports it made are its ``made``."""
+    made: list[MemoryTransport] = []
+
+    def make() -> MemoryTransport:
+        transport = MemoryTransport(scripts[min(len(made), len(scripts) - 1)])
+        made.append(transport)
+        return transport
+
+    make.made = made  # type: ignore[attr-defined]
+    return make

@@ -10,7 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
-from scripts import SESSION, init, lines, result, say
+from scripts import SESSION, init, lines, result, say, scripted
 
 from agent_sdk import (
     AgentBudgetError,
@@ -213,18 +213,6 @@ async def run_async_of(events: Run) -> None:
 
 
 # --- sessions ---------------------------------------------------------------------------
-def scripted(*scripts: list[Step]) -> Callable[[], MemoryTransport]:
-    made: list[MemoryTransport] = []
-
-    def make() -> MemoryTransport:
-        transport = MemoryTransport(scripts[min(len(made), len(scripts) - 1)])
-        made.append(transport)
-        return transport
-
-    make.made = made  # type: ignore[attr-defined]
-    return make
-
-
 def started_clis(make: Callable[[], MemoryTransport]) -> int:
     made: list[MemoryTransport] = make.made  # type: ignore[attr-defined]
     return sum(transport.started_with is not None for transport in made)

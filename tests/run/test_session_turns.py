@@ -6,31 +6,17 @@ from __future__ import annotations
 import gc
 import math
 import threading
-from collections.abc import Callable
 
 import anyio
 import pytest
-from scripts import SESSION, init, lines, result, say
+from scripts import SESSION, init, lines, result, say, scripted
 
 from agent_sdk import AgentOptions, AgentTimeoutError, AgentUsageError, Session
-from agent_sdk.testing import Exit, MemoryTransport, Pause, Step
+from agent_sdk.testing import Exit, Pause, Step
 
 pytestmark = pytest.mark.anyio
 
 GUARD = 10  # a regression fails instead of hanging; not a timing claim
-
-
-def scripted(*scripts: list[Step]) -> Callable[[], MemoryTransport]:
-    """A transport factory playing ``scripts`` in turn (the last one over and over)."""
-    made: list[MemoryTransport] = []
-
-    def make() -> MemoryTransport:
-        transport = MemoryTransport(scripts[min(len(made), len(scripts) - 1)])
-        made.append(transport)
-        return transport
-
-    make.made = made  # type: ignore[attr-defined]
-    return make
 
 
 QUICK: list[Step] = [lines(init(), say("hi"), result("hi")), Exit(0)]

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from agent_sdk import AgentOptions
+from agent_sdk.extend import tool
 
 KEY = "sk-live-7c1e5a3f9b2d4e6a8c0f"
 MASK = "***"
@@ -24,6 +25,20 @@ class Verdict(msgspec.Struct):
     """The output type of the structured-output tests: ``verdict`` is an enum."""
 
     verdict: Literal["approve", "reject"]
+
+
+# The tools of the fake's ``custom_tools`` scenario (docs/extend.md), one failing with the
+# key in its message: what the agent is sent back must show it masked.
+@tool
+def lookup_issue(number: int) -> str:
+    """Look up an issue."""
+    return f"Issue {number}"
+
+
+@tool
+def fail(reason: str) -> str:
+    """Fail with the key in the message."""
+    raise RuntimeError(f"{reason}: could not log in with {KEY}")
 
 
 MakeOptions = Callable[..., AgentOptions]

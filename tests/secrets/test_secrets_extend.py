@@ -15,7 +15,7 @@ import anyio
 import msgspec
 import pytest
 from extend_env import UserHome, serving, short_temp_dir
-from secrets_plant import KEY, MakeOptions, where_shown
+from secrets_plant import KEY, MakeOptions, fail, lookup_issue, where_shown
 
 from agent_sdk import AgentOptions, run_async
 from agent_sdk._protocol.redaction import redaction_of
@@ -69,18 +69,6 @@ async def test_a_tool_error_served_by_a_runs_host_holds_no_key(planted: MakeOpti
     assert b"could not log in to prod" in answer
     assert where_shown(answer.decode()) == []
     assert where_shown(host.calls) == []
-
-
-@tool
-def lookup_issue(number: int) -> str:
-    """Look up an issue."""
-    return f"Issue {number}"
-
-
-@tool
-def fail(reason: str) -> str:
-    """Fail with the key in the message."""
-    raise RuntimeError(f"{reason}: could not log in with {KEY}")
 
 
 async def test_a_print_mode_runs_tool_error_and_its_run_hold_no_key(

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import anyio
 import pytest
-from secrets_plant import KEY, MakeOptions, where_shown
+from secrets_plant import KEY, MakeOptions, fail, lookup_issue, where_shown
 
 from agent_sdk import AgentBudgetError, AgentError, Budget
-from agent_sdk.extend import tool
 from agent_sdk.live import LiveAgent
 from agent_sdk.testing.memory_acp import MemoryAcpTransport, ScriptedAgent
 
@@ -50,18 +49,6 @@ async def test_a_live_agents_diagnostics_show_the_key_nowhere(planted: MakeOptio
     _, agent = await failed_turn(planted)
     assert agent.diagnostics  # the premise: the lines that did not decode were kept
     assert where_shown(agent.diagnostics) == []
-
-
-@tool
-def lookup_issue(number: int) -> str:
-    """Look up an issue."""
-    return f"Issue {number}"
-
-
-@tool
-def fail(reason: str) -> str:
-    """Fail with the key in the message."""
-    raise RuntimeError(f"{reason}: could not log in with {KEY}")
 
 
 async def test_a_live_sessions_tool_error_holds_no_key(
