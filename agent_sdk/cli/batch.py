@@ -166,7 +166,7 @@ class _Line(msgspec.Struct, forbid_unknown_fields=True):
 
 
 # Options a tasks file cannot hold: functions of the program (docs/extend.md).
-PYTHON_ONLY = frozenset({"tools", "hooks"})
+_PYTHON_ONLY = frozenset({"tools", "hooks"})
 
 
 class TasksError(ValueError):
@@ -200,7 +200,7 @@ def read_tasks(
         given = {**defaults, **line.options}
         if "env" in defaults and isinstance(line.options.get("env"), dict):
             given["env"] = {**defaults["env"], **line.options["env"]}
-        if python := sorted(PYTHON_ONLY.intersection(line.options)):
+        if python := sorted(_PYTHON_ONLY.intersection(line.options)):
             raise TasksError(
                 f"{where}: options: {python[0]} are Python functions, which a tasks file "
                 "cannot give: run these tasks from Python (agent_sdk.Fleet, docs/extend.md)"
