@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from ..options import AgentOptions, build_invocation
 from .child import PIPE_BYTES, REAP_WAIT, STDERR_GRACE, TERM_GRACE, ChildPipes, grow_pipe
 from .discovery import binary_for
-from .spawn import SIGTERM, open_pipes, spawn_blocking
+from .spawn import open_pipes, spawn_blocking
 
 if TYPE_CHECKING:
     import subprocess
@@ -223,7 +223,7 @@ class BlockingTransport(ChildPipes):
         interrupted: BaseException | None = None
         try:
             if popen.poll() is None:
-                self._signal_group(SIGTERM)
+                self._terminate()
                 _wait_exit(popen, TERM_GRACE)
         except BaseException as exc:
             interrupted = exc

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from .._invocation import passes_model
 from .._log import DEBUG, log
 from ..options import Invocation
-from .groups import untrack
-from .spawn import SIGKILL
+from .groups import end
+from .spawn import SIGTERM
+from .strays import Tree
 
 if TYPE_CHECKING:
     from ..options import AgentOptions
@@ -82,6 +83,7 @@ class ChildPipes:
         self._exited_at: float | None = None  # on the clock, once the exit was seen
         self._config: PrivateConfig | None = None
         self._tools: RunTools | None = None
+        self._tree: Tree | None = None  # the CLI's descendants, taken at SIGTERM
         self.hook_errors: list[BaseException] = []
         """What the run's hooks' callbacks raised (``AgentOptions(hooks=...)``), kept after
         the host is released."""
@@ -162,13 +164,24 @@ class ChildPipes:
             self._stderr_tail.write(data)
         return False
 
+    def _terminate(self) -> None:
+        """SIGTERM to the group and to the CLI's descendants, taken now: a shell command
+        leads a session of its own (docs/protocol.md §5), and once the CLI is gone its
+        children are orphans, no longer below it."""
+        assert self._pid is not None
+        self._tree = Tree(self._pid)
+        self._signal_group(SIGTERM)
+        self._tree.signal(SIGTERM)
+
     def _kill_and_release(self) -> None:
         # Synchronous: nothing can interrupt it. Stragglers of the group (tool
-        # subprocesses) are killed even when the leader exited on its own.
+        # subprocesses), the CLI's tree and every process that carries the run's mark are
+        # killed even when the leader exited on its own (docs/lifecycle.md).
         self._read_stderr()  # what it said last is kept
         if self._pid is not None:
-            self._signal_group(SIGKILL)
-            untrack(self._pid)  # SIGKILL cannot be ignored: it is dead
+            log("transport", DEBUG, "ending process group %d and its run's processes", self._pid)
+            tree, self._tree = self._tree, None
+            end(self._pid, tree)  # SIGKILL cannot be ignored: they are dead
         for name in ("_stdout", "_stderr", "_stdin"):
             self._close_fd(name)
         self._release_config()  # the group is dead: nothing writes in it any more

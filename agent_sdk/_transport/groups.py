@@ -21,6 +21,11 @@ the group is tracked, ``-`` once it is not. Writing it wakes nobody: a start cos
 A forked child starts with no group and no watchdog (``os.register_at_fork``): its
 parent's groups are its parent's, and the inherited descriptors are closed, so that the
 parent's death is still an end of file and the child never writes the parent's table.
+
+A group is not all a run starts (``strays.py``): each CLI carries a mark of its run in
+its environment (:func:`new_mark`), and :func:`end` kills, with the group, the CLI's tree
+and every process that carries the mark. The watchdog does the same for every run of the
+program (their marks share the program's part, given to it at its start).
 """
 
 from __future__ import annotations
@@ -29,17 +34,21 @@ import contextlib
 import os
 import sys
 import threading
+import time
 
-__all__ = ["kill_all", "track", "untrack"]
+from . import strays
+
+__all__ = ["end", "kill_all", "new_mark", "track"]
 
 SIGKILL = 9
 RECORD = 12  # b"+%10d\n": a pid fits in 10 digits on every system
 
-#: The watchdog (``python -I -S``: no site, no ``PYTHON*`` variables; a few
-#: milliseconds, once). It ignores the terminal's signals: it must outlive the program,
-#: and ends by itself at end of file.
-PROGRAM = """\
-import _signal, os
+#: The watchdog's own part (``python -I -S``: no site, no ``PYTHON*`` variables; a few
+#: milliseconds, once), run after the source of ``strays.py``, with the program's part of
+#: the runs' marks as its argument. It ignores the terminal's signals: it must outlive
+#: the program, and ends by itself at end of file.
+PROGRAM = """
+import _signal, sys
 for sig in (_signal.SIGINT, _signal.SIGHUP, _signal.SIGQUIT, _signal.SIGTSTP):
     _signal.signal(sig, _signal.SIG_IGN)
 while os.read(0, 512):
@@ -48,12 +57,16 @@ os.lseek(1, 0, 0)
 table = b""
 while chunk := os.read(1, 65536):
     table += chunk
+live = False
 for i in range(0, len(table), 12):
     if table[i : i + 1] == b"+":
+        live = True
         try:
             os.killpg(int(table[i + 1 : i + 12]), 9)
         except (OSError, ValueError):
             pass
+if live and len(sys.argv) > 1:
+    sweep(program_mark(sys.argv[1]))
 """
 
 #: ``sh`` starts the watchdog in the background, on the pipe (a background job's stdin
@@ -97,18 +110,31 @@ class _Watchdog:
         os.close(self.table)
 
 
-_groups: set[int] = set()
+_groups: dict[int, tuple[str, float]] = {}  # pgid -> (its run's mark, monotonic start)
 _lock = threading.Lock()
 _watchdog: _Watchdog | None = None
 _UNKNOWN = ""
 _python: str | None = _UNKNOWN
+_program = ""  # this program's part of its runs' marks, made at its first run
+_runs = 0
 
 
-def track(pgid: int) -> None:
-    """A group was started: ended at exit, or by the watchdog if the program dies."""
+def new_mark() -> str:
+    """The value of a new run's mark (``strays.VARIABLE``): ``<program>.<run>``."""
+    global _program, _runs
+    with _lock:
+        if not _program:
+            _program = os.urandom(8).hex()
+        _runs += 1
+        return f"{_program}.{_runs}"
+
+
+def track(pgid: int, mark: str) -> None:
+    """A group was started, its processes marked ``mark``: ended at exit, or by the
+    watchdog if the program dies."""
     global _watchdog
     with _lock:
-        _groups.add(pgid)
+        _groups[pgid] = (mark, time.monotonic())
         if _watchdog is not None and _watchdog.alive():
             # A table that cannot grow (no memory) leaves this group to the exit-time
             # kill: closing our end would make the watchdog kill every group.
@@ -120,22 +146,38 @@ def track(pgid: int) -> None:
         _watchdog = _start()  # it learns every tracked group, this one included
 
 
-def untrack(pgid: int) -> None:
-    """A group was sent SIGKILL (it cannot survive it): nothing more to end."""
+def end(pgid: int, tree: strays.Tree | None = None) -> None:
+    """SIGKILL the group, the CLI's ``tree`` (taken now if not given: before the group
+    dies, or its members' children are orphaned) and every process carrying the run's
+    mark; then nothing more to end. Synchronous: nothing can interrupt it."""
+    if tree is None:
+        tree = strays.Tree(pgid)
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # gone already
+        os.killpg(pgid, SIGKILL)
+    tree.signal(SIGKILL)
+    tree.close()
+    tracked = _groups.get(pgid)
+    if tracked is not None:
+        mark, started = tracked
+        after = strays.since_pid(pgid, time.monotonic() - started, strays.pid_span())
+        strays.sweep(strays.run_mark(mark), after)
+    _untrack(pgid)
+
+
+def _untrack(pgid: int) -> None:
+    """The group was sent SIGKILL (it cannot survive it): nothing more to end."""
     with _lock:
-        _groups.discard(pgid)
+        _groups.pop(pgid, None)
         if _watchdog is not None:
             with contextlib.suppress(OSError):  # then the watchdog kills a dead group
                 _watchdog.erase(pgid)
 
 
 def kill_all() -> None:
-    """Kill every tracked group (the program's exit), and let the watchdog go."""
+    """End every tracked group (the program's exit), and let the watchdog go."""
     global _watchdog
     for pgid in list(_groups):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, SIGKILL)
-        untrack(pgid)
+        end(pgid)
     with _lock:
         if _watchdog is not None:
             _watchdog.close()  # end of file: the watchdog exits, with nothing to kill
@@ -152,13 +194,14 @@ def _start() -> _Watchdog | None:
         table = _table()
     except OSError:
         return None  # no descriptor left: the exit-time kill still holds
+    program = _watchdog_program()
     read, write = os.pipe()
     watchdog = _Watchdog(write, table)
     try:
         for pgid in _groups:
             watchdog.write(pgid)
         subprocess.Popen(
-            ["/bin/sh", "-c", _DETACH, "agent_sdk-watchdog", python, "-I", "-S", "-c", PROGRAM],
+            ["/bin/sh", "-c", _DETACH, "agent_sdk-watchdog", python, "-I", "-S", "-c", *program],
             stdin=read,
             stdout=table,
             stderr=subprocess.DEVNULL,
@@ -170,6 +213,17 @@ def _start() -> _Watchdog | None:
     finally:
         os.close(read)
     return watchdog
+
+
+def _watchdog_program() -> list[str]:
+    """The watchdog's program and argument: ``strays.py``'s source, :data:`PROGRAM` and
+    the program's part of the marks; where that source cannot be read (a zip archive),
+    the groups alone."""
+    try:
+        with open(strays.__file__, encoding="utf-8") as f:
+            return [f.read() + PROGRAM, _program]
+    except (OSError, TypeError):
+        return ["import os\n" + PROGRAM]
 
 
 def _table() -> int:
@@ -195,9 +249,10 @@ def _interpreter() -> str | None:
 
 
 def _forget_in_child() -> None:
-    global _watchdog, _lock
+    global _watchdog, _lock, _program, _runs
     _lock = threading.Lock()  # another thread may have held it at the fork
     _groups.clear()
+    _program, _runs = "", 0  # its runs are its own: its watchdog must not end its parent's
     watchdog, _watchdog = _watchdog, None
     if watchdog is not None:
         watchdog.close()

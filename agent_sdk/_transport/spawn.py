@@ -6,6 +6,8 @@ no descriptor is left open by a start that failed.
 
 Every group started is tracked from that instant (``groups.track``): killed at exit, or
 by the watchdog if this program dies first (docs/lifecycle.md, "When the program dies").
+Its environment carries the run's mark (``strays.py``), so that what the CLI starts in
+sessions of its own is ended with it (docs/lifecycle.md, "Everything the CLI starts").
 On Linux the CLI is forked in the event loop's thread and watched through a pidfd
 (``_pidfd``), so that nothing is awaited between its start and its tracking; elsewhere the
 event loop starts it.
@@ -24,7 +26,8 @@ from .._log import DEBUG, logger, shown_argv
 from ..errors import AgentNotFoundError, AgentStartError
 from ..options import Invocation
 from ._pidfd import pidfds, spawn_now, start_session
-from .groups import track
+from .groups import new_mark, track
+from .strays import VARIABLE
 
 if TYPE_CHECKING:
     import subprocess
@@ -99,16 +102,13 @@ async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipe
         AgentNotFoundError: the binary vanished between discovery and now.
         AgentStartError: any other reason the OS gave for not starting it.
     """
+    mark = new_mark()
+    env = _marked(invocation.env, mark)
     with _starting(invocation, cwd, pipes) as (stdin, stdout, stderr):
         child: Child
         if pidfds():
             child = spawn_now(
-                invocation.argv,
-                stdin=stdin,
-                stdout=stdout,
-                stderr=stderr,
-                cwd=cwd,
-                env=invocation.env,
+                invocation.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env
             )
         else:
             child = await anyio.open_process(
@@ -117,10 +117,10 @@ async def spawn(invocation: Invocation, cwd: str | os.PathLike[str] | None, pipe
                 stdout=stdout,
                 stderr=stderr,
                 cwd=cwd,
-                env=invocation.env,
+                env=env,
                 start_new_session=True,
             )
-        track(child.pid)  # its group is the caller's to untrack, at its SIGKILL
+        track(child.pid, mark)  # the caller's to end (groups.end), group and marked alike
         _log_start(invocation, child.pid)
         return child
 
@@ -130,13 +130,21 @@ def spawn_blocking(
 ) -> subprocess.Popen[bytes]:
     """:func:`spawn` for a caller with no event loop (``run_sync`` from a plain script),
     which waits for the child itself."""
+    mark = new_mark()
+    env = _marked(invocation.env, mark)
     with _starting(invocation, cwd, pipes) as (stdin, stdout, stderr):
         popen = start_session(
-            invocation.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=invocation.env
+            invocation.argv, stdin=stdin, stdout=stdout, stderr=stderr, cwd=cwd, env=env
         )
-        track(popen.pid)  # its group is the caller's to untrack, at its SIGKILL
+        track(popen.pid, mark)  # the caller's to end (groups.end), group and marked alike
         _log_start(invocation, popen.pid)
         return popen
+
+
+def _marked(env: dict[str, str], mark: str) -> dict[str, str]:
+    """``env`` with the run's mark, which everything the CLI starts inherits: how the
+    teardown finds what left its group (``strays.py``, docs/lifecycle.md)."""
+    return {**env, VARIABLE: mark}
 
 
 def _log_start(invocation: Invocation, pid: int) -> None:

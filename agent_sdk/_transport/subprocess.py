@@ -33,7 +33,7 @@ from .child import (
 )
 from .discovery import locate_binary
 from .groups import kill_all
-from .spawn import SIGTERM, Child, open_pipes, spawn
+from .spawn import Child, open_pipes, spawn
 
 __all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe"]
 
@@ -214,7 +214,7 @@ class SubprocessTransport(ChildPipes):
         process = self._process
         try:
             if process is not None and process.returncode is None:
-                self._signal_group(SIGTERM)
+                self._terminate()
                 with anyio.CancelScope(shield=True), anyio.move_on_after(TERM_GRACE):
                     await process.wait()
         except BaseException as exc:

@@ -21,8 +21,9 @@ import anyio.abc
 from .._log import DEBUG, log
 from .._transport.child import StderrTail, grow_pipe
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
-from .._transport.groups import untrack
-from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
+from .._transport.groups import end
+from .._transport.spawn import SIGTERM, Child, open_pipes, spawn
+from .._transport.strays import Tree
 from ..options import AgentOptions, Invocation
 
 __all__ = ["AcpProcess", "acp_invocation"]
@@ -103,6 +104,9 @@ class AcpProcess:
         if self._closed:
             return
         self._closed = True
+        # Its descendants, taken while it lives: once it exits they are orphans, no longer
+        # below it (docs/lifecycle.md, "Everything the CLI starts").
+        tree = Tree(self.pid) if self.process.returncode is None else None
         with anyio.CancelScope(shield=True):
             await self.stdin.aclose()
             if self.process.returncode is None:
@@ -111,10 +115,12 @@ class AcpProcess:
             # The group goes in every case: tool subprocesses may outlive the leader.
             if self.process.returncode is None:
                 self._signal(SIGTERM)
+                if tree is not None:
+                    tree.signal(SIGTERM)
                 with anyio.move_on_after(TERM_GRACE):
                     await self.process.wait()
-            self._signal(SIGKILL)
-            untrack(self.pid)
+            log("live", DEBUG, "ending the agent's process group %d and its processes", self.pid)
+            end(self.pid, tree)  # the group, its tree and what carries its mark
             with anyio.move_on_after(REAP_WAIT):
                 await self.process.wait()
             await self.stdout.aclose()

@@ -1,0 +1,224 @@
+"""The processes a run started that its process group does not hold, and their end
+(docs/lifecycle.md, "Everything the CLI starts").
+
+The real CLI runs each shell command in a pty session of its own, keeps helpers in its
+group, and some helpers double-fork out of its tree (docs/protocol.md §5): killing the
+CLI's group ends none of the first or the last. Three nets catch them:
+
+- **the mark**: every CLI starts with ``AGENT_SDK_RUN=<program>.<run>`` in its
+  environment, which everything it starts inherits, whatever session, group or parent it
+  ends up with. :func:`sweep` reads ``/proc/<pid>/environ`` and kills every process that
+  carries the run's mark, in rounds, until a round finds none (one that forked during a
+  round is found by the next: its child carries the mark too);
+- **the tree**: :class:`Tree` holds the CLI's descendants while it is alive (through
+  ``/proc/<pid>/task/<tid>/children``, as pidfds where the OS has them), so one that
+  scrubbed its environment but is still below the CLI is ended too;
+- **the group**: ``killpg``, by the caller.
+
+Left out, and documented: a process that scrubs its environment **and** leaves the
+CLI's tree (or is orphaned by the CLI's exit). Without ``/proc`` (macOS) only the group
+is reached.
+
+A sweep lists ``/proc`` and reads the environment of each process: about 13 µs a
+process. A run short enough that the pid counter cannot have wrapped around since the
+CLI started (at most :data:`PIDS_PER_CPU_SECOND` new pids a second per CPU) reads only
+those allocated since (``/proc/loadavg`` gives the last one): the processes started
+after the CLI, usually a handful.
+
+This module imports nothing but ``os`` and ``contextlib`` at load, and nothing of
+agent_sdk: the watchdog runs its source as its own program (``groups.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+VARIABLE = "AGENT_SDK_RUN"
+"""The environment variable that marks every process a run started."""
+
+ROUNDS = 16  # sweeps of /proc at most: each catches what forked during the one before
+PIDS_PER_CPU_SECOND = 250_000  # far above a core's rate of fork or clone (~10 µs each)
+_RESERVED_PIDS = 300  # where the kernel's pid counter starts again after pid_max
+_ENVIRON_CHUNK = 65536
+SIGKILL = 9
+
+
+def run_mark(value: str) -> bytes:
+    """What a run's processes carry, as found in ``/proc/<pid>/environ``."""
+    return b"\0%s=%s\0" % (VARIABLE.encode(), value.encode())
+
+
+def program_mark(program: str) -> bytes:
+    """What every run of one program carries (its runs' values start ``<program>.``)."""
+    return b"\0%s=%s." % (VARIABLE.encode(), program.encode())
+
+
+def carries(pid: int, mark: bytes) -> bool:
+    """Whether process ``pid``'s environment holds ``mark`` (``False`` if it is gone, is
+    a zombie, or is not ours to read)."""
+    try:
+        fd = os.open(f"/proc/{pid}/environ", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        data = b"\0"  # the first variable has no separator before it
+        while chunk := os.read(fd, _ENVIRON_CHUNK):
+            data += chunk
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return mark in data
+
+
+def last_pid() -> int | None:
+    """The last pid the kernel gave out in this pid namespace, or ``None``."""
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return int(f.read().rsplit(b" ", 1)[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def pid_span() -> int | None:
+    """How many pids the counter goes through before it wraps, or ``None``."""
+    try:
+        with open("/proc/sys/kernel/pid_max", "rb") as f:
+            return int(f.read()) - _RESERVED_PIDS
+    except (OSError, ValueError):
+        return None
+
+
+def since_pid(first: int, seconds: float, span: int | None) -> int | None:
+    """``first`` if no pid could have been given out twice in ``seconds`` (a sweep may
+    then skip every pid before it), else ``None`` (a sweep reads every process)."""
+    if span is None:
+        return None
+    most = seconds * (os.cpu_count() or 1) * PIDS_PER_CPU_SECOND
+    return first if most < span else None
+
+
+def _candidates(after: int | None) -> list[int]:
+    """The pids in ``/proc``; with ``after``, only those given out since it."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []  # no /proc (macOS): the group alone is reached
+    pids = [int(name) for name in names if name.isdigit()]
+    if after is None:
+        return pids
+    upto = last_pid()
+    if upto is None:
+        return pids
+    if upto >= after:
+        return [pid for pid in pids if after < pid <= upto]
+    return [pid for pid in pids if pid > after or pid <= upto]  # the counter wrapped
+
+
+def sweep(mark: bytes, after: int | None = None) -> int:
+    """SIGKILL every process that carries ``mark``, until none is left; how many.
+
+    ``after``: a pid given out before any process that could carry it (the CLI's),
+    when :func:`since_pid` allows it; ``None`` reads every process.
+    """
+    spared = {os.getpid(), os.getppid()}
+    signalled: set[int] = set()
+    for _ in range(ROUNDS):
+        found = [
+            pid
+            for pid in _candidates(after)
+            if pid not in spared and pid not in signalled and carries(pid, mark)
+        ]
+        if not found:
+            break
+        for pid in found:
+            _kill_marked(pid, mark)
+            signalled.add(pid)
+    return len(signalled)
+
+
+def _kill_marked(pid: int, mark: bytes) -> None:
+    """SIGKILL ``pid`` if it still carries ``mark``: through a pidfd, the mark is read
+    again after the pid is pinned, so a pid given to another process meanwhile is spared."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except AttributeError:  # no pidfds (Python or OS): the window is the read's
+        _kill(pid)
+        return
+    except OSError:
+        return  # gone
+    try:
+        if carries(pid, mark):
+            import signal
+
+            signal.pidfd_send_signal(pidfd, SIGKILL)
+    except OSError:
+        pass  # gone meanwhile
+    finally:
+        os.close(pidfd)
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.kill(pid, SIGKILL)
+
+
+class Tree:
+    """The descendants of a live process, pinned (pidfds) so that a later signal reaches
+    them and no other process that got their pid."""
+
+    __slots__ = ("_pinned",)
+
+    def __init__(self, root: int) -> None:
+        self._pinned: list[tuple[int, int | None]] = []  # (pid, pidfd or None)
+        for pid in descendants(root):
+            try:
+                self._pinned.append((pid, os.pidfd_open(pid)))
+            except AttributeError:
+                self._pinned.append((pid, None))
+            except OSError:
+                pass  # gone already
+
+    def __len__(self) -> int:
+        return len(self._pinned)
+
+    def signal(self, signum: int) -> None:
+        """Send ``signum`` to each (gone ones are skipped)."""
+        for pid, pidfd in self._pinned:
+            try:
+                if pidfd is None:
+                    os.kill(pid, signum)
+                else:
+                    import signal
+
+                    signal.pidfd_send_signal(pidfd, signum)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        pinned, self._pinned = self._pinned, []
+        for _pid, pidfd in pinned:
+            if pidfd is not None:
+                os.close(pidfd)
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below ``root`` now (Linux ``/proc``; elsewhere none)."""
+    found: list[int] = []
+    todo = [root]
+    while todo:
+        parent = todo.pop()
+        try:
+            threads = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children", "rb") as f:
+                    children = [int(pid) for pid in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += children
+            todo += children
+    return found

@@ -1,0 +1,175 @@
+"""The nets that catch what a run started outside its process group (``_transport/strays``,
+docs/lifecycle.md, "Everything the CLI starts"), on real processes.
+
+Each test starts processes as the real CLI leaves them: a command leading a session of its
+own, a daemon double-forked out of the tree; with a run's mark in their environment, or
+without one (the user's own), and checks which of them a sweep or a tree ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from proctable import is_running, settles
+
+from agent_sdk._transport import strays
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+
+WITHIN = 5.0  # a bound on the kernel's delivery of SIGKILL, not a claim of speed
+
+#: Double-forks a sleeper out of the tree (setsid), writes its pid, and exits.
+DAEMON = """
+import os, sys
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        with open(sys.argv[1], "w") as f:
+            f.write(str(os.getpid()))
+        os.execvp("sleep", ["sleep", "300"])
+    os._exit(0)
+"""
+
+
+@pytest.fixture
+def started() -> Iterator[list[int]]:
+    """Pids a test started; whatever it asserts, none outlives it."""
+    pids: list[int] = []
+    yield pids
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def marked_env(value: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != strays.VARIABLE}
+    if value is not None:
+        env[strays.VARIABLE] = value
+    return env
+
+
+#: Starts a sleeper leading a session of its own, prints its pid, and exits.
+SESSION = """
+import subprocess
+print(subprocess.Popen(["sleep", "300"], start_new_session=True, stdout=-3, stderr=-3).pid)
+"""
+
+
+def in_own_session(value: str | None, started: list[int]) -> int:
+    """``sleep`` leading a session of its own (a pty command of the real CLI), its
+    parent gone (as under a CLI that exited): not this test's child to reap."""
+    out = subprocess.run(
+        [sys.executable, "-c", SESSION], env=marked_env(value), check=True, capture_output=True
+    )
+    pid = int(out.stdout)
+    started.append(pid)
+    return pid
+
+
+def daemon(value: str | None, tmp_path: Path, started: list[int]) -> int:
+    """A sleeper double-forked out of the tree, re-parented to init or a subreaper."""
+    where = tmp_path / f"daemon-{len(started)}"
+    subprocess.run([sys.executable, "-c", DAEMON, str(where)], env=marked_env(value), check=True)
+    assert settles(lambda: where.exists() and where.read_text() != "", within=WITHIN)
+    pid = int(where.read_text())
+    started.append(pid)
+    return pid
+
+
+def test_a_sweep_ends_a_marked_process_in_a_session_of_its_own(started: list[int]) -> None:
+    pid = in_own_session("p1.1", started)
+    assert settles(lambda: strays.carries(pid, strays.run_mark("p1.1")), within=WITHIN)
+    assert strays.sweep(strays.run_mark("p1.1")) == 1
+    assert settles(lambda: not is_running(pid), within=WITHIN)
+
+
+def test_a_sweep_ends_a_marked_daemon_that_left_the_tree(
+    started: list[int], tmp_path: Path
+) -> None:
+    pid = daemon("p1.1", tmp_path, started)
+    strays.sweep(strays.run_mark("p1.1"))
+    assert settles(lambda: not is_running(pid), within=WITHIN)
+
+
+def test_a_sweep_spares_processes_without_the_mark(started: list[int], tmp_path: Path) -> None:
+    users = in_own_session(None, started)
+    users_daemon = daemon(None, tmp_path, started)
+    strays.sweep(strays.run_mark("p1.1"))
+    assert is_running(users)
+    assert is_running(users_daemon)
+
+
+def test_a_sweep_spares_another_runs_processes(started: list[int]) -> None:
+    other_run = in_own_session("p1.2", started)
+    other_program = in_own_session("p2.1", started)
+    ours = in_own_session("p1.1", started)
+    assert settles(lambda: strays.carries(ours, strays.run_mark("p1.1")), within=WITHIN)
+    strays.sweep(strays.run_mark("p1.1"))
+    assert settles(lambda: not is_running(ours), within=WITHIN)
+    assert is_running(other_run)
+    assert is_running(other_program)
+
+
+def test_a_run_mark_is_not_matched_by_a_longer_one(started: list[int]) -> None:
+    longer = in_own_session("p1.12", started)
+    assert settles(lambda: strays.carries(longer, strays.run_mark("p1.12")), within=WITHIN)
+    assert not strays.carries(longer, strays.run_mark("p1.1"))
+
+
+def test_a_program_sweep_ends_every_run_of_that_program(started: list[int]) -> None:
+    runs = [in_own_session("p1.1", started), in_own_session("p1.2", started)]
+    other_program = in_own_session("p10.1", started)
+    assert settles(
+        lambda: all(
+            strays.carries(p, strays.run_mark(v))
+            for p, v in zip(runs, ["p1.1", "p1.2"], strict=False)
+        ),
+        within=WITHIN,
+    )
+    strays.sweep(strays.program_mark("p1"))
+    assert settles(lambda: not any(is_running(pid) for pid in runs), within=WITHIN)
+    assert is_running(other_program)
+
+
+def test_a_sweep_after_a_pid_reads_only_the_pids_given_out_since(started: list[int]) -> None:
+    before = in_own_session("p1.1", started)
+    marker = subprocess.Popen(["true"])
+    marker.wait()
+    after = in_own_session("p1.1", started)
+    assert settles(lambda: strays.carries(after, strays.run_mark("p1.1")), within=WITHIN)
+    strays.sweep(strays.run_mark("p1.1"), after=marker.pid)
+    assert settles(lambda: not is_running(after), within=WITHIN)
+    assert is_running(before)
+
+
+def test_a_tree_holds_the_descendants_of_a_live_process(started: list[int]) -> None:
+    parent = subprocess.Popen(
+        ["sh", "-c", "sleep 300 & sleep 300 & wait"], start_new_session=True, env=marked_env(None)
+    )
+    started.append(parent.pid)
+    assert settles(lambda: len(strays.descendants(parent.pid)) == 2, within=WITHIN)
+    children = strays.descendants(parent.pid)
+    started.extend(children)
+    tree = strays.Tree(parent.pid)
+    try:
+        tree.signal(signal.SIGKILL)
+    finally:
+        tree.close()
+    assert settles(lambda: not any(is_running(pid) for pid in children), within=WITHIN)
+    assert is_running(parent.pid)
+    parent.kill()
+    parent.wait()
+
+
+def test_since_pid_falls_back_to_every_process_when_the_counter_could_wrap() -> None:
+    span = 32768 - 300
+    assert strays.since_pid(1234, 0.001, span) == 1234
+    assert strays.since_pid(1234, 3600.0, span) is None
+    assert strays.since_pid(1234, 0.001, None) is None
