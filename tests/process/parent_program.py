@@ -11,7 +11,9 @@ the fork modes ``alive after fork: <bool>`` once the forked child has exited.
 
 The CLI writes its pid to ``WORKDIR/pid`` once it runs, then (``CLI_WAIT``):
 ``orphaned``: starts a grandchild in its process group (its pid in
-``WORKDIR/grandchild``, written before ``WORKDIR/pid``), waits until its parent is gone,
+``WORKDIR/grandchild``), one in a session of its own (``WORKDIR/session``) and a daemon
+double-forked out of its tree (``WORKDIR/daemon``), all written before ``WORKDIR/pid``;
+then waits until its parent is gone,
 a second more, writes ``WORKDIR/outlived`` (what a CLI that outlives its parent would go
 on to do) and lingers; ``go``: waits for ``WORKDIR/go``, then prints its result and
 exits 0. It prints the stream-json ``init`` event first, except for the live agent
@@ -49,9 +51,25 @@ if "acp" not in sys.argv:
     print(json.dumps({{"type": "system", "subtype": "init", "session_id": "s1"}}), flush=True)
 if wait == "orphaned":
     import subprocess
-    grandchild = subprocess.Popen([sys.executable, "-c", "import time; time.sleep({guard})"])
+    sleeper = [sys.executable, "-c", "import time; time.sleep({guard})"]
+    grandchild = subprocess.Popen(sleeper)
     with open(os.path.join(workdir, "grandchild"), "w") as f:
         f.write(str(grandchild.pid))
+    # As the real CLI's shell commands: a session of their own (a pty's, node-pty's setsid).
+    session = subprocess.Popen(sleeper, start_new_session=True, stdout=-3, stderr=-3)
+    with open(os.path.join(workdir, "session"), "w") as f:
+        f.write(str(session.pid))
+    # A helper that daemonises: double fork and setsid, out of the tree.
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            with open(os.path.join(workdir, "daemon.tmp"), "w") as f:
+                f.write(str(os.getpid()))
+            os.rename(os.path.join(workdir, "daemon.tmp"), os.path.join(workdir, "daemon"))
+            os.execv(sys.executable, sleeper)
+        os._exit(0)
+    while not os.path.exists(os.path.join(workdir, "daemon")):
+        time.sleep(0.01)
 with open(os.path.join(workdir, "pid.tmp"), "w") as f:
     f.write(str(os.getpid()))
 os.rename(os.path.join(workdir, "pid.tmp"), os.path.join(workdir, "pid"))

@@ -40,7 +40,7 @@ def parent_with_a_run(driver: str, directory: Path) -> Iterator[tuple[subprocess
     finally:
         parent.kill()
         parent.communicate()
-        for pid in (cli, grandchild_of(directory)):
+        for pid in (cli, *started_by_cli(directory)):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
 
@@ -48,6 +48,12 @@ def parent_with_a_run(driver: str, directory: Path) -> Iterator[tuple[subprocess
 def grandchild_of(directory: Path) -> int:
     """The process the CLI started in its process group (written before the CLI's pid)."""
     return int((directory / "grandchild").read_text())
+
+
+def started_by_cli(directory: Path) -> list[int]:
+    """What the CLI started: in its group, in a session of its own, and a daemon that left
+    its tree (each written before the CLI's pid)."""
+    return [int((directory / name).read_text()) for name in ("grandchild", "session", "daemon")]
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -66,6 +72,22 @@ def test_killing_the_program_kills_what_its_cli_started(surface: str, tmp_path: 
         parent.send_signal(signal.SIGKILL)
         parent.wait()
         assert settles(lambda: not is_running(grandchild), within=WITHIN)
+
+
+# The real CLI's shell commands lead sessions of their own, and its helpers may daemonise
+# (docs/protocol.md §5): the watchdog ends them by the run's mark (docs/lifecycle.md).
+@pytest.mark.parametrize("surface", SURFACES)
+def test_killing_the_program_kills_what_its_cli_started_outside_its_group(
+    surface: str, tmp_path: Path
+) -> None:
+    with parent_with_a_run(surface, tmp_path) as (parent, _cli):
+        _, session, daemon = started_by_cli(tmp_path)
+        assert is_running(session)
+        assert is_running(daemon)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        assert settles(lambda: not is_running(session), within=WITHIN)
+        assert settles(lambda: not is_running(daemon), within=WITHIN)
 
 
 # A forked child inherits what the program holds open; it must not keep the program's
