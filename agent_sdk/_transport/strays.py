@@ -99,17 +99,17 @@ def since_pid(first: int, seconds: float, span: int | None) -> int | None:
     return first if most < span else None
 
 
-def _candidates(after: int | None) -> list[int]:
-    """The pids in ``/proc``; with ``after``, only those given out since it."""
+def _candidates(after: int | None, upto: int | None) -> list[int]:
+    """The pids in ``/proc``; with ``after`` and ``upto`` (the last pid given out), only
+    those given out since ``after``."""
+    if after is not None and upto == after:
+        return []  # no pid given out since: nothing new can carry the mark
     try:
         names = os.listdir("/proc")
     except OSError:
         return []  # no /proc (macOS): the group alone is reached
     pids = [int(name) for name in names if name.isdigit()]
-    if after is None:
-        return pids
-    upto = last_pid()
-    if upto is None:
+    if after is None or upto is None:
         return pids
     if upto >= after:
         return [pid for pid in pids if after < pid <= upto]
@@ -120,14 +120,17 @@ def sweep(mark: bytes, after: int | None = None) -> int:
     """SIGKILL every process that carries ``mark``, until none is left; how many.
 
     ``after``: a pid given out before any process that could carry it (the CLI's),
-    when :func:`since_pid` allows it; ``None`` reads every process.
+    when :func:`since_pid` allows it; ``None`` reads every process. A round after the
+    first reads only the pids given out since the one before began: a process forked
+    while a round ran has one of those.
     """
     spared = {os.getpid(), os.getppid()}
     signalled: set[int] = set()
     for _ in range(ROUNDS):
+        upto = last_pid()
         found = [
             pid
-            for pid in _candidates(after)
+            for pid in _candidates(after, upto)
             if pid not in spared and pid not in signalled and carries(pid, mark)
         ]
         if not found:
@@ -135,6 +138,7 @@ def sweep(mark: bytes, after: int | None = None) -> int:
         for pid in found:
             _kill_marked(pid, mark)
             signalled.add(pid)
+        after = upto  # a round takes milliseconds: the counter cannot come round in one
     return len(signalled)
 
 
