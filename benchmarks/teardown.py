@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -93,7 +94,7 @@ def main() -> None:
     if args.quick:
         args.strays, args.crowd, args.rounds = 2, 5, 1
     processes = sum(1 for p in Path("/proc").iterdir() if p.name.isdigit())
-    print(f"processes on this machine: {processes}; CPUs: {groups.os.cpu_count()}")
+    print(f"processes on this machine: {processes}; CPUs: {os.cpu_count()}")
     results = figures(args.strays, 0, args.rounds)
     results |= figures(args.strays, args.crowd, args.rounds)
     for name, value in results.items():
