@@ -12,10 +12,7 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 
 from typing import TYPE_CHECKING
 
-from ._async import run_async
-from ._run import Run, run
 from ._sync import run_sync
-from ._transport.base import Transport
 from .budget import Budget
 from .errors import (
     AgentAuthError,
@@ -76,12 +73,20 @@ from .subagents import Subagent
 from .tool_calls import Plan, ToolCall, ToolCallStatus
 
 if TYPE_CHECKING:
+    from ._async import run_async
+    from ._run import Run, run
+    from ._transport.base import Transport
     from .queries import Model, Status, create_chat, list_models, status, version
     from .session import Session, Turn
 else:
-    # Sessions and the short subcommands load on first use: a run needs neither, and
-    # `import agent_sdk` is a cost every short script pays (docs/benchmarks.md).
+    # Sessions and the short subcommands load on first use: a run needs neither. The
+    # run's engine loads with the first run (run_sync loads it itself): `import
+    # agent_sdk` is a cost every script pays, even one that never runs (its --help), and
+    # the engine is a third of it (docs/benchmarks.md, "A short script: the cold figure").
     _ON_FIRST_USE = {
+        **dict.fromkeys(("Run", "run"), "._run"),
+        "run_async": "._async",
+        "Transport": "._transport.base",
         **dict.fromkeys(("Session", "Turn"), ".session"),
         **dict.fromkeys(
             ("Model", "Status", "create_chat", "list_models", "status", "version"), ".queries"
