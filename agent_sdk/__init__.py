@@ -12,6 +12,7 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 
 from typing import TYPE_CHECKING
 
+from ._options import AgentOptions  # not .options: its argv builder loads with the first run
 from ._sync import run_sync
 from .budget import Budget
 from .errors import (
@@ -67,7 +68,6 @@ from .events import (
     WebSearchRequest,
     WebSearchResponse,
 )
-from .options import AgentOptions
 from .result import RunResult
 from .subagents import Subagent
 from .tool_calls import Plan, ToolCall, ToolCallStatus
@@ -80,9 +80,10 @@ if TYPE_CHECKING:
     from .session import Session, Turn
 else:
     # Sessions and the short subcommands load on first use: a run needs neither. The
-    # run's engine loads with the first run (run_sync loads it itself): `import
-    # agent_sdk` is a cost every script pays, even one that never runs (its --help), and
-    # the engine is a third of it (docs/benchmarks.md, "A short script: the cold figure").
+    # run's engine and argv builder load with the first run (run_sync loads them itself):
+    # `import agent_sdk` is a cost every script pays, even one that never runs (its
+    # --help), and they were a third of it (docs/benchmarks.md, "A short script: the cold
+    # figure").
     _ON_FIRST_USE = {
         **dict.fromkeys(("Run", "run"), "._run"),
         "run_async": "._async",
@@ -91,6 +92,9 @@ else:
         **dict.fromkeys(
             ("Model", "Status", "create_chat", "list_models", "status", "version"), ".queries"
         ),
+        # The public module of build_invocation, once loaded by `import agent_sdk`:
+        # `agent_sdk.options` still finds it.
+        "options": ".options",
     }
 
     def __getattr__(name: str) -> object:
@@ -99,7 +103,8 @@ else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         import importlib
 
-        value = getattr(importlib.import_module(module, __name__), name)
+        loaded = importlib.import_module(module, __name__)
+        value = loaded if module == f".{name}" else getattr(loaded, name)
         globals()[name] = value
         return value
 

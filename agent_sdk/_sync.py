@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import anyio
 
-from .options import AgentOptions, given_options
+from ._options import AgentOptions, given_options
 from .result import PlainResult, RunResult
 
 T = TypeVar("T")

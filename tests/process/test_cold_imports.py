@@ -34,19 +34,16 @@ print(" ".join(sorted(set(sys.modules) - before)))
 """
 
 # What `import agent_sdk` may load of agent_sdk: the options, events, results and errors,
-# and run_sync's front (the run's engine loads with the first run). A module added here is
-# paid by every script that imports agent_sdk (about 0.3 ms each; docs/benchmarks.md, "A
-# short script: the cold figure"): load it at its first use instead.
+# and run_sync's front (the run's engine and argv builder load with the first run). A
+# module added here is paid by every script that imports agent_sdk (about 0.3 ms each;
+# docs/benchmarks.md, "A short script: the cold figure"): load it at first use instead.
 ON_IMPORT = {
     "agent_sdk",
     "agent_sdk._cli_words",
     "agent_sdk._event_base",
     "agent_sdk._interaction_events",
-    "agent_sdk._invocation",
     "agent_sdk._option_checks",
     "agent_sdk._options",
-    "agent_sdk._protocol",
-    "agent_sdk._protocol.redaction",
     "agent_sdk._short_repr",
     "agent_sdk._sync",
     "agent_sdk._system_events",
@@ -57,7 +54,6 @@ ON_IMPORT = {
     "agent_sdk.budget",
     "agent_sdk.errors",
     "agent_sdk.events",
-    "agent_sdk.options",
     "agent_sdk.result",
     "agent_sdk.subagents",
     "agent_sdk.tool_calls",
@@ -151,3 +147,17 @@ def test_run_sync_from_a_plain_script_loads_no_event_loop(tmp_path: Path) -> Non
     loaded = _loaded("run", "fix_tests", tmp_path)
     assert "agent_sdk._transport.blocking" in loaded  # it did run
     assert not loaded & {"asyncio", "trio", "anyio._backends._asyncio", "concurrent.futures"}
+
+
+def test_what_loads_on_first_use_is_found_where_it_was() -> None:
+    # In a fresh interpreter, where nothing but `import agent_sdk` ran: every public name,
+    # and the public module of build_invocation, as an attribute of agent_sdk.
+    code = (
+        "import agent_sdk\n"
+        "assert callable(agent_sdk.options.build_invocation)\n"
+        "for name in agent_sdk.__all__:\n"
+        "    getattr(agent_sdk, name)\n"
+        "from agent_sdk import Run, Transport, run, run_async\n"
+        "assert Run.__module__ == 'agent_sdk._run' and run is agent_sdk.run\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
