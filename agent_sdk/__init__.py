@@ -12,10 +12,8 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 
 from typing import TYPE_CHECKING
 
-from ._async import run_async
-from ._run import Run, run
+from ._options import AgentOptions  # not .options: its argv builder loads with the first run
 from ._sync import run_sync
-from ._transport.base import Transport
 from .budget import Budget
 from .errors import (
     AgentAuthError,
@@ -70,22 +68,33 @@ from .events import (
     WebSearchRequest,
     WebSearchResponse,
 )
-from .options import AgentOptions
 from .result import RunResult
 from .subagents import Subagent
 from .tool_calls import Plan, ToolCall, ToolCallStatus
 
 if TYPE_CHECKING:
+    from ._async import run_async
+    from ._run import Run, run
+    from ._transport.base import Transport
     from .queries import Model, Status, create_chat, list_models, status, version
     from .session import Session, Turn
 else:
-    # Sessions and the short subcommands load on first use: a run needs neither, and
-    # `import agent_sdk` is a cost every short script pays (docs/benchmarks.md).
+    # Sessions and the short subcommands load on first use: a run needs neither. The
+    # run's engine and argv builder load with the first run (run_sync loads them itself):
+    # `import agent_sdk` is a cost every script pays, even one that never runs (its
+    # --help), and they were a third of it (docs/benchmarks.md, "A short script: the cold
+    # figure").
     _ON_FIRST_USE = {
+        **dict.fromkeys(("Run", "run"), "._run"),
+        "run_async": "._async",
+        "Transport": "._transport.base",
         **dict.fromkeys(("Session", "Turn"), ".session"),
         **dict.fromkeys(
             ("Model", "Status", "create_chat", "list_models", "status", "version"), ".queries"
         ),
+        # The public module of build_invocation, once loaded by `import agent_sdk`:
+        # `agent_sdk.options` still finds it.
+        "options": ".options",
     }
 
     def __getattr__(name: str) -> object:
@@ -94,7 +103,8 @@ else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         import importlib
 
-        value = getattr(importlib.import_module(module, __name__), name)
+        loaded = importlib.import_module(module, __name__)
+        value = loaded if module == f".{name}" else getattr(loaded, name)
         globals()[name] = value
         return value
 

@@ -12,12 +12,15 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from ._run_engine import OVER, RunEngine, State
-from ._spending import Spending, joined
 from ._transport.base import Transport
 from .events import Event
 from .options import AgentOptions, given_options
+
+if TYPE_CHECKING:
+    from ._spending import Spending
 
 __all__ = ["Run", "run"]
 
@@ -119,6 +122,8 @@ class Run(RunEngine):
     def _share(self, spending: Spending | None, *, inside: bool = False) -> Run:
         """Count against ``spending`` (a session's, a fleet's): instead of the run's own
         budget, or, ``inside``, besides it (the fleet's budget over the task's)."""
+        from ._spending import joined  # a session's or a fleet's: loaded with them
+
         self._spending = joined(self._spending, spending, inside=inside)
         return self
 

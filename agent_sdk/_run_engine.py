@@ -17,14 +17,12 @@ from typing import TYPE_CHECKING, TypeVar
 import anyio
 import msgspec
 
-from ._custom_tools import Claims, claims_of, mark
 from ._deadlines import Deadlines, await_exit, receive_within
 from ._log import INFO, log
 from ._protocol.outcome import KILLED, Expiry, context, failure_or_result, timeout_error
 from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._run_facts import RunFacts
-from ._spending import Hit, Spending, budget_error, first_over
 from ._transport.base import Clock, Transport
 from .errors import AgentBudgetError, AgentError, AgentUsageError
 from .events import Event
@@ -32,6 +30,8 @@ from .options import AgentOptions, given_prompt
 from .result import PlainResult
 
 if TYPE_CHECKING:
+    from ._custom_tools import Claims
+    from ._spending import Hit, Spending
     from ._trace import AgentSpan
 
 __all__ = ["OVER", "RunEngine", "State"]
@@ -90,9 +90,14 @@ class RunEngine(RunFacts):
         self._result: PlainResult | None = None
         self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
         self._claims: Claims | None = None  # a run given tools (docs/extend.md)
-        # Only a run with a budget counts (docs/budgets.md); None costs one test per read.
+        # Only a run with a budget counts (docs/budgets.md); None costs one test per read,
+        # and a plain run does not load the counting (docs/benchmarks.md).
         budget = options.budget
-        self._spending = Spending(budget, "run") if budget is not None else None
+        self._spending: Spending | None = None
+        if budget is not None:
+            from ._spending import Spending
+
+            self._spending = Spending(budget, "run")
         self._over_budget: AgentBudgetError | None = None
 
     async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
@@ -120,6 +125,8 @@ class RunEngine(RunFacts):
 
             self._span = run_span(self._options, self._redaction, self._stream)
         if self._spending is not None and (hit := self._spending.begin()) is not None:
+            from ._spending import budget_error
+
             ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
             error = budget_error(hit, ctx, then="the run was not started")
             raise self._redaction.error(error)
@@ -135,8 +142,13 @@ class RunEngine(RunFacts):
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
-        # Tools of its own, or of its fleet task: which mcpToolCall was one of them.
-        self._claims = claims_of(self._transport)
+        # Tools of its own, or of its fleet task: which mcpToolCall was one of them. Either
+        # host loads agent_sdk.extend._served first; a plain run loads nothing of
+        # agent_sdk.extend (docs/benchmarks.md, "A short script: the cold figure").
+        if "agent_sdk.extend._served" in sys.modules:
+            from ._custom_tools import claims_of
+
+            self._claims = claims_of(self._transport)
         if self._state is State.STARTING:  # not closed meanwhile by another task
             self._state = State.STREAMING
 
@@ -151,10 +163,14 @@ class RunEngine(RunFacts):
                 if chunk is not None:
                     events = self._stream.feed(chunk)
                     if self._claims is not None:
+                        from ._custom_tools import mark
+
                         mark(self._claims, events)
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
                     if self._spending is not None and events:
+                        from ._spending import first_over
+
                         seen = self._stream.result_event is not None
                         over = first_over(self._spending, events, seen)
                         if over is not None:
@@ -192,6 +208,8 @@ class RunEngine(RunFacts):
         )
         said = f"{self._stream.received} events (session {self._stream.session_id})"
         then = f"its process group was ended after {said}"
+        from ._spending import budget_error
+
         self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))
         if self._state is State.STREAMING:  # not closed meanwhile by another task
             self._state = State.OVER_BUDGET

@@ -17,9 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import anyio
 
-from ._async import run_async, to_result
-from ._run import Run
-from .options import AgentOptions, given_options
+from ._options import AgentOptions, given_options
 from .result import PlainResult, RunResult
 
 T = TypeVar("T")
@@ -95,6 +93,8 @@ def _run_blocking(prompt: str, options: AgentOptions | None) -> PlainResult:
     """A whole run with no event loop (docs/lifecycle.md, "run_sync without an event
     loop"): :class:`Run` over a transport whose waits block, so its coroutine finishes
     in one step."""
+    from ._async import to_result
+    from ._run import Run
     from ._transport.blocking import BlockingTransport
 
     transport = BlockingTransport()
@@ -127,6 +127,8 @@ def _wait(future: Future[RunResult[Any]], task: asyncio.Task[object] | None) -> 
 async def _run_async_positional(
     prompt: str, options: AgentOptions | None, output_type: type[Any] | None
 ) -> RunResult[Any]:
+    from ._async import run_async
+
     if output_type is None:
         return await run_async(prompt, options=options)
     return await run_async(prompt, options=options, output_type=output_type)

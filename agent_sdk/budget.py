@@ -37,7 +37,9 @@ _KINDS: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 
-_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# A pattern, compiled (and cached by `re`) on first use: compiling it costs `import
+# agent_sdk` 0.3 ms, and only budgets by kind read it (docs/benchmarks.md).
+_WORD = r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])"
 
 
 def kind_word(kind: str) -> str:
@@ -49,7 +51,7 @@ def kind_word(kind: str) -> str:
 
         kind_word("readToolCall")  # "read"
     """
-    words = _WORD.findall(kind.removesuffix("ToolCall"))
+    words = re.findall(_WORD, kind.removesuffix("ToolCall"))
     return " ".join(word.lower() for word in words) or "tool call"
 
 

@@ -219,10 +219,13 @@ def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
         ),
     ]
 
-    # 2. Start-up
+    # 2. Start-up: run() next to a bare open_process in one process, and run_sync from a
+    # plain script (no event loop) in another, each the median of its repeats.
     st = measure("startup", tiny, sizes["startup_repeat"], env=env)
+    st.update(measure("startup_sync", tiny, sizes["startup_repeat"], env=env))
     figures["startup"] = st
     gap = (st["sdk_first"] - st["bare_first"]) * 1000
+    sync_gap = (st["sync_total"] - st["sdk_total"]) * 1000
     rows += [
         (
             "start-up: first event, run()",
@@ -235,6 +238,12 @@ def measure_all(quick: bool, json_file: str | None, work: Path) -> int:
             f"{st['bare_first'] * 1000:.1f} ms",
             f"total {st['bare_total'] * 1000:.1f} ms",
             "",
+        ),
+        (
+            "  tiny run_sync, no event loop",
+            "",
+            f"total {st['sync_total'] * 1000:.1f} ms",
+            f"{sync_gap:+.1f} ms against run()'s total (target ≤ +1 ms)",
         ),
     ]
 

@@ -1,5 +1,6 @@
 """What a start costs: a tiny run (spawn to result) and 200 starts at once, this tree
-against another checkout of agent_sdk, in one run (docs/benchmarks.md, issue 24).
+against another checkout of agent_sdk, in one run (docs/benchmarks.md, issue 24); and a
+tiny ``run_sync`` from a plain script (no event loop), of each.
 
     python benchmarks/starts.py [OTHER_CHECKOUT] [--rounds N] [--quick]
 
@@ -38,7 +39,10 @@ STREAM = "\n".join(
 
 
 def worker(kind: str, repeat: int, crowd: int) -> dict[str, float]:
-    """In a fresh interpreter: the median tiny run, then ``crowd`` runs at once."""
+    """In a fresh interpreter: the median tiny run, then ``crowd`` runs at once (``sync``:
+    ``run_sync`` from a plain script, no event loop, and no crowd)."""
+    if kind == "sync":
+        return sync_worker(repeat)
     import anyio
 
     child = os.environ["BENCH_CHILD"]
@@ -75,6 +79,23 @@ def worker(kind: str, repeat: int, crowd: int) -> dict[str, float]:
     return anyio.run(main)
 
 
+def sync_worker(repeat: int) -> dict[str, float]:
+    """The median tiny ``run_sync`` (the blocking transport: no event loop), after one
+    warm-up run."""
+    from agent_sdk import AgentOptions, run_sync
+
+    options = AgentOptions(
+        binary=os.environ["BENCH_CHILD"], env={"BENCH_STREAM": os.environ["BENCH_STREAM"]}
+    )
+    run_sync("bench", options=options)  # warm-up: imports, the watchdog
+    tiny = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run_sync("bench", options=options)
+        tiny.append(time.perf_counter() - start)
+    return {"tiny": statistics.median(tiny)}
+
+
 def measure(kind: str, root: Path, env: dict[str, str], repeat: int, crowd: int) -> Any:
     env = {**env, "PYTHONPATH": str(root)}
     argv = [sys.executable, str(HERE / "starts.py"), "--worker", kind, str(repeat), str(crowd)]
@@ -94,9 +115,14 @@ def main() -> None:
         print(json.dumps(worker(kind, int(repeat), int(crowd))))
         return
     rounds, repeat, crowd = (2, 5, 20) if args.quick else (args.rounds, 40, 200)
-    contenders = {"this tree": HERE.parent, "bare open_process": HERE.parent}
+    contenders = {
+        "this tree": HERE.parent,
+        "this tree, run_sync": HERE.parent,
+        "bare open_process": HERE.parent,
+    }
     if args.other:
         contenders["other checkout"] = Path(args.other).resolve()
+        contenders["other, run_sync"] = Path(args.other).resolve()
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as d:
         child, stream = Path(d) / "child.sh", Path(d) / "tiny.ndjson"
         child.write_text('#!/bin/sh\nexec cat "$BENCH_STREAM"\n')
@@ -107,16 +133,22 @@ def main() -> None:
         for _ in range(rounds):
             for name, root in contenders.items():
                 kind = "bare" if name.startswith("bare") else "sdk"
+                kind = "sync" if name.endswith("run_sync") else kind
                 figures[name].append(measure(kind, root, env, repeat, crowd))
     print(f"{rounds} rounds; min / median / max")
     for name, samples in figures.items():
         tiny = sorted(s["tiny"] * 1000 for s in samples)
-        many = sorted(s["crowd"] for s in samples)
-        print(
-            f"{name:>18}: tiny run {tiny[0]:.2f} / {statistics.median(tiny):.2f} / "
-            f"{tiny[-1]:.2f} ms;  {crowd} at once {many[0]:.3f} / "
-            f"{statistics.median(many):.3f} / {many[-1]:.3f} s"
+        line = (
+            f"{name:>19}: tiny run {tiny[0]:.2f} / {statistics.median(tiny):.2f} / "
+            f"{tiny[-1]:.2f} ms"
         )
+        if "crowd" in samples[0]:
+            many = sorted(s["crowd"] for s in samples)
+            line += (
+                f";  {crowd} at once {many[0]:.3f} / "
+                f"{statistics.median(many):.3f} / {many[-1]:.3f} s"
+            )
+        print(line)
 
 
 if __name__ == "__main__":

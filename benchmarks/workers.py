@@ -228,6 +228,21 @@ def worker_startup(stream: str, repeat: str) -> dict[str, Any]:
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
+def worker_startup_sync(stream: str, repeat: str) -> dict[str, Any]:
+    """A tiny ``run_sync`` from a plain script (no event loop: the blocking transport),
+    spawn to result, after a warm-up run: what ``worker_startup``'s ``sdk_total`` is for
+    ``run()``."""
+    from agent_sdk import run_sync
+
+    run_sync("bench", options=_options(stream))  # warm-up: imports, the watchdog
+    totals = []
+    for _ in range(int(repeat)):
+        start = time.perf_counter()
+        run_sync("bench", options=_options(stream))
+        totals.append(time.perf_counter() - start)
+    return {"sync_total": statistics.median(totals)}
+
+
 def _current_rss_mb() -> float:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20

@@ -5,7 +5,9 @@ A short script's wait is mostly imports, and an event loop is the biggest of the
 (``asyncio`` loads ``ssl``, ``concurrent.futures``, ``logging``...: docs/benchmarks.md,
 "The cold start"). This transport keeps :class:`~agent_sdk.Run`'s one implementation of
 the rules: its ``async`` methods never suspend, they block in ``poll``, so a run over it
-is driven to its end by sending into the coroutine once (``_sync``), with no loop.
+is driven to its end by sending into the coroutine once (``_sync``), with no loop. The
+CLI's exit is waited on in the same ``poll`` as its pipes (Linux: a pidfd), never on a
+timer where a pidfd can be had (docs/lifecycle.md, "run_sync without an event loop").
 
 Its :class:`BlockingClock` stands in for the event loop's clock and cancel scopes: the
 run's deadlines are pushed as scopes, and a wait that outlasts the nearest one raises
@@ -27,6 +29,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from ..options import AgentOptions, build_invocation
+from ._pidfd import pidfds
 from .child import PIPE_BYTES, REAP_WAIT, STDERR_GRACE, TERM_GRACE, ChildPipes, grow_pipe
 from .discovery import binary_for
 from .spawn import open_pipes, spawn_blocking
@@ -36,9 +39,14 @@ if TYPE_CHECKING:
 
 __all__ = ["BlockingClock", "BlockingTransport"]
 
-# While the CLI is running, how often a wait looks whether it has exited: its exit
-# matters only when something it started still holds stdout (the result grace).
+# Where no pidfd can tell the CLI's exit (another OS than Linux, or none could be opened),
+# how often a wait for its output looks whether it has exited: that matters only when
+# something it started still holds stdout (the result grace).
 EXIT_POLL = 0.05
+# ...and how a wait for its exit, after its output ended, looks: from 1 ms, twice as long
+# each time up to EXIT_POLL, as the CLI exits right after its output (a tiny run must not
+# wait 50 ms for it: docs/benchmarks.md, "run_sync's wait for the exit").
+EXIT_BACKOFF_FIRST = 0.001
 
 
 class _Expired(BaseException):
@@ -121,6 +129,9 @@ class BlockingTransport(ChildPipes):
         super().__init__(self.clock.current_time)
         self._phase = _Phase.NEW
         self._popen: subprocess.Popen[bytes] | None = None
+        # Readable once the CLI has exited, in the same poll as its pipes (Linux: a
+        # pidfd); closed once the exit is seen. None: looked for in a backoff instead.
+        self._exit_fd: int | None = None
 
     @property
     def returncode(self) -> int | None:
@@ -140,6 +151,7 @@ class BlockingTransport(ChildPipes):
                 pipes = open_pipes(stdin=invocation.stdin is not None)
                 self._popen = spawn_blocking(invocation, options.cwd, pipes)
                 self._pid = self._popen.pid
+                self._exit_fd = _open_exit_fd(self._pid)
                 self._stdout, self._stderr, self._stdin = pipes.ours()
                 self._linger = options.result_grace
                 self._phase = _Phase.RUNNING
@@ -178,21 +190,28 @@ class BlockingTransport(ChildPipes):
         if self._stdout is None:
             return
         left = self.clock.left()
-        if self._exited_at is None:
-            left = min(left, EXIT_POLL)
-        else:
-            left = min(left, self._exited_at + self._linger - time.monotonic())
         fds = [self._stdout] if self._stderr is None else [self._stdout, self._stderr]
-        self._poll(fds, select.POLLIN, left)
-        if self._exited_at is None and self.returncode is not None:
+        if self._exited_at is not None:
+            left = min(left, self._exited_at + self._linger - time.monotonic())
+        elif self._exit_fd is not None:
+            fds.append(self._exit_fd)
+        else:
+            left = min(left, EXIT_POLL)
+        ready = self._poll(fds, select.POLLIN, left)
+        if self._exited_at is None and self._exited(ready) is not None:
             self._exited_at = time.monotonic()
 
     async def wait(self) -> int:
-        popen = self._popen
-        assert popen is not None
-        while (code := popen.poll()) is None:
+        ready: list[int] = []
+        backoff = EXIT_BACKOFF_FIRST
+        while (code := self._exited(ready)) is None:
             fds = [] if self._stderr is None else [self._stderr]
-            self._poll(fds, select.POLLIN, min(self.clock.left(), EXIT_POLL))
+            seconds = self.clock.left()
+            if self._exit_fd is not None:
+                fds.append(self._exit_fd)
+            else:
+                seconds, backoff = min(seconds, backoff), min(backoff * 2, EXIT_POLL)
+            ready = self._poll(fds, select.POLLIN, seconds)
             self._read_stderr()  # a full stderr pipe must never block the CLI
         # A grandchild may still hold stderr open; do not wait on it for long.
         until = time.monotonic() + STDERR_GRACE
@@ -201,14 +220,27 @@ class BlockingTransport(ChildPipes):
             self._read_stderr()
         return code
 
-    def _poll(self, fds: list[int], events: int, seconds: float) -> None:
+    def _exited(self, ready: list[int]) -> int | None:
+        """The CLI's exit status, reaped, if it has exited (``ready``: what the last poll
+        found ready). Its pidfd is closed then: a pidfd stays readable."""
+        code = self.returncode
+        exit_fd = self._exit_fd
+        if exit_fd is not None and (code is not None or exit_fd in ready):
+            # Exited; or readable yet not reaped (Popen.poll() gives up while another
+            # thread waits on it): look for the exit in a backoff from now on.
+            self._close_fd("_exit_fd")
+        return code
+
+    def _poll(self, fds: list[int], events: int, seconds: float) -> list[int]:
         """Block until one of ``fds`` is ready for ``events`` or ``seconds`` have passed;
-        then raise the deadline that passed, if one did."""
+        then raise the deadline that passed, if one did. Returns the fds ready."""
         poller = select.poll()
         for fd in fds:
             poller.register(fd, events)
-        poller.poll(None if seconds == math.inf else max(math.ceil(seconds * 1000), 0))
+        timeout = None if seconds == math.inf else max(math.ceil(seconds * 1000), 0)
+        ready = [fd for fd, _ in poller.poll(timeout)]
         self.clock.check()
+        return ready
 
     # --- teardown -------------------------------------------------------------------
     async def aclose(self) -> None:
@@ -241,7 +273,19 @@ class BlockingTransport(ChildPipes):
 
     def _kill_and_release(self) -> None:
         self._phase = _Phase.CLOSED
+        self._close_fd("_exit_fd")
         super()._kill_and_release()
+
+
+def _open_exit_fd(pid: int) -> int | None:
+    """A pidfd of the (unreaped) child ``pid``, readable once it has exited; ``None``
+    where there is none (not Linux 5.3, a sandbox, no descriptor left)."""
+    if not pidfds():
+        return None
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return None
 
 
 def _wait_exit(popen: subprocess.Popen[bytes], seconds: float) -> None:

@@ -28,6 +28,7 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     for row in (
         "throughput",
         "start-up",
+        "tiny run_sync",
         "import agent_sdk",
         "cold: script",
         "peak RSS",
@@ -37,6 +38,7 @@ def test_quick_benchmark_prints_every_figure(tmp_path: Path) -> None:
     figures = json.loads(figures_file.read_text())
     assert figures["throughput"]["sdk"]["events"] == figures["throughput"]["events"]
     assert figures["memory"]["flat_large"]["events"] == figures["memory"]["events_large"]
+    assert figures["startup"]["sync_total"] > 0
     assert figures["cold"]["sdk"] > 0
     assert figures["cold"]["plain"] > 0
 
