@@ -56,7 +56,7 @@ if mode == "pty":
 try:
     os.chdir(cwd)
 except OSError as exc:
-    sys.stderr.write(f"sh: cannot change to {cwd}: {exc.strerror}\n")
+    sys.stderr.write(f"sh: cannot change to {cwd}: {exc.strerror}\\n")
     sys.exit(2)
 os.execv("/bin/sh", ["/bin/sh", "-c", command])
 """
