@@ -43,19 +43,20 @@ class Place:
         self.log = PidLog(root / "pids")
         self.started: list[subprocess.Popen[bytes]] = []
 
-    def _argv_env(self, steps: tuple[dict[str, Any], ...]) -> tuple[list[str], dict[str, str]]:
+    def start(self, *steps: dict[str, Any]) -> subprocess.Popen[bytes]:
+        """The fake playing ``steps`` between hello's first two lines and the rest."""
         hello = (SCENARIOS_DIR / "hello.ndjson").read_text("utf-8").splitlines()
         lines = [*hello[:2], *(json.dumps(step) for step in steps), *hello[2:]]
         scenario = self.root / "scenario.ndjson"
         scenario.write_text("\n".join(lines) + "\n", "utf-8")
+        return self.play(str(scenario))
+
+    def play(self, scenario: str) -> subprocess.Popen[bytes]:
+        """The fake playing ``scenario`` (a name or a path), running, with ``--force``,
+        leading its own process group."""
         argv = [sys.executable, "-m", "fake_agent", "-p", "--output-format", "stream-json"]
         argv += ["--trust", "--force", "--workspace", str(self.workspace), "go"]
-        env = fake_env(FAKE_AGENT_SCENARIO=str(scenario), **{MARK: str(self.root)})
-        return argv, {**env, **self.log.env()}
-
-    def start(self, *steps: dict[str, Any]) -> subprocess.Popen[bytes]:
-        """The fake, running, leading its own process group."""
-        argv, env = self._argv_env(steps)
+        env = fake_env(FAKE_AGENT_SCENARIO=scenario, **{MARK: str(self.root)}, **self.log.env())
         proc = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
@@ -277,3 +278,33 @@ def test_every_process_is_logged_with_its_role_in_order(place: Place) -> None:
     assert [role for role, _ in logged] == ["worker-server", "shell", "background", "daemon"]
     said = [line for line in done.stderr.decode().splitlines() if " started " in line]
     assert said == [f"fake_agent: started {role} {pid}" for role, pid in logged]
+
+
+# ----------------------------------------------------------------------------- scenarios
+
+#: The bundled scenarios that start processes: what each logs, and whether it holds the
+#: run (a foreground command that does not end) or ends with its result.
+BUNDLED = {
+    "shell_sleep": (["shell"], True),
+    "shell_ignoring_hangup": (["shell"], True),
+    "background_command": (["background"], False),
+    "worker_server": (["worker-server"], False),
+    "daemon": (["daemon"], False),
+    "daemon_scrubbed_env": (["daemon"], False),
+    "left_behind": (["worker-server", "daemon", "background", "background", "shell"], True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUNDLED))
+def test_a_bundled_scenario_starts_its_processes(place: Place, name: str) -> None:
+    roles, held = BUNDLED[name]
+    fake = place.play(name)
+    if held:
+        place.log.wait_for(roles[-1])
+        assert fake.poll() is None
+        os.killpg(fake.pid, signal.SIGKILL)
+    out, _ = fake.communicate(timeout=WAIT)
+    assert [role for role, _ in place.log.read()] == roles
+    assert [e["type"] for e in events(out)][-1] == ("tool_call" if held else "result")
+    if not held:
+        assert fake.returncode == 0
