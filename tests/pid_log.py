@@ -55,13 +55,21 @@ class PidLog:
         by pid (only the very process logged: same start time)."""
         for role, pid in self.read():
             if role in SESSION_LEADERS:
-                for member in session_members(pid):
-                    facts = stat(member)
-                    if facts is not None and facts.start >= self.since:
-                        with contextlib.suppress(ProcessLookupError):
-                            os.kill(member, signal.SIGKILL)
+                # Again until none is left: a shell may fork while its session is listed.
+                assert settles(lambda pid=pid: not self._kill_session(pid)), (role, pid)
             else:
                 facts = stat(pid)
                 if facts is not None and self.since <= facts.start == self._starts.get(pid):
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGKILL)
+
+    def _kill_session(self, sid: int) -> list[int]:
+        """SIGKILL the members of session ``sid`` started since this log was made; which."""
+        killed = []
+        for member in session_members(sid):
+            facts = stat(member)
+            if facts is not None and facts.start >= self.since:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(member, signal.SIGKILL)
+                killed.append(member)
+        return killed

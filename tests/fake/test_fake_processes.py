@@ -308,3 +308,20 @@ def test_a_bundled_scenario_starts_its_processes(place: Place, name: str) -> Non
     assert [e["type"] for e in events(out)][-1] == ("tool_call" if held else "result")
     if not held:
         assert fake.returncode == 0
+
+
+def test_everything_left_behind_outlives_the_fake(place: Place) -> None:
+    fake = place.play("left_behind")
+    place.log.wait_for("shell")
+    for role, pid in place.log.read():
+        if role in ("shell", "background"):
+            assert settles(lambda pid=pid: running(pid, "sleep")), role
+    fake.kill()  # the fake alone, not its group
+    fake.communicate(timeout=WAIT)
+    for role, pid in place.log.read():
+        if role in ("shell", "background"):
+            assert running(pid, "sleep"), role
+        else:
+            facts = stat(pid)
+            assert facts is not None, role
+            assert facts.state != "Z", role
