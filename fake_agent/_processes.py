@@ -1,5 +1,6 @@
 """The processes the fake starts, as the real CLI starts them (docs/protocol.md §1
-"Environment", §5 "The CLI's process group is not all it leaves").
+"Environment", §5: each shell command leads a process group of its own, helpers linger in
+the CLI's group or leave its tree).
 
 * A **shell command** (:func:`start_command`) is ``/bin/sh -c <command>`` in the
   workspace, leading a session (and so a process group) of its own, by default on a

@@ -1,7 +1,7 @@
 """The ``shell`` directive: the agent running a shell command, for real, through the run's
 hooks (docs/protocol.md §3.4, §6), and the helpers the CLI leaves behind: the
-``worker_server`` and ``daemon`` directives (§5 "The CLI's process group is not all it
-leaves"). How the processes are started: :mod:`._processes`.
+``worker_server`` and ``daemon`` directives (§5). How the processes are started:
+:mod:`._processes`.
 
 A foreground command is waited for however long it runs (the call's ``timeout`` is not
 enforced: what the real CLI does then is only inferred, §3.4); a background one

@@ -1,5 +1,5 @@
-"""The processes the fake starts as the real CLI does (docs/protocol.md §1 "Environment", §5
-"The CLI's process group is not all it leaves"; fake_agent/scenarios/README.md): a shell
+"""The processes the fake starts as the real CLI does (docs/protocol.md §1 "Environment", §5;
+fake_agent/scenarios/README.md "Processes"): a shell
 command really runs, leading its own session, on a pty that is its controlling terminal
 (or on pipes); the fake's exit hangs the pty up; a worker server stays in the fake's group;
 a daemon leaves the tree. Real processes, checked in /proc; every one ends with the test
