@@ -50,8 +50,11 @@ SLEEP_CODE = "import time; time.sleep(3600)"
 #: real CLI uses the user's shell, ``/bin/sh`` is everywhere): argv is cwd, "pty" or
 #: "pipes", the command.
 _SESSION_CODE = """\
-import fcntl, os, sys, termios
+import fcntl, os, signal, sys, termios
 cwd, mode, command = sys.argv[1:4]
+# Python ignores these at start-up, and an ignored signal stays ignored across exec.
+for name in ("SIGPIPE", "SIGXFSZ"):
+    signal.signal(getattr(signal, name), signal.SIG_DFL)
 if mode == "pty":
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 try:

@@ -169,6 +169,14 @@ def test_the_command_runs_in_the_workspace_with_the_clis_variables(place: Place)
     assert variables == f"{place.root} 1 cursor-agent {session_id}"
 
 
+def test_the_command_does_not_ignore_what_python_ignores(place: Place) -> None:
+    # The fake is Python, which ignores SIGPIPE and SIGXFSZ: a command must not inherit that.
+    done = place.run({"fake": "shell", "command": "grep SigIgn /proc/$$/status"})
+    [result] = shell_results(done.stdout)
+    ignored = int(result["success"]["stdout"].split()[1], 16)
+    assert [n for n in (signal.SIGPIPE, signal.SIGXFSZ) if ignored & 1 << (n - 1)] == []
+
+
 def test_exit_codes_and_signals_are_the_commands(place: Place) -> None:
     done = place.run(
         {"fake": "shell", "command": "printf 'a\\nb\\n'; exit 3"},
