@@ -65,11 +65,13 @@ except OSError as exc:
 os.execv("/bin/sh", ["/bin/sh", "-c", command])
 """
 
-#: The middle process of a daemon: a session of its own, fork, print the daemon's pid,
-#: exit at once. argv is "keep" or "scrub" (the daemon's environment).
+#: The middle process of a daemon: a session of its own, fork, print the daemon's pid
+#: once it has exec'd (its environment is then its own), exit. argv is "keep" or "scrub"
+#: (the daemon's environment).
 _DAEMON_CODE = f"""\
 import os, sys
 os.setsid()
+exec_done, exec_note = os.pipe()  # close-on-exec: the daemon's exec closes its end
 pid = os.fork()
 if pid == 0:
     null = os.open(os.devnull, os.O_RDWR)
@@ -77,6 +79,8 @@ if pid == 0:
         os.dup2(null, fd)
     env = {{}} if sys.argv[1] == "scrub" else dict(os.environ)
     os.execve(sys.executable, [sys.executable, "-c", {SLEEP_CODE!r}, "daemon"], env)
+os.close(exec_note)
+os.read(exec_done, 1)
 sys.stdout.write(str(pid))
 sys.stdout.flush()
 os._exit(0)
@@ -84,8 +88,8 @@ os._exit(0)
 
 #: How long one wait for output lasts before looking at the process again (seconds).
 _POLL = 0.05
-#: Once the command has exited: silence this long means its output is all in (a process
-#: it left behind may hold the terminal open, so no end of file comes).
+#: Once the command has exited, how much longer its output is read if it does not end (a
+#: process it left behind may hold the terminal or pipe open: no end of file comes).
 _DRAIN = 0.1
 
 
@@ -139,7 +143,7 @@ class Command:
 
     def __init__(self, pid: int, streams: dict[int, str]) -> None:
         self.pid = pid
-        #: The fds the fake reads (a pty's master, or pipes), by what they carry.
+        #: The fds the fake reads (a pty's master, or pipes): "out" or "err".
         self._streams = streams
         self._chunks: list[tuple[str, bytes]] = []
         self._status: int | None = None
@@ -147,22 +151,22 @@ class Command:
     def wait(self, stop: Callable[[], bool] | None = None) -> Finished | None:
         """Wait for the command to exit, reading its output; None if ``stop()`` turned
         true first (the command then runs on: :meth:`release` it)."""
-        quiet_since = time.monotonic()
+        exited_at = 0.0
         while True:
             if self._status is None:
                 done, status = os.waitpid(self.pid, os.WNOHANG)
                 if done:
-                    self._status, quiet_since = status, time.monotonic()
+                    self._status, exited_at = status, time.monotonic()
             if self._status is not None and (
-                not self._streams or time.monotonic() - quiet_since > _DRAIN
+                not self._streams or time.monotonic() - exited_at > _DRAIN
             ):
                 return self._finished()
             if stop is not None and stop():
                 return None
-            if not self._streams:
+            if self._streams:
+                self._read(_POLL)
+            else:
                 time.sleep(_POLL)  # the output is closed: only the exit is awaited
-            elif self._read(_POLL):
-                quiet_since = time.monotonic()
 
     def release(self) -> None:
         """Let the command run on: a thread reads (and drops) its output, reaps it when it
@@ -172,12 +176,9 @@ class Command:
     def _drain(self) -> None:
         self.wait()
 
-    def _read(self, timeout: float) -> bool:
-        """Read what is ready within ``timeout``; whether anything came."""
-        if not self._streams:
-            return False
+    def _read(self, timeout: float) -> None:
+        """Read what is ready within ``timeout``; close a stream at its end."""
         ready, _, _ = select.select(list(self._streams), [], [], timeout)
-        got = False
         for fd in ready:
             try:
                 data = os.read(fd, 65536)
@@ -185,11 +186,9 @@ class Command:
                 data = b""
             if data:
                 self._chunks.append((self._streams[fd], data))
-                got = True
             else:
                 del self._streams[fd]
                 os.close(fd)
-        return got
 
     def _finished(self) -> Finished:
         for fd in self._streams:
@@ -197,13 +196,13 @@ class Command:
         self._streams = {}
         code = os.waitstatus_to_exitcode(self._status or 0)
         name = signal.Signals(-code).name if code < 0 else ""
-        text = {kind: b"".join(d for k, d in self._chunks if k == kind) for kind in ("1", "2")}
+        text = {k: b"".join(d for kind, d in self._chunks if kind == k) for k in ("out", "err")}
         both = b"".join(data for _, data in self._chunks)
         return Finished(
             128 - code if code < 0 else code,
             name,
-            text["1"].decode("utf-8", errors="replace"),
-            text["2"].decode("utf-8", errors="replace"),
+            text["out"].decode("utf-8", errors="replace"),
+            text["err"].decode("utf-8", errors="replace"),
             both.decode("utf-8", errors="replace"),
         )
 
@@ -234,7 +233,7 @@ def start_command(command: str, cwd: str, env: dict[str, str], pty: bool, role: 
             raise
         finally:
             os.close(slave)
-        streams = {master: "1"}
+        streams = {master: "out"}
     else:
         null = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
         out_r, out_w = os.pipe()
@@ -248,7 +247,7 @@ def start_command(command: str, cwd: str, env: dict[str, str], pty: bool, role: 
         finally:
             for fd in (null, out_w, err_w):
                 os.close(fd)
-        streams = {out_r: "1", err_r: "2"}
+        streams = {out_r: "out", err_r: "err"}
     announce(role, pid)
     return Command(pid, streams)
 
