@@ -9,7 +9,8 @@ flood, drip, huge line, ignoring SIGTERM, exiting while a child holds stdout) li
 :mod:`._faults`; failing the first attempts of a task (``fail_first``) in :mod:`._fleet`;
 changing files in the workspace (``write_file``, ``delete_file``) in :mod:`._files`;
 calling a tool of an MCP server (``mcp_call``) in :mod:`._mcp_call`; a shell call
-(``shell``) in :mod:`._shell`. The directives that do work go through the run's hooks
+(``shell``) and the helpers the CLI leaves (``worker_server``, ``daemon``) in
+:mod:`._shell`. The directives that do work go through the run's hooks
 (:mod:`._hooks`).
 The section markers (``only``, ``end_only``) do nothing when played: the run keeps or
 drops the lines between them before it starts (:mod:`._scenario`).
@@ -50,6 +51,9 @@ class RunContext(Protocol):
 
     #: The run's hooks (``write_file``, ``delete_file``, ``mcp_call``, ``shell``).
     hooks: _hooks.Hooks
+
+    #: The run's session id (a shell command's ``CURSOR_CONVERSATION_ID``).
+    session_id: str
 
     def emit(self, event: dict[str, Any]) -> None:
         """Send a wire event through the run (patched, then rendered)."""
@@ -202,13 +206,21 @@ DIRECTIVES: dict[str, Directive] = {
         optional={"call_id": (str,), "model_call_id": (str,)},
         check=_files.check_path,
     ),
-    # A shell call (only echo, which the fake answers itself), through the hooks (§6).
+    # A shell command, run for real in a session of its own, through the hooks (§6).
     "shell": Directive(
         _shell.run_shell,
         {"command": (str,)},
-        optional={"call_id": (str,), "model_call_id": (str,)},
-        check=_shell.check_shell,
+        optional={
+            "call_id": (str,),
+            "model_call_id": (str,),
+            "background": (bool,),
+            "pty": (bool,),
+        },
     ),
+    # Helpers the real CLI leaves running (docs/protocol.md §5): in its process group,
+    # and outside its process tree.
+    "worker_server": Directive(_shell.run_worker_server, {}),
+    "daemon": Directive(_shell.run_daemon, {}, optional={"scrub_env": (bool,)}),
     # The agent calling a tool of an MCP server, for real (docs/protocol.md §7).
     "mcp_call": Directive(
         _mcp_call.run_mcp_call,

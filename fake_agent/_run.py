@@ -57,7 +57,8 @@ class _Run:
         model = options.model or DEFAULT_MODEL
         self.hooks = Hooks(self.workspace, trusted, session_id, model, os.environ)
         self._renderer = renderer
-        self._session_id = session_id
+        #: The run's session id (every event's ``session_id``).
+        self.session_id = session_id
         self._prompt = prompt
         self._init = init
 
@@ -65,7 +66,7 @@ class _Run:
         """Make the scenario's event this run's (ids, prompt, init facts), then render it."""
         # Only overwrite: the real CLI's `user` events may lack a session_id.
         if "session_id" in event:
-            event["session_id"] = self._session_id
+            event["session_id"] = self.session_id
         kind = event.get("type")
         if kind == "user":
             _set_prompt(event, self._prompt)

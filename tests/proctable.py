@@ -6,6 +6,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 
 def _stat(pid_dir: Path) -> tuple[int, str, int, int] | None:
@@ -17,6 +18,46 @@ def _stat(pid_dir: Path) -> tuple[int, str, int, int] | None:
     # The command name is in parentheses and may hold spaces: split after the last ')'.
     rest = data[data.rindex(")") + 2 :].split()
     return int(pid_dir.name), rest[0], int(rest[1]), int(rest[2])
+
+
+class Stat(NamedTuple):
+    """Fields of ``/proc/<pid>/stat`` (proc(5))."""
+
+    state: str
+    ppid: int
+    pgrp: int
+    session: int
+    #: The controlling terminal's device number; 0: none.
+    tty_nr: int
+    #: When it started, in clock ticks after boot: tells a reused pid apart.
+    start: int
+
+
+def stat(pid: int) -> Stat | None:
+    """The ``/proc`` facts of ``pid``, or None if there is no such process."""
+    try:
+        data = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # Fields 3 on, after the command name (in parentheses, may hold spaces).
+    rest = data[data.rindex(")") + 2 :].split()
+    return Stat(rest[0], int(rest[1]), int(rest[2]), int(rest[3]), int(rest[4]), int(rest[19]))
+
+
+def ticks_since_boot() -> int:
+    """Now, in the unit of :attr:`Stat.start`."""
+    uptime = float(Path("/proc/uptime").read_text().split()[0])
+    return int(uptime * os.sysconf("SC_CLK_TCK"))
+
+
+def session_members(sid: int) -> list[int]:
+    """The live processes (no zombies) of session ``sid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        facts = stat(int(entry.name)) if entry.name.isdigit() else None
+        if facts is not None and facts.session == sid and facts.state != "Z":
+            found.append(int(entry.name))
+    return found
 
 
 def _table() -> list[tuple[int, str, int, int]]:

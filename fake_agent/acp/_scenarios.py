@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ._mcp import check_mcp_call
+from ._shell import check_daemon, check_nothing, check_shell
 
 #: The folder of the bundled ACP scenarios, ``<name>.ndjson`` each.
 ACP_SCENARIOS_DIR = Path(__file__).resolve().parent.parent / "scenarios" / "acp"
@@ -134,6 +135,9 @@ _DIRECTIVES = {
     "exit": _check_exit,
     "subagent": _check_subagent,
     "mcp_call": check_mcp_call,
+    "shell": check_shell,
+    "worker_server": check_nothing,
+    "daemon": check_daemon,
 }
 
 

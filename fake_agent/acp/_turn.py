@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._wire import encode_line, write_stderr, write_stdout
-from . import _mcp, _subagent
+from . import _mcp, _shell, _subagent
 from ._rpc import RpcError, Transport
 from ._scenarios import Step
 from ._state import Session
@@ -171,6 +171,13 @@ class Turn:
                 self.play(self._permission(step, where), where)
             elif name == "mcp_call":
                 _mcp.play_mcp_call(self, step, self.session.mcp, where)
+            elif name == "shell":
+                conversation = where or self.session.session_id
+                _shell.play_shell(self, step, self.session.cwd, conversation, where)
+            elif name == "worker_server":
+                _shell.play_worker_server(step)
+            elif name == "daemon":
+                _shell.play_daemon(step)
             elif name == "request":
                 self.play(self._request(step))
             elif name == "stop":

@@ -14,13 +14,15 @@ from typing import Any
 
 import pytest
 from acp_schema import SchemaError, check
+from pid_log import PidLog
 from test_fake_acp import INIT, Client, Message
 
 SCENARIOS = Path(__file__).parents[2] / "fake_agent" / "scenarios" / "acp"
 #: What a scenario sends outside the schema on purpose (§3.9: unknown kinds pass through).
 BROKEN_ON_PURPOSE = {"unknown_updates": ["future_kind", "current_mode_update"]}
-#: Scenarios that go on until cancelled.
-ENDLESS = {"slow", "flood"}
+#: Scenarios that go on until cancelled (a shell command holds them, where the session's
+#: cwd exists: here it does not, and the command fails at once).
+ENDLESS = {"slow", "flood", "shell_sleep", "shell_ignoring_hangup", "left_behind"}
 #: A client that takes boolean config options (v1 schema, §3.8).
 BOOLEANS: Message = {**INIT, "clientCapabilities": {
     **INIT["clientCapabilities"], "session": {"configOptions": {"boolean": {}}}
@@ -58,12 +60,15 @@ class Checked(Client):
 
 
 @pytest.fixture
-def checked() -> Iterator[Checked]:
-    fake = Checked()
+def checked(tmp_path: Path) -> Iterator[Checked]:
+    # Some scenarios leave processes outside the fake's group (a daemon): logged, ended.
+    log = PidLog(tmp_path / "pids")
+    fake = Checked(**log.env())
     try:
         yield fake
     finally:
         fake.kill()
+        log.end()
 
 
 @pytest.fixture

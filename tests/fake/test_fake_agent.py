@@ -92,6 +92,17 @@ FAULTS = [
     "ignore_sigterm",
     "exit_leaving_child",
 ]
+# Scenarios that start processes the run leaves behind (a command held, helpers): each is
+# played in tests/fake/test_fake_processes.py.
+PROCESSES = [
+    "shell_sleep",
+    "shell_ignoring_hangup",
+    "background_command",
+    "worker_server",
+    "daemon",
+    "daemon_scrubbed_env",
+    "left_behind",
+]
 FORMATS = ["text", "json", "stream-json"]
 
 
@@ -171,7 +182,7 @@ def scenario_has_result(name: str) -> bool:
 
 
 def test_every_bundled_scenario_is_classified_by_these_tests() -> None:
-    assert sorted(ALL + FAULTS) == scenario_names()
+    assert sorted(ALL + FAULTS + PROCESSES) == scenario_names()
 
 
 # --------------------------------------------------------------------------- all formats
@@ -616,7 +627,9 @@ def test_scenario_from_env_path(tmp_path: Path) -> None:
 def test_unknown_scenario_exits_2_listing_known_ones() -> None:
     proc = run("-p", "--trust", "--", "x", env=_env(FAKE_AGENT_SCENARIO="nope"))
     assert proc.returncode == 2
-    assert proc.stderr.startswith(b"fake_agent: no scenario named 'nope' (known: banner, cart")
+    assert proc.stderr.startswith(
+        b"fake_agent: no scenario named 'nope' (known: background_command, banner, cart"
+    )
     assert proc.stdout == b""
 
 

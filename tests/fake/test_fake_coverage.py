@@ -28,10 +28,21 @@ from recorded_runs import require_recorded_runs
 
 import fake_agent
 
-# Directives that make a run slow or keep it from ending on its own: their scenarios
-# are fault modes (their events are those of other scenarios) and are not played here.
+# Directives that make a run slow, keep it from ending on its own or leave processes
+# behind: their scenarios are fault modes (their events are those of other scenarios)
+# and are not played here.
 SLOW_DIRECTIVES = frozenset(
-    {"stall", "hang", "kill", "ignore_sigterm", "exit_leaving_child", "drip", "stderr_flood"}
+    {
+        "stall",
+        "hang",
+        "kill",
+        "ignore_sigterm",
+        "exit_leaving_child",
+        "drip",
+        "stderr_flood",
+        "worker_server",
+        "daemon",
+    }
 )
 # Keys whose children are named by data (grep's workspace roots are absolute paths).
 DATA_KEYED = frozenset({"workspaceResults"})
@@ -109,12 +120,20 @@ def played(scenario: str, partial: bool) -> bytes:
     return proc.stdout
 
 
+def is_slow(step: dict[str, Any]) -> bool:
+    """A step of SLOW_DIRECTIVES, or a shell command (it runs for real, here with
+    ``--force``) other than an ``echo`` in the foreground."""
+    if step.get("fake") == "shell":
+        return bool(step.get("background")) or not str(step["command"]).startswith("echo ")
+    return step.get("fake") in SLOW_DIRECTIVES
+
+
 def playable_scenarios() -> list[str]:
     names = []
     for name in fake_agent.scenario_names():
         text = fake_agent.scenario_path(name).read_text("utf-8")
         steps = [json.loads(line) for line in text.split("\n") if line.strip()]
-        if not any(step.get("fake") in SLOW_DIRECTIVES for step in steps):
+        if not any(is_slow(step) for step in steps):
             names.append(name)
     return names
 

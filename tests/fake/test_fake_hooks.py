@@ -430,10 +430,17 @@ def test_shell_without_force_is_rejected_with_an_empty_reason(place: Place) -> N
     assert rejected["reason"] == ""
 
 
-def test_shell_refuses_anything_but_echo_when_the_scenario_loads(place: Place) -> None:
-    proc = place.run({"fake": "shell", "command": "rm -rf /"})
-    assert proc.returncode == 2
-    assert b"directive 'shell' runs only echo, not 'rm -rf /'" in proc.stderr
+def test_shell_runs_any_command_for_real(place: Place) -> None:
+    success = result(place.run({"fake": "shell", "command": "echo one > f; cat f; exit 4"}))
+    assert (success["success"]["stdout"], success["success"]["exitCode"]) == ("one\n", 4)
+    assert (place.workspace / "f").read_text() == "one\n"
+
+
+def test_a_command_a_hook_changed_runs_as_changed(place: Place) -> None:
+    answer = {"updated_input": {"command": "printf changed > f"}}
+    place.hooks(place.home, preToolUse=[place.hook(answer=answer)])
+    assert result(place.run(SHELL))["success"]["stdout"] == ""
+    assert (place.workspace / "f").read_text() == "changed"
 
 
 # ----------------------------------------------------------------------------- hostile input

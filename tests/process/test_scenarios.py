@@ -94,6 +94,15 @@ LIFECYCLE = {
     # Their outcome depends on the attempt (FAKE_AGENT_COUNTER): tests/fleet.
     "flaky_start",
     "flaky_after_work",
+    # They hold the run in a shell command or leave processes behind
+    # (tests/fake/test_fake_processes.py).
+    "shell_sleep",
+    "shell_ignoring_hangup",
+    "background_command",
+    "worker_server",
+    "daemon",
+    "daemon_scrubbed_env",
+    "left_behind",
 }
 
 
