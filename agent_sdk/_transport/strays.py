@@ -25,7 +25,7 @@ CLI started (at most :data:`PIDS_PER_CPU_SECOND` new pids a second per CPU) read
 those allocated since (``/proc/loadavg`` gives the last one): the processes started
 after the CLI, usually a handful.
 
-This module imports nothing but ``os`` and ``contextlib`` at load, and nothing of
+This module imports nothing but ``os``, ``time`` and ``contextlib`` at load, and nothing of
 agent_sdk: the watchdog runs its source as its own program (``groups.py``).
 """
 
@@ -33,11 +33,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 
 VARIABLE = "AGENT_SDK_RUN"
 """The environment variable that marks every process a run started."""
 
 ROUNDS = 16  # sweeps of /proc at most: each catches what forked during the one before
+REREADS = 3  # reads of an environment that read empty (an exec under way?) at most
+EXEC_WAIT = 0.002  # between two rounds that found only such processes
 PIDS_PER_CPU_SECOND = 250_000  # far above a core's rate of fork or clone (~10 µs each)
 _RESERVED_PIDS = 300  # where the kernel's pid counter starts again after pid_max
 _ENVIRON_CHUNK = 65536
@@ -57,19 +60,39 @@ def program_mark(program: str) -> bytes:
 def carries(pid: int, mark: bytes) -> bool:
     """Whether process ``pid``'s environment holds ``mark`` (``False`` if it is gone, is
     a zombie, or is not ours to read)."""
+    environ = _environ(pid)
+    return environ is not None and mark in environ
+
+
+def _environ(pid: int) -> bytes | None:
+    """Process ``pid``'s environment, a NUL before each variable; ``None`` if it is gone
+    or not ours to read. ``b"\\0"``: none (a zombie, a kernel thread, a process in the
+    middle of an ``exec``, one that scrubbed it all)."""
     try:
         fd = os.open(f"/proc/{pid}/environ", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
-        return False
+        return None
     try:
         data = b"\0"  # the first variable has no separator before it
         while chunk := os.read(fd, _ENVIRON_CHUNK):
             data += chunk
     except OSError:
-        return False
+        return None
     finally:
         os.close(fd)
-    return mark in data
+    return data
+
+
+def _may_be_execing(pid: int) -> bool:
+    """Whether a process whose environment reads empty may be in an ``exec`` (the new
+    image's environment is not set up yet): alive, and not a kernel thread."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+        fields = data[data.rindex(b")") + 2 :].split()
+    except (OSError, ValueError):
+        return False
+    return fields[0] not in (b"Z", b"X") and fields[1] != b"2" and pid != 2
 
 
 def last_pid() -> int | None:
@@ -121,46 +144,59 @@ def sweep(mark: bytes, after: int | None = None) -> int:
 
     ``after``: a pid given out before any process that could carry it (the CLI's),
     when :func:`since_pid` allows it; ``None`` reads every process. A round after the
-    first reads only the pids given out since the one before began: a process forked
-    while a round ran has one of those.
+    first reads only the pids given out since the one before began (a process forked
+    while a round ran has one of those), and those whose environment read empty while
+    they may have been in an ``exec`` (read again, a moment later, :data:`REREADS` times).
     """
     spared = {os.getpid(), os.getppid()}
     signalled: set[int] = set()
+    reread: dict[int, int] = {}  # pid -> reads left
     for _ in range(ROUNDS):
         upto = last_pid()
-        found = [
-            pid
-            for pid in _candidates(after, upto)
-            if pid not in spared and pid not in signalled and carries(pid, mark)
-        ]
-        if not found:
+        candidates = set(_candidates(after, upto)).union(reread) - spared - signalled
+        found = []
+        for pid in candidates:
+            environ = _environ(pid)
+            left = reread.pop(pid, REREADS)
+            if environ is not None and mark in environ:
+                found.append(pid)
+            elif environ == b"\0" and left > 0 and _may_be_execing(pid):
+                reread[pid] = left - 1
+        if not found and not reread:
             break
         for pid in found:
-            _kill_marked(pid, mark)
-            signalled.add(pid)
+            if _kill_marked(pid, mark):
+                signalled.add(pid)
+            else:  # it read marked, then not: an exec under way? read it again
+                reread[pid] = REREADS
+        if reread:
+            time.sleep(EXEC_WAIT)  # some may be in an exec: let it finish
         after = upto  # a round takes milliseconds: the counter cannot come round in one
     return len(signalled)
 
 
-def _kill_marked(pid: int, mark: bytes) -> None:
+def _kill_marked(pid: int, mark: bytes) -> bool:
     """SIGKILL ``pid`` if it still carries ``mark``: through a pidfd, the mark is read
-    again after the pid is pinned, so a pid given to another process meanwhile is spared."""
+    again after the pid is pinned, so a pid given to another process meanwhile is spared.
+    ``False`` if it no longer carried it (another process, or one in an ``exec``)."""
     try:
         pidfd = os.pidfd_open(pid)
     except AttributeError:  # no pidfds (Python or OS): the window is the read's
         _kill(pid)
-        return
+        return True
     except OSError:
-        return  # gone
+        return True  # gone: nothing left to end
     try:
-        if carries(pid, mark):
-            import signal
+        if not carries(pid, mark):
+            return False
+        import signal
 
-            signal.pidfd_send_signal(pidfd, SIGKILL)
+        signal.pidfd_send_signal(pidfd, SIGKILL)
     except OSError:
         pass  # gone meanwhile
     finally:
         os.close(pidfd)
+    return True
 
 
 def _kill(pid: int) -> None:
