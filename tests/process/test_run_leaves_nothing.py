@@ -107,7 +107,8 @@ def logged_all(log: PidLog, roles: dict[str, int]) -> bool:
 
 
 async def until_logged(log: PidLog, roles: dict[str, int]) -> None:
-    while not logged_all(log, roles):
+    # A file another process writes: nothing to wait on but the next look.
+    while not logged_all(log, roles):  # noqa: ASYNC110
         await anyio.sleep(0.01)
 
 
@@ -219,13 +220,24 @@ async def test_leaving_a_fleet_early_ends_its_runs_commands(
 
 
 # --- two runs at once ------------------------------------------------------------------
+@pytest.fixture
+def users_process() -> Iterator[subprocess.Popen[bytes]]:
+    """A process the user started outside the SDK, in a session of its own."""
+    users = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    yield users
+    users.kill()
+    users.wait()
+
+
 @pytest.mark.anyio
 async def test_ending_one_run_spares_another_runs_processes_and_the_users(
-    fake_options: Callable[..., AgentOptions], tmp_path: Path
+    fake_options: Callable[..., AgentOptions],
+    tmp_path: Path,
+    users_process: subprocess.Popen[bytes],
 ) -> None:
     logs = [PidLog(tmp_path / "first"), PidLog(tmp_path / "second")]
     scenario = left_behind(tmp_path, "held")
-    users = subprocess.Popen(["sleep", "300"], start_new_session=True)  # outside the SDK
+    users = users_process
     try:
         first, second = (
             run("go", options=fake_options(scenario, force=True, env=log.env())) for log in logs
@@ -244,8 +256,6 @@ async def test_ending_one_run_spares_another_runs_processes_and_the_users(
         assert all_gone(logs[1], HELD)
         assert users.poll() is None
     finally:
-        users.kill()
-        users.wait()
         for log in logs:
             log.end()
 
