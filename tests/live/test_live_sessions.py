@@ -59,6 +59,18 @@ def test_global_options_go_before_acp_and_no_browser_opens() -> None:
     assert invocation.env["BROWSER"] == "true"
 
 
+def test_the_agent_gets_no_inherited_node_options() -> None:
+    # The same rule as print mode (docs/protocol.md §1, "Environment").
+    inherited = {"PATH": "/usr/bin", "NODE_OPTIONS": "--no-experimental-fetch"}
+    invocation = acp_invocation(AgentOptions(), "/bin/agent", inherited)
+    assert invocation.env is not None
+    assert "NODE_OPTIONS" not in invocation.env
+    given = AgentOptions(env={"NODE_OPTIONS": "--max-old-space-size=8192"})
+    kept = acp_invocation(given, "/bin/agent", inherited).env
+    assert kept is not None
+    assert kept["NODE_OPTIONS"] == "--max-old-space-size=8192"
+
+
 async def test_one_process_holds_many_sessions(options: AgentOptions) -> None:
     async with LiveAgent(options) as agent:
         first = await agent.new_session()
