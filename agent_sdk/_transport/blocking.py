@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..options import AgentOptions, build_invocation
 from .child import PIPE_BYTES, REAP_WAIT, STDERR_GRACE, TERM_GRACE, ChildPipes, grow_pipe
-from .discovery import binary_for
+from .discovery import binary_for, installed_version
 from .spawn import SIGTERM, open_pipes, spawn_blocking
 
 if TYPE_CHECKING:
@@ -128,9 +128,9 @@ class BlockingTransport(ChildPipes):
 
     # --- start ----------------------------------------------------------------------
     async def start(self, prompt: str, options: AgentOptions) -> None:
-        invocation = build_invocation(
-            prompt, options, binary=binary_for(options), environ=os.environ
-        )
+        binary = binary_for(options)
+        self.cli_version = installed_version(binary, options.cwd)
+        invocation = build_invocation(prompt, options, binary=binary, environ=os.environ)
         invocation = self._in_private_config(invocation)
         try:
             # No Ctrl-C between its start and its tracking, nor before this transport

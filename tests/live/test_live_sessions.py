@@ -15,7 +15,7 @@ from pathlib import Path
 import anyio
 import msgspec
 import pytest
-from fake_env import clean_env
+from fake_env import clean_env, install_fake
 
 from agent_sdk import AgentOptions
 from agent_sdk.errors import AgentAuthError, AgentModelError
@@ -69,6 +69,28 @@ def test_the_agent_gets_no_inherited_node_options() -> None:
     kept = acp_invocation(given, "/bin/agent", inherited).env
     assert kept is not None
     assert kept["NODE_OPTIONS"] == "--max-old-space-size=8192"
+
+
+async def test_the_agent_its_sessions_and_turns_carry_the_cli_version(
+    fake_binary: str, tmp_path: Path
+) -> None:
+    # initialize says nothing of the version (§3.1): it is read from the install.
+    agent_link = install_fake(tmp_path / "home", "2026.10.01-14929f9", fake_binary)
+    options = AgentOptions(binary=str(agent_link), cwd=tmp_path, env=clean_env())
+    async with LiveAgent(options) as agent:
+        session = await agent.new_session()
+        with anyio.fail_after(LIMIT):
+            result = await session.send("hello")
+    assert agent.cli_version == "2026.10.01-14929f9"
+    assert (session.cli_version, result.cli_version) == (agent.cli_version,) * 2
+
+
+async def test_an_agent_outside_an_install_has_an_unknown_version(options: AgentOptions) -> None:
+    async with LiveAgent(options) as agent:
+        session = await agent.new_session()
+        with anyio.fail_after(LIMIT):
+            result = await session.send("hello")
+    assert (agent.cli_version, result.cli_version) == (None, None)
 
 
 async def test_one_process_holds_many_sessions(options: AgentOptions) -> None:
