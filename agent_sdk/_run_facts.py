@@ -65,6 +65,12 @@ class RunFacts:
         return getattr(self._transport, "cli_version", None)
 
     @property
+    def rejoined_events(self) -> int:
+        """How many events so far came split over several lines by raw newlines and were
+        joined back (docs/protocol.md §3); 0 normally."""
+        return self._stream.rejoined_events
+
+    @property
     def tool_calls(self) -> list[ToolCall]:
         """The tool calls seen so far, ``started`` paired with ``completed``; when the run
         does not keep its events (``keep_events``), only those still running."""

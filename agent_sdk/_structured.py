@@ -152,6 +152,7 @@ def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:
         hook_errors=[error for r in results for error in r.hook_errors],
         output=value,
         cli_version=last.cli_version,  # each turn is a run: the CLI may update between
+        rejoined_events=sum(r.rejoined_events for r in results),
     )
 
 

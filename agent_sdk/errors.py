@@ -81,6 +81,8 @@ class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
         cli_version: the CLI's whole version string (``"2026.10.01-e373342"``), as for
             :attr:`RunResult.cli_version <agent_sdk.RunResult.cli_version>`; ``None``
             when unknown.
+        rejoined_events: how many events came split over several lines by raw newlines
+            and were joined back (docs/protocol.md §3); 0 normally.
     """
 
     session_id: str | None = None
@@ -89,6 +91,7 @@ class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
     stdout_lines: list[str] = msgspec.field(default_factory=list)
     events: list[Event] = msgspec.field(default_factory=list)
     cli_version: str | None = None
+    rejoined_events: int = 0
 
     def __repr__(self) -> str:
         # Counts, not every event: a long run's repr would cost seconds (_short_repr.py).

@@ -61,6 +61,9 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
             it started (docs/protocol.md §1, "Finding the binary"); ``None`` when
             unknown: a binary outside the installer's layout (a wrapper script, the fake
             agent run from its package), or a transport that starts no CLI.
+        rejoined_events: how many events came split over several lines by raw newlines
+            and were joined back (docs/protocol.md §3, an unverified report about
+            ``result`` lines); 0 normally.
 
     Example::
 
@@ -84,6 +87,7 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     hook_errors: list[BaseException] = msgspec.field(default_factory=list)
     output: OutputT
     cli_version: str | None = None
+    rejoined_events: int = 0
 
     @property
     def final_text(self) -> str:

@@ -71,6 +71,7 @@ def context(
         stdout_lines=redaction.lines(stream.stdout_lines),
         events=stream.events,
         cli_version=cli_version,
+        rejoined_events=stream.rejoined_events,
     )
 
 
@@ -161,6 +162,7 @@ def _outcome(
             stderr=ctx.stderr,
             output=None,
             cli_version=ctx.cli_version,
+            rejoined_events=ctx.rejoined_events,
         )
     return RunResult(
         result=result.result,
@@ -178,6 +180,7 @@ def _outcome(
         stderr=ctx.stderr,
         output=None,
         cli_version=ctx.cli_version,
+        rejoined_events=ctx.rejoined_events,
     )
 
 
