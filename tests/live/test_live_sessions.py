@@ -28,6 +28,7 @@ from agent_sdk.live import (
     LiveModelError,
     UserMessageChunk,
 )
+from agent_sdk.live._errors import live_error
 from agent_sdk.live._process import acp_invocation
 
 pytestmark = pytest.mark.anyio
@@ -416,3 +417,25 @@ async def test_an_unusable_model_at_spawn_is_an_agent_model_error(
             pass
     assert caught.value.exit_code == 1  # exits 1 at spawn (§1, §5.2 item 8)
     assert "gpt-99" in str(caught.value)
+
+
+# --- failures reported in 2026.10 (docs/protocol.md §5), known by their words -----------
+@pytest.mark.parametrize("code", [-32603, -32000, 1])  # the codes are unknown
+def test_the_keychain_failure_of_authenticate_is_a_live_auth_error(code: int) -> None:
+    said = JsonRpcError(code, 'Failed to save the "cursor-access-token" credential')
+    error = live_error(said, "authenticate", session_id=None, stderr="")
+    assert isinstance(error, LiveAuthError)
+    assert isinstance(error, AgentAuthError)
+    assert error.hint is not None
+    assert "HOME" in error.hint
+    assert "AGENT_CLI_CREDENTIAL_STORE=file" in error.hint
+
+
+@pytest.mark.parametrize("code", [-32602, -32603])
+def test_a_named_model_on_a_free_plan_is_a_live_model_error(code: int) -> None:
+    said = JsonRpcError(code, "Named models unavailable Free plans can only use Auto")
+    error = live_error(said, "session/set_model", session_id="s", stderr="")
+    assert isinstance(error, LiveModelError)
+    assert isinstance(error, AgentModelError)
+    assert error.hint is not None
+    assert "Auto" in error.hint
