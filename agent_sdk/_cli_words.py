@@ -8,9 +8,35 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-__all__ = ["MODEL_ERROR", "SERVICE_ERROR", "cli_text", "listed_models", "service_error"]
+__all__ = [
+    "FREE_PLAN",
+    "FREE_PLAN_HINT",
+    "KEYCHAIN",
+    "KEYCHAIN_HINT",
+    "MODEL_ERROR",
+    "SERVICE_ERROR",
+    "cli_text",
+    "listed_models",
+    "service_error",
+]
 
 MODEL_ERROR = r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
+#: A named model asked for on a Free plan (docs/protocol.md §5; reported, 2026.10.01):
+#: ``Named models unavailable Free plans can only use Auto``, known by its start.
+FREE_PLAN = r"Named models unavailable"
+FREE_PLAN_HINT = (
+    "a Cursor Free plan runs only Auto: pass AgentOptions(model='auto') or leave model "
+    "unset, or upgrade the Cursor plan to use named models"
+)
+#: The login could not be saved in the macOS keychain, which a run-specific ``HOME`` puts
+#: out of reach (docs/protocol.md §1, "Login, keychain and HOME"; reported under ACP).
+KEYCHAIN = r'Failed to save the "cursor-access-token" credential'
+KEYCHAIN_HINT = (
+    "the CLI could not reach the macOS login keychain, which it looks for under HOME: do "
+    "not give the CLI a HOME of its own (AgentOptions(env=...) setting HOME), or sign in "
+    "with an API key kept in a file instead of the keychain: AgentOptions(api_key=...) "
+    "with AGENT_CLI_CREDENTIAL_STORE=file in AgentOptions(env=...)"
+)
 #: The CLI's ``RetriableError: [<code>] <words>`` line (docs/protocol.md §3.6).
 SERVICE_ERROR = r"RetriableError:[ \t]*(?:\[(?P<code>[^\]\n]*)\])?[ \t]*(?P<words>[^\n]*)"
 

@@ -152,8 +152,13 @@ def build_invocation(
 
 
 def child_environment(options: AgentOptions, environ: Mapping[str, str]) -> dict[str, str]:
-    """The CLI's environment: ``environ``, then ``options.env`` over it, then the key."""
+    """The CLI's environment: ``environ`` without ``NODE_OPTIONS``, then ``options.env``
+    over it, then the key."""
     env = dict(environ)
+    # The CLI runs its own bundled node, which refuses to start on flags it disallows
+    # (docs/protocol.md §1, "Environment"): a NODE_OPTIONS meant for the user's own node
+    # must not reach it. One the user set in options.env is theirs to give.
+    env.pop("NODE_OPTIONS", None)
     if options.env:
         env.update(options.env)
     # Headless: a login flow must never try to open a browser on the host.

@@ -101,7 +101,8 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             environment variable (never ``--auth-token`` in argv), and never shown.
         env: variables merged over the current environment for the child, names and
             values str. ``repr`` hides the values of ``CURSOR_API_KEY`` and
-            ``CURSOR_AUTH_TOKEN``.
+            ``CURSOR_AUTH_TOKEN``. The current environment's ``NODE_OPTIONS`` is not
+            passed on (the CLI's bundled node refuses some flags); set it here to pass one.
         output_format: ``"stream-json"`` (typed events, default), ``"json"`` (only the
             result event) or ``"text"`` (the output lines).
         stream_partial_output: ``--stream-partial-output``: assistant text in small deltas

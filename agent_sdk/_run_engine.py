@@ -205,6 +205,7 @@ class RunEngine(RunFacts):
             exit_code=transport.returncode,
             stderr=transport.stderr_tail(),
             redaction=self._redaction,
+            cli_version=self.cli_version,
         )
         said = f"{self._stream.received} events (session {self._stream.session_id})"
         then = f"its process group was ended after {said}"
@@ -242,6 +243,7 @@ class RunEngine(RunFacts):
             stderr=transport.stderr_tail() if transport is not None else "",
             options=self._options,
             redaction=self._redaction,
+            cli_version=self.cli_version,
         )
 
     async def _finish(self) -> None:
@@ -272,6 +274,7 @@ class RunEngine(RunFacts):
             stderr=transport.stderr_tail(),
             options=self._options,
             redaction=self._redaction,
+            cli_version=self.cli_version,
         )
         if isinstance(outcome, AgentError):
             self._state = State.FAILED

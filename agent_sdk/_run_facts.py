@@ -58,6 +58,19 @@ class RunFacts:
         return self._transport.pid if self._transport is not None else None
 
     @property
+    def cli_version(self) -> str | None:
+        """The CLI's whole version string once started (``"2026.10.01-e373342"``), from the
+        install it runs; ``None`` when unknown (docs/protocol.md §1, "Finding the binary")."""
+        # Optional on a transport: one that starts no CLI (a test's) knows no version.
+        return getattr(self._transport, "cli_version", None)
+
+    @property
+    def rejoined_events(self) -> int:
+        """How many events so far came split over several lines by raw newlines and were
+        joined back (docs/protocol.md §3); 0 normally."""
+        return self._stream.rejoined_events
+
+    @property
     def tool_calls(self) -> list[ToolCall]:
         """The tool calls seen so far, ``started`` paired with ``completed``; when the run
         does not keep its events (``keep_events``), only those still running."""

@@ -118,7 +118,10 @@ def _output_error(
         problem=problem,
         attempts=attempts,
         context=ErrorContext(
-            session_id=result.session_id, exit_code=result.exit_code, stderr=result.stderr
+            session_id=result.session_id,
+            exit_code=result.exit_code,
+            stderr=result.stderr,
+            cli_version=result.cli_version,
         ),
         hint="see .problem, .reply and .json; allow more corrections with "
         "AgentOptions(output_attempts=...), or describe the output in the prompt",
@@ -148,6 +151,8 @@ def _added_up(results: list[RunResult[Any]], value: T) -> RunResult[T]:
         stderr=last.stderr,
         hook_errors=[error for r in results for error in r.hook_errors],
         output=value,
+        cli_version=last.cli_version,  # each turn is a run: the CLI may update between
+        rejoined_events=sum(r.rejoined_events for r in results),
     )
 
 

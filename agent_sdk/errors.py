@@ -78,6 +78,11 @@ class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
         stdout_lines: the lines of stdout that were not JSON events (secrets redacted).
         events: the events the run kept (see ``AgentOptions.keep_events``); an event
             that held a secret is a redacted copy.
+        cli_version: the CLI's whole version string (``"2026.10.01-e373342"``), as for
+            :attr:`RunResult.cli_version <agent_sdk.RunResult.cli_version>`; ``None``
+            when unknown.
+        rejoined_events: how many events came split over several lines by raw newlines
+            and were joined back (docs/protocol.md §3); 0 normally.
     """
 
     session_id: str | None = None
@@ -85,6 +90,8 @@ class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
     stderr: str = ""
     stdout_lines: list[str] = msgspec.field(default_factory=list)
     events: list[Event] = msgspec.field(default_factory=list)
+    cli_version: str | None = None
+    rejoined_events: int = 0
 
     def __repr__(self) -> str:
         # Counts, not every event: a long run's repr would cost seconds (_short_repr.py).

@@ -98,7 +98,17 @@ class Message(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class Usage(msgspec.Struct, frozen=True, kw_only=True, gc=False, rename="camel"):
-    """Token counts of a run (2026 CLIs; older ones send no usage)."""
+    """Token counts of a run (2026 CLIs; older ones send no usage).
+
+    Attributes:
+        input_tokens: the input tokens **not** read from the cache: cache reads are not in
+            it (a resumed turn reported 74 here and 12,664 in ``cache_read_tokens``,
+            docs/protocol.md §3.7). The whole input is ``input_tokens +
+            cache_read_tokens`` (inferred: no source says how cache writes count).
+        output_tokens: the tokens of the reply.
+        cache_read_tokens: input tokens read from the cache, on top of ``input_tokens``.
+        cache_write_tokens: input tokens written to the cache.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0

@@ -55,6 +55,15 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         output: with ``output_type=``, the value of that type the reply ended with,
             validated (docs/output.md); ``None`` without one (a plan is in ``plan``).
             A ``RunResult[Review]`` is typed so for mypy.
+        cli_version: the whole version string of the CLI that ran
+            (``"2026.10.01-e373342"``: two builds share a date, and the CLI updates
+            itself between runs), read from the install the binary lies in just before
+            it started (docs/protocol.md §1, "Finding the binary"); ``None`` when
+            unknown: a binary outside the installer's layout (a wrapper script, the fake
+            agent run from its package), or a transport that starts no CLI.
+        rejoined_events: how many events came split over several lines by raw newlines
+            and were joined back (docs/protocol.md §3, an unverified report about
+            ``result`` lines); 0 normally.
 
     Example::
 
@@ -77,6 +86,8 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     stderr: str = ""
     hook_errors: list[BaseException] = msgspec.field(default_factory=list)
     output: OutputT
+    cli_version: str | None = None
+    rejoined_events: int = 0
 
     @property
     def final_text(self) -> str:

@@ -5,8 +5,8 @@ and a per-task counter for scenarios that fail on their first attempts.
 - :func:`write_config`: every run rewrites ``$CURSOR_CONFIG_DIR/cli-config.json`` through
   the fixed temp name ``cli-config.json.tmp`` and a rename, so runs started together
   really race on it and the losers fail as the real CLI does. A run given ``--model``
-  stores it there (the ``model`` block, ``hasChangedDefaultModel``), and a run without
-  one uses the stored model (:func:`stored_model`): ``--model`` is sticky. Only when
+  stores it there with its parameters (``_model_choice.py``), and a run without one uses
+  the stored model (:func:`current_config`): ``--model`` is sticky. Only when
   ``$CURSOR_CONFIG_DIR`` is set: the fake never reads or writes a real home directory.
 - :func:`logged_in`: with ``$FAKE_AGENT_REQUIRE_LOGIN=1``, a run without a key or token is
   logged in only if ``<config dir>/auth.json`` exists.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 #: The config dir of the real CLI (default ``~/.cursor``).
@@ -105,42 +105,34 @@ def _existing_config(final: str) -> dict[str, Any]:
     return existing if isinstance(existing, dict) else {}
 
 
-def _config_content(final: str, model: tuple[str, str] | None) -> bytes:
-    """The existing config with this run's start time and, given ``(id, display name)``,
-    the model stored as the real CLI stores it (docs/protocol.md §1)."""
+def _config_content(final: str, save: Callable[[dict[str, Any]], None] | None) -> bytes:
+    """The existing config with this run's start time and, by ``save``, what the run's
+    ``--model`` saves (``_model_choice.save``, docs/protocol.md §1)."""
     data = _existing_config(final)
     data.setdefault("version", 1)
     data["lastRunStartedAtMs"] = int(time.time() * 1000)
-    if model is not None:
-        data["model"] = {
-            "modelId": model[0],
-            "displayModelId": model[0],
-            "displayName": model[1],
-            "displayNameShort": model[1],
-            "aliases": [],
-            "maxMode": False,
-        }
-        data["hasChangedDefaultModel"] = True
+    if save is not None:
+        save(data)
     return json.dumps(data, indent=2).encode("utf-8") + b"\n"
 
 
-def stored_model(environ: Mapping[str, str]) -> str | None:
-    """The model id stored in ``$CURSOR_CONFIG_DIR/cli-config.json`` by an earlier
-    ``--model`` run, or None (no such dir, file or string ``model.modelId``)."""
+def current_config(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The object of ``$CURSOR_CONFIG_DIR/cli-config.json`` (the stored model and its
+    parameters); empty without the dir or the file, or when it holds no object."""
     directory = environ.get(CONFIG_DIR_ENV)
     if not directory:
-        return None
-    model = _existing_config(os.path.join(directory, CONFIG_NAME)).get("model")
-    found = model.get("modelId") if isinstance(model, dict) else None
-    return found if isinstance(found, str) else None
+        return {}
+    return _existing_config(os.path.join(directory, CONFIG_NAME))
 
 
 def write_config(
-    environ: Mapping[str, str], delay: float, model: tuple[str, str] | None = None
+    environ: Mapping[str, str],
+    delay: float,
+    save: Callable[[dict[str, Any]], None] | None = None,
 ) -> str | None:
     """Rewrite ``$CURSOR_CONFIG_DIR/cli-config.json`` as the real CLI does at every start:
     write ``cli-config.json.tmp``, wait ``delay`` seconds, rename it over the config.
-    ``model`` (id, display name): the run's ``--model``, stored in it.
+    ``save``: writes the run's ``--model`` (and its parameters) into the config object.
 
     Returns the stderr text of a lost race (another run renamed the temp file away
     first), or None. Does nothing when ``$CURSOR_CONFIG_DIR`` is not set.
@@ -151,7 +143,7 @@ def write_config(
     directory = os.path.abspath(directory)
     final = os.path.join(directory, CONFIG_NAME)
     os.makedirs(directory, exist_ok=True)
-    content = _config_content(final, model)
+    content = _config_content(final, save)
     with open(final + ".tmp", "wb") as file:
         file.write(content)
     if delay:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -12,9 +13,10 @@ from ._credentials import credentials
 from ._directives import missing_environment, run_directive
 from ._faults import seconds_env, stdin_delay
 from ._flags import Options
-from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, logged_in, stored_model, write_config
+from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, current_config, logged_in, write_config
 from ._hooks import Hooks
 from ._mcp_call import McpServers
+from ._model_choice import Choice, choose, save
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._render import Renderer, make_renderer
 from ._reply import with_reply
@@ -129,7 +131,7 @@ def _read_prompt(options: Options, delay: float) -> str | None:
     return sys.stdin.buffer.read().decode("utf-8", errors="replace")
 
 
-def _init_facts(options: Options, workspace: str) -> dict[str, Any]:
+def _init_facts(options: Options, workspace: str, choice: Choice | None) -> dict[str, Any]:
     if options.api_key is not None:
         source = "flag"
     elif os.environ.get("CURSOR_API_KEY"):
@@ -138,7 +140,7 @@ def _init_facts(options: Options, workspace: str) -> dict[str, Any]:
         source = "login"
     return {
         "cwd": workspace,
-        "model": FAKE_MODELS[options.model or DEFAULT_MODEL],
+        "model": choice.display if choice is not None else FAKE_MODELS[DEFAULT_MODEL],
         "apiKeySource": source,
         "permissionMode": "default",  # even with --force (docs/protocol.md §3.1)
     }
@@ -164,14 +166,15 @@ def run_headless(options: Options) -> int:
         write_stderr(f"fake_agent: {exc}\n")
         return 2
     # Every run starts by rewriting the config file; losing the race ends it at once. A
-    # known --model is stored there, and a run without one takes the stored one.
-    given_model = options.model
-    if given_model is None:
-        stored = stored_model(os.environ)
-        options.model = stored if stored in FAKE_MODELS else None
-    known = given_model if given_model in FAKE_MODELS else None
+    # known --model is stored there with its parameters, and a run without one (or given
+    # a bare id) takes the stored ones (_model_choice.py).
+    choice = choose(options.model, current_config(os.environ))
+    if choice is not None:
+        options.model = choice.model
     lost = write_config(
-        os.environ, config_delay, None if known is None else (known, FAKE_MODELS[known])
+        os.environ,
+        config_delay,
+        functools.partial(save, choice=choice) if choice is not None and choice.saves else None,
     )
     if lost is not None:
         write_stderr(lost)
@@ -211,7 +214,7 @@ def run_headless(options: Options) -> int:
         show_thinking=options.show_thinking,
     )
     given = credentials(options.api_key, options.headers, os.environ)
-    init = _init_facts(options, workspace)
+    init = _init_facts(options, workspace, choice)
     run = _Run(renderer, _session_id(options), prompt, init, given, options)
     try:
         run.hooks.session_start()

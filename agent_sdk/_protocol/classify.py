@@ -12,7 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .._cli_words import MODEL_ERROR, cli_text, listed_models, service_error
+from .._cli_words import (
+    FREE_PLAN,
+    FREE_PLAN_HINT,
+    KEYCHAIN,
+    KEYCHAIN_HINT,
+    MODEL_ERROR,
+    cli_text,
+    listed_models,
+    service_error,
+)
 from ..errors import (
     AgentAuthError,
     AgentConfigRaceError,
@@ -149,8 +158,11 @@ def _refused(text: str) -> bool:
     return found is not None and found[0] in REFUSING_CODES
 
 
-# First match wins: auth before the others, because a logged-out CLI may say more.
+# First match wins: auth before the others, because a logged-out CLI may say more; the
+# keychain first of them, its hint being the one that helps (the CLI may also say it is
+# not logged in).
 _RULES: list[tuple[str | Callable[[str], bool], type[AgentProcessError], Callable[[str], str]]] = [
+    (KEYCHAIN, AgentAuthError, _fixed(KEYCHAIN_HINT)),
     (
         r"Not logged in|Press any key to sign in|API key is invalid",
         AgentAuthError,
@@ -160,6 +172,7 @@ _RULES: list[tuple[str | Callable[[str], bool], type[AgentProcessError], Callabl
         ),
     ),
     (MODEL_ERROR, AgentModelError, _model_hint),
+    (FREE_PLAN, AgentModelError, _fixed(FREE_PLAN_HINT)),
     (
         r"Workspace Trust Required",
         AgentTrustError,

@@ -19,7 +19,8 @@ whose ``error`` says what did not fit, or a line that is not an event (``None``)
   ``subtype`` read from the start of the line, where the CLI writes them.
 
 The fallback machinery for such hostile lines (repair, ``Decimal``, too deep) lives in
-``_protocol/lenient.py``.
+``_protocol/lenient.py``; that for an event split over several lines by raw newlines (joined
+back, within limits, and counted: :attr:`LineDecoder.rejoined`) in ``_protocol/rejoin.py``.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from ..events import (
 from .interaction import NeedsLineError as _NeedsLineError
 from .interaction import public_interaction
 from .lenient import raw_object, repair_line, too_deep
+from .rejoin import MORE, may_start, rejoin
 from .reply import MESSAGE_BREAK, end_message
 from .wire import KNOWN_TYPES, InteractionWire, PartialWireEvent, WireEvent, decoder
 
@@ -80,11 +82,24 @@ class LineDecoder:
     Args:
         partial: whether the run used ``--stream-partial-output``; its assistant events
             are then :class:`~agent_sdk.events.PartialAssistantEvent` (docs/protocol.md §3.3).
+
+    Attributes:
+        rejoined: how many events came split over several lines by raw newlines and were
+            joined back (``_protocol/rejoin.py``).
     """
 
-    __slots__ = ("_wire", "partial")
+    __slots__ = ("_final", "_held", "_wire", "partial", "rejoined")
 
     def __init__(self, *, partial: bool) -> None:
+        self.partial = partial
+        self._wire = decoder(partial)
+        self.rejoined = 0
+        # The lines of an event that may go on in the next block (rejoin.MORE).
+        self._held: list[bytes] = []
+        self._final = False  # the output has ended: nothing is held any more
+
+    def set_partial(self, partial: bool) -> None:
+        """Decode assistant events as partial output (or not) from now on."""
         self.partial = partial
         self._wire = decoder(partial)
 
@@ -101,6 +116,8 @@ class LineDecoder:
         Given a tracker's ``running`` calls and ``starts`` list (``tool_calls.py``), the
         tool calls are paired in this pass, as :func:`~agent_sdk._tool_call_events.pair_calls`
         pairs them: the trackers then only look for the plan."""
+        if self._held:  # the lines of a split event, held from the last block
+            return self._decode_lines_one_by_one(block, text, running, starts)
         try:
             events: list[Any] = self._wire.decode_lines(block)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
@@ -213,6 +230,16 @@ class LineDecoder:
             text[mark:] = ["".join(text[mark:])]
         return events, calls, notable, []
 
+    @property
+    def holds(self) -> bool:
+        """Whether it holds lines back: the start of an event split over lines whose end
+        has not come yet."""
+        return bool(self._held)
+
+    def finish(self) -> None:
+        """No more lines come: the next block decodes the lines held as they are."""
+        self._final = True
+
     def _decode_lines_one_by_one(
         self,
         block: bytes | memoryview,
@@ -223,13 +250,32 @@ class LineDecoder:
         events: list[Event] = []
         junk: list[bytes] = []
         # Each line its own bytes: a payload's view keeps only its line.
-        for line in bytes(block).split(b"\n"):
-            if line and not line.isspace():
-                event = self.decode(line)
-                if event is None:
-                    junk.append(line)
+        lines = bytes(block).split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()  # what follows the block's last newline is no line
+        if self._held:
+            lines[:0], self._held = self._held, []
+        i = quiet = 0  # no repair starts before `quiet`: lines a failed one looked at
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if not line or line.isspace():
+                continue
+            event = self.decode(line)
+            if event is None and i > quiet and may_start(line):
+                event, end = rejoin(lines, i - 1, self.decode, more_may_come=not self._final)
+                if end == MORE:
+                    self._held = lines[i - 1 :]
+                    break
+                if event is not None:
+                    self.rejoined += 1
+                    i = end
                 else:
-                    events.append(event)
+                    quiet = end
+            if event is None:
+                junk.append(line)
+            else:
+                events.append(event)
         calls: list[ToolCallStarted | ToolCallCompleted] = [
             e for e in events if isinstance(e, (ToolCallStarted, ToolCallCompleted))
         ]

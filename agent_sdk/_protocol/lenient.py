@@ -23,7 +23,14 @@ import msgspec
 from .._lenient_json import decode_with_decimals, repair_line
 from ..events import UnknownEvent
 
-__all__ = ["TOO_DEEP", "decode_with_decimals", "raw_object", "repair_line", "too_deep"]
+__all__ = [
+    "TOO_DEEP",
+    "decode_with_decimals",
+    "ends_too_soon",
+    "raw_object",
+    "repair_line",
+    "too_deep",
+]
 
 TOO_DEEP = "JSON nested deeper than agent_sdk decodes"
 """The ``error`` of an :class:`~agent_sdk.events.UnknownEvent` whose line nests too deep."""
@@ -49,6 +56,24 @@ def raw_object(line: bytes) -> tuple[dict[str, Any], str | None] | None:
         repaired = repair_line(line)
         return None if repaired == line else raw_object(repaired)
     return (raw, None) if isinstance(raw, dict) else None
+
+
+def ends_too_soon(text: bytes) -> bool:
+    """Whether ``text`` is no JSON only because it ends too soon: more text after it could
+    make it JSON. ``False`` for JSON, and for text already wrong before its end (what
+    follows cannot mend that: a parser reads left to right)."""
+    try:
+        _any_decoder().decode(text)
+    except msgspec.ValidationError:  # a number out of range: the JSON itself is complete
+        return False
+    except msgspec.DecodeError as exc:
+        return str(exc) == "Input data was truncated"
+    except UnicodeDecodeError:
+        repaired = repair_line(text)
+        return repaired != text and ends_too_soon(repaired)
+    except RecursionError:
+        return False
+    return False
 
 
 def _decode_with_decimals(line: bytes) -> dict[str, Any] | None:

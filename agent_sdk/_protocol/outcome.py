@@ -55,7 +55,12 @@ def _redaction(options: AgentOptions, redaction: Redaction | None) -> Redaction:
 
 
 def context(
-    stream: Stream, *, exit_code: int | None, stderr: str, redaction: Redaction
+    stream: Stream,
+    *,
+    exit_code: int | None,
+    stderr: str,
+    redaction: Redaction,
+    cli_version: str | None = None,
 ) -> ErrorContext:
     """What an error of this run carries. What the CLI said is redacted here, before a
     message quotes (and perhaps cuts) it; the events, by ``Redaction.error``."""
@@ -65,6 +70,8 @@ def context(
         stderr=redaction.text(stderr),
         stdout_lines=redaction.lines(stream.stdout_lines),
         events=stream.events,
+        cli_version=cli_version,
+        rejoined_events=stream.rejoined_events,
     )
 
 
@@ -91,6 +98,7 @@ def failure_or_result(
     stderr: str,
     options: AgentOptions,
     redaction: Redaction | None = None,
+    cli_version: str | None = None,
 ) -> PlainResult | AgentError:
     """The outcome of a run whose output has ended.
 
@@ -102,9 +110,12 @@ def failure_or_result(
         stderr: the tail of stderr.
         options: the run's options (output format, secrets).
         redaction: the run's redaction; default: that of ``options`` and ``os.environ``.
+        cli_version: the CLI's version string, if known (on the result and the error).
     """
     redaction = _redaction(options, redaction)
-    ctx = context(stream, exit_code=exit_code, stderr=stderr, redaction=redaction)
+    ctx = context(
+        stream, exit_code=exit_code, stderr=stderr, redaction=redaction, cli_version=cli_version
+    )
     outcome = _outcome(stream, ctx, exit_code=exit_code, ended_by_us=ended_by_us, options=options)
     return redaction.error(outcome) if isinstance(outcome, AgentError) else outcome
 
@@ -150,6 +161,8 @@ def _outcome(
             exit_code=exit_code,
             stderr=ctx.stderr,
             output=None,
+            cli_version=ctx.cli_version,
+            rejoined_events=ctx.rejoined_events,
         )
     return RunResult(
         result=result.result,
@@ -166,6 +179,8 @@ def _outcome(
         exit_code=exit_code,
         stderr=ctx.stderr,
         output=None,
+        cli_version=ctx.cli_version,
+        rejoined_events=ctx.rejoined_events,
     )
 
 
@@ -177,11 +192,14 @@ def timeout_error(
     stderr: str,
     options: AgentOptions,
     redaction: Redaction | None = None,
+    cli_version: str | None = None,
 ) -> AgentTimeoutError:
     """The error of a run that ran out of ``timeout`` or ``idle_timeout``, every secret
-    gone (``redaction``: as for :func:`failure_or_result`)."""
+    gone (``redaction``, ``cli_version``: as for :func:`failure_or_result`)."""
     redaction = _redaction(options, redaction)
-    ctx = context(stream, exit_code=exit_code, stderr=stderr, redaction=redaction)
+    ctx = context(
+        stream, exit_code=exit_code, stderr=stderr, redaction=redaction, cli_version=cli_version
+    )
     if expiry == "timeout":
         what = f"did not finish within {options.timeout:g} s (AgentOptions.timeout)"
     else:

@@ -168,9 +168,20 @@ class Stream:
         return events
 
     def end(self) -> list[Event]:
-        """stdout is closed: the events of a last line that had no newline."""
+        """stdout is closed: the events of a last line that had no newline, and of lines
+        held as the start of an event split by raw newlines whose end never came."""
         tail = self._framer.flush()
-        return [] if tail is None else self._absorb(tail)
+        events = [] if tail is None else self._absorb(tail)
+        if self._decoder.holds and not self._text_output:
+            self._decoder.finish()
+            events += self._absorb(b"")  # what it held, decoded as it is
+        return events
+
+    @property
+    def rejoined_events(self) -> int:
+        """How many events came split over several lines by raw newlines and were joined
+        back (docs/protocol.md §3)."""
+        return self._decoder.rejoined
 
     def _absorb(self, block: bytes | memoryview) -> list[Event]:
         if self._text_output:
@@ -264,7 +275,7 @@ class Stream:
         for event in LineDecoder(partial=False).decode_block(block, [])[0]:
             if isinstance(event, AssistantEvent):
                 partial = event.timestamp_ms is not None and event.model_call_id is None
-                self._decoder = LineDecoder(partial=partial)
+                self._decoder.set_partial(partial)  # keeps what it holds and counted
                 self._detect_partial = False
                 return
 

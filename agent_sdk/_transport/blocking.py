@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from ..options import AgentOptions, build_invocation
 from ._pidfd import pidfds
 from .child import PIPE_BYTES, REAP_WAIT, STDERR_GRACE, TERM_GRACE, ChildPipes, grow_pipe
-from .discovery import binary_for
+from .discovery import binary_for, installed_version
 from .spawn import open_pipes, spawn_blocking
 
 if TYPE_CHECKING:
@@ -139,9 +139,9 @@ class BlockingTransport(ChildPipes):
 
     # --- start ----------------------------------------------------------------------
     async def start(self, prompt: str, options: AgentOptions) -> None:
-        invocation = build_invocation(
-            prompt, options, binary=binary_for(options), environ=os.environ
-        )
+        binary = binary_for(options)
+        self.cli_version = installed_version(binary, options.cwd)
+        invocation = build_invocation(prompt, options, binary=binary, environ=os.environ)
         invocation = self._in_private_config(invocation)
         try:
             # No Ctrl-C between its start and its tracking, nor before this transport

@@ -90,6 +90,9 @@ class ChildPipes:
         self.custom_tool_calls: list[Any] | None = None
         """The calls the run's own tools answered (``extend/_served.py``), kept after the
         host is released."""
+        self.cli_version: str | None = None
+        """The CLI's version string, read from its install at the start
+        (``discovery.installed_version``); ``None`` when unknown."""
 
     @property
     def pid(self) -> int | None:

@@ -25,9 +25,46 @@ async def locate_binary(options: AgentOptions) -> str:
     return await anyio.to_thread.run_sync(binary_for, options)
 
 
+async def locate_cli(options: AgentOptions) -> tuple[str, str | None]:
+    """The CLI to run and its version (:func:`installed_version`), in one worker thread."""
+    return await anyio.to_thread.run_sync(_cli_for, options)
+
+
+def _cli_for(options: AgentOptions) -> tuple[str, str | None]:
+    binary = binary_for(options)
+    return binary, installed_version(binary, options.cwd)
+
+
 def binary_for(options: AgentOptions) -> str:
     """The CLI to run for these options (:func:`find_binary`, with their environment)."""
     return find_binary(options.binary, {**os.environ, **(options.env or {})})
+
+
+def installed_version(binary: str, cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """The CLI's whole version string, from the install ``binary`` runs, read without
+    starting a process; ``None`` when the binary lies in no install of that layout.
+
+    The installer unpacks each release in ``…/cursor-agent/versions/<version>/`` and
+    links the commands on PATH into it (docs/protocol.md §1, "Finding the binary"), so the
+    real path of the binary names the release it runs now: a few ``lstat`` calls, where
+    ``--version`` would start the CLI's node once more per run. Read just before the CLI
+    starts, since the CLI updates itself between runs. A relative ``binary`` is taken
+    from ``cwd``, as the child's exec takes it.
+    """
+    where = os.path.join(os.fspath(cwd), binary) if cwd is not None else binary
+    try:
+        real = os.path.realpath(where)
+    except (OSError, ValueError):  # a link loop, a NUL: no version to read
+        return None
+    release = os.path.dirname(real)
+    versions = os.path.dirname(release)
+    if (
+        os.path.basename(versions) == "versions"
+        and os.path.basename(os.path.dirname(versions)) == "cursor-agent"
+        and os.path.basename(release)
+    ):
+        return os.path.basename(release)
+    return None
 
 
 def _resolve(name: str, path: str) -> str | None:

@@ -31,7 +31,7 @@ from .child import (
     ChildPipes,
     grow_pipe,
 )
-from .discovery import locate_binary
+from .discovery import locate_cli
 from .groups import kill_all
 from .spawn import Child, open_pipes, spawn
 
@@ -85,7 +85,7 @@ class SubprocessTransport(ChildPipes):
 
     # --- start ----------------------------------------------------------------------
     async def start(self, prompt: str, options: AgentOptions) -> None:
-        binary = await locate_binary(options)
+        binary, self.cli_version = await locate_cli(options)
         invocation = build_invocation(prompt, options, binary=binary, environ=os.environ)
         await self.start_invocation(invocation, options)
 

@@ -42,6 +42,7 @@ from ..fleet._summary import total_usage
 from ..options import AgentOptions
 from ..tool_calls import ToolCall
 from ._batch_failures import reason
+from ._batch_versions import error_version, outcome_version
 from ._lines import DIM, GREEN, RED, YELLOW, painted
 from ._screen import cells, cut
 from .labels import command_failure, failure_detail, result_detail, tool_label
@@ -94,6 +95,7 @@ class AttemptRecord:
     start: float
     end: float | None = None
     error: str | None = None  # the class of the failure that ended it, if any
+    cli_version: str | None = None  # the CLI's whole version string, when known
 
 
 @dataclass
@@ -181,7 +183,7 @@ class BatchState:
         elif isinstance(progress, TaskRetrying):
             record = self._by_id[progress.task_id]
             record.state = "retrying"
-            self._end_attempt(record, type(progress.error).__name__)
+            self._end_attempt(record, type(progress.error).__name__, error_version(progress.error))
             record.last = f"attempt {progress.attempt} failed: {type(progress.error).__name__}"
         elif isinstance(progress, TaskFinished):
             outcome = progress.outcome
@@ -189,7 +191,7 @@ class BatchState:
             record.outcome = outcome
             record.state = "succeeded" if outcome.ok else "failed"
             error = None if outcome.ok else type(outcome.error).__name__
-            self._end_attempt(record, error)
+            self._end_attempt(record, error, outcome_version(outcome))
             record.ended = self.now()
             record.tool_calls, record.usage = outcome.tool_calls, outcome.usage
             if outcome.ok:
@@ -221,7 +223,9 @@ class BatchState:
         elif isinstance(event, ResultEvent) and event.usage is not None:
             record.usage = total_usage((record.usage, event.usage))
 
-    def _end_attempt(self, record: TaskRecord, error: str | None) -> None:
+    def _end_attempt(
+        self, record: TaskRecord, error: str | None, cli_version: str | None = None
+    ) -> None:
         for started in record.running.values():  # cut short with their run
             call = ToolCall(started.call_id, started)
             record.calls.append(_call_record(call, len(record.attempts), record.redaction))
@@ -229,6 +233,7 @@ class BatchState:
         if record.attempts and record.attempts[-1].end is None:
             record.attempts[-1].end = self.now()
             record.attempts[-1].error = error
+            record.attempts[-1].cli_version = cli_version
 
     def interrupt(self) -> None:
         """The batch was stopped: running tasks end as interrupted, queued ones stay."""

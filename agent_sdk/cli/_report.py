@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ import msgspec
 
 from ..fleet._summary import total_usage
 from ._batch_table import AttemptRecord, CallRecord, TaskRecord, compact, seconds
+from ._batch_versions import distinct, outcome_version
 from ._lines import tokens
 from .hints import message_and_hint
 
@@ -127,6 +129,11 @@ def duration_ms(value: int | None) -> str:
     return f"{value} ms" if value < 1000 else f"{value / 1000:.1f} s"
 
 
+def _versions(attempts: Iterable[AttemptRecord]) -> str:
+    """The CLI versions the attempts ran, or ``unknown`` (docs/cli.md)."""
+    return ", ".join(distinct(a.cli_version for a in attempts)) or "unknown"
+
+
 def _summary(data: ReportData) -> str:
     records = data.records
     outcomes = Counter(_outcome(record) for record in records)
@@ -152,6 +159,8 @@ def _summary(data: ReportData) -> str:
         ("task time", seconds(sum(r.elapsed(data.wall_time) or 0.0 for r in records))),
         ("tool calls", sum(r.tool_calls for r in records)),
         ("tokens", tokens(usage)),
+        # Every build that ran: a batch can straddle the CLI's self-update (docs/cli.md).
+        ("cli", _versions(a for r in records for a in r.attempts)),
     ]
     dl = "".join(
         f'<div data-key="{_e(key)}"><dt>{_e(key)}</dt><dd>{_e(value)}</dd></div>'
@@ -269,6 +278,8 @@ def _section(record: TaskRecord, now: float) -> str:
         ("tool calls", record.tool_calls),
         ("tokens", compact(u.input_tokens + u.output_tokens) if (u := record.usage) else "-"),
     ]
+    if record.attempts:
+        facts.append(("cli", _versions(record.attempts)))
     if task.repo is not None:
         facts.append(("repo", f"{task.repo} @ {task.base}"))
     if record.outcome is not None and record.outcome.ok and record.outcome.result.session_id:
@@ -342,6 +353,7 @@ def _json_record(record: TaskRecord, now: float) -> dict[str, Any]:
         "elapsed": round(record.elapsed(now) or 0.0, 3),
         "tool_calls": record.tool_calls,
         "usage": msgspec.to_builtins(record.usage) if record.usage is not None else None,
+        "cli_version": outcome_version(outcome) if outcome is not None else None,
         "error": None,
         "changes": None,
     }
@@ -362,8 +374,9 @@ def _json_record(record: TaskRecord, now: float) -> dict[str, Any]:
 
 
 def summary_json(records: list[TaskRecord], wall_time: float, stopped: str | None) -> str:
-    """The ``--json`` document: counts, failures by class, then every task in the file's
-    order (``status``: succeeded, failed, interrupted or not started)."""
+    """The ``--json`` document: counts, failures by class, the CLI versions that ran, then
+    every task in the file's order (``status``: succeeded, failed, interrupted or not
+    started; ``cli_version``: that of its last run, ``null`` when unknown)."""
     results = [_json_record(record, wall_time) for record in records]
     failures = Counter(item["error"]["class"] for item in results if item["error"] is not None)
     summary = {
@@ -376,6 +389,7 @@ def summary_json(records: list[TaskRecord], wall_time: float, stopped: str | Non
         "wall_time": round(wall_time, 3),
         "tool_calls": sum(item["tool_calls"] for item in results),
         "usage": msgspec.to_builtins(total_usage(record.usage for record in records)),
+        "cli_versions": distinct(a.cli_version for r in records for a in r.attempts),
         "results": results,
     }
     return json.dumps(summary, indent=2, ensure_ascii=False) + "\n"

@@ -110,6 +110,11 @@ class LiveAgent(SessionOpening):
         self.subagents = subagents
         self.state = AgentState.NEW
         self.initialize_result: InitializeResult | None = None
+        self.cli_version: str | None = None
+        """The CLI's whole version string (``"2026.10.01-e373342"``), read from the
+        install it runs as it starts (``initialize`` says nothing of it, §3.1); ``None``
+        when unknown: a binary outside the installer's layout, or a ``transport``
+        (docs/protocol.md §1, "Finding the binary")."""
         self.callback_errors: list[BaseException] = []
         """How the callbacks failed, as they raised it (an exception, or a cancellation
         that was not ours); each request was given the safe answer. Never sent to the
@@ -165,7 +170,7 @@ class LiveAgent(SessionOpening):
 
     async def __aenter__(self) -> LiveAgent:
         from .. import __version__
-        from .._transport.discovery import locate_binary
+        from .._transport.discovery import locate_cli
 
         if self.state is not AgentState.NEW:
             raise AgentUsageError("a LiveAgent starts once: make a new one")
@@ -174,7 +179,7 @@ class LiveAgent(SessionOpening):
             if self._transport is not None:
                 process = self._transport
             else:
-                binary = await locate_binary(self.options)
+                binary, self.cli_version = await locate_cli(self.options)
                 invocation = acp_invocation(self.options, binary, os.environ)
                 process = await AcpProcess.start(invocation, self.options)
             self._process = process

@@ -9,6 +9,9 @@ Every error is redacted: an API key never reaches a message.
 
 from __future__ import annotations
 
+import re
+
+from .._cli_words import FREE_PLAN, KEYCHAIN, KEYCHAIN_HINT
 from ..errors import AgentAuthError, AgentModelError, ErrorContext
 from ._jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JsonRpcError, detail_of
 
@@ -18,11 +21,13 @@ NOT_LOGGED_IN = -32000
 
 
 class LiveAuthError(JsonRpcError, AgentAuthError):
-    """``-32000``: the agent is not logged in (docs/acp.md §3.2, §5.1)."""
+    """``-32000``: the agent is not logged in (docs/acp.md §3.2, §5.1); or, whatever the
+    code, its login could not be saved in the macOS keychain (docs/protocol.md §1)."""
 
 
 class LiveModelError(JsonRpcError, AgentModelError):
-    """``-32602`` "Invalid model value": the id is not in this session's list (§3.8)."""
+    """``-32602`` "Invalid model value": the id is not in this session's list (§3.8); or,
+    whatever the code, a named model refused on a Free plan (docs/protocol.md §5)."""
 
     @property
     def available_models(self) -> list[str]:
@@ -31,6 +36,14 @@ class LiveModelError(JsonRpcError, AgentModelError):
 
 
 def _hint(code: int, method: str, text: str) -> str | None:
+    if re.search(KEYCHAIN, text, re.IGNORECASE):
+        return f"{KEYCHAIN_HINT}; then start the LiveAgent again"
+    if re.search(FREE_PLAN, text, re.IGNORECASE):
+        return (
+            "a Cursor Free plan runs only Auto: leave AgentOptions(model=...) unset, or "
+            "choose Auto among LiveSession.models; or upgrade the Cursor plan to use "
+            "named models"
+        )
     if code == NOT_LOGGED_IN:
         return (
             "log in once with `cursor-agent login`, or pass a key as "
@@ -58,9 +71,12 @@ def live_error(
     """``exc`` (an error answer to ``method``) with the method, context and hint."""
     text = f"{exc.rpc_message} {detail_of(exc.data)}"
     cls: type[JsonRpcError] = JsonRpcError
-    if exc.code == NOT_LOGGED_IN:
+    # The two failures of docs/protocol.md §5 known by their words (their codes: unknown).
+    if exc.code == NOT_LOGGED_IN or re.search(KEYCHAIN, text, re.IGNORECASE):
         cls = LiveAuthError
-    elif exc.code == INVALID_PARAMS and "Invalid model value" in text:
+    elif (exc.code == INVALID_PARAMS and "Invalid model value" in text) or re.search(
+        FREE_PLAN, text, re.IGNORECASE
+    ):
         cls = LiveModelError
     context = ErrorContext(session_id=session_id, stderr=stderr)
     hint = _hint(exc.code, method, text)

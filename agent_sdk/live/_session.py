@@ -83,6 +83,9 @@ class SessionAgent(_control.RequestAgent, Protocol):
     def decision_timeout(self) -> float: ...
 
     @property
+    def cli_version(self) -> str | None: ...
+
+    @property
     def callback_errors(self) -> list[BaseException]: ...
 
     @property
@@ -153,6 +156,12 @@ class LiveSession:
                 self.current_mode_id = option.current_value
             elif option.id == "model" and isinstance(option.current_value, str):
                 self.current_model_id = option.current_value
+
+    @property
+    def cli_version(self) -> str | None:
+        """The whole version string of the CLI its agent runs, ``None`` when unknown
+        (:attr:`LiveAgent.cli_version`)."""
+        return self._agent.cli_version
 
     @property
     def running(self) -> bool:

@@ -62,6 +62,9 @@ class TurnSession(Protocol):
     @property
     def current_model_id(self) -> str | None: ...
 
+    @property
+    def cli_version(self) -> str | None: ...
+
     def prompt(self, prompt: str | Sequence[ContentBlock]) -> TurnUpdates: ...
 
     async def cancel(self) -> None: ...
@@ -148,6 +151,8 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
         plan: the last ``plan`` update of the turn, if any.
         subagents: the subagents the turn spawned, in order (§3.13; with
             ``LiveAgent(subagents=True)``): which one said what.
+        cli_version: the whole version string of the CLI that ran the turn
+            (:attr:`LiveAgent.cli_version`); ``None`` when unknown.
     """
 
     text: str
@@ -158,6 +163,7 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
     tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
     plan: AcpPlan | None = None
     subagents: list[Subagent] = msgspec.field(default_factory=list)
+    cli_version: str | None = None
 
     def __repr__(self) -> str:
         # Counts, not every event: a long turn's repr would cost seconds (_short_repr.py).
@@ -304,6 +310,7 @@ class LiveTurn:
             tool_calls=self._calls.calls,
             plan=self._plan,
             subagents=self.subagents,
+            cli_version=self.session.cli_version,
         )
         failure = BACKEND_ERROR.search(text)
         if failure is not None:

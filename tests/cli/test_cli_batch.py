@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from cli_process import cli, cli_env
+from fake_env import install_fake
 from gitrepo import git, isolate_git
 from proctable import processes_with_env
 
@@ -177,6 +178,8 @@ def test_a_batch_runs_every_task_and_its_json_summary_says_how_each_ended(
     assert cart["usage"] is not None
     ok: dict[str, Any] = {"ok": True, "status": "succeeded", "attempts": 1, "error": None}
     bad: dict[str, Any] = {"ok": False, "status": "failed", "attempts": 1, "usage": None}
+    # The fake run from its package lies in no install: its version is unknown.
+    ok["cli_version"] = bad["cli_version"] = None
     assert summary["results"] == [
         {"id": "hello", **ok, "tool_calls": 0, "usage": hello_usage, "changes": None},
         {"id": "cart", **ok, "tool_calls": 1, "usage": cart["usage"], "changes": None},
@@ -206,11 +209,35 @@ def test_a_batch_runs_every_task_and_its_json_summary_says_how_each_ended(
         "retries": 0,
         "tool_calls": 2,
         "usage": usage,
+        "cli_versions": [],
     }
     lines = done.stderr.splitlines()
     assert any(line.startswith("✓ hello  ") for line in lines), done.stderr
     assert any(line.startswith("✗ limit  ") and "AgentUsageLimitError" in line for line in lines)
     assert lines[-1] == "4 tasks · 2 ✓ · 2 ✗ · " + lines[-1].split(" · 2 ✗ · ")[1]
+
+
+def test_the_summary_and_the_report_name_every_cli_build_that_ran(tmp_path: Path) -> None:
+    # Two builds share the date 2026.10.01 and the CLI updates itself (docs/protocol.md
+    # §1): a batch that straddled an update says so, per task and in its summary.
+    home = tmp_path / "home"
+    first = install_fake(home / "a", "2026.10.01-e373342", fake_agent.executable())
+    second = install_fake(home / "b", "2026.10.01-14929f9", fake_agent.executable())
+    tasks = write_tasks(
+        tmp_path / "t.jsonl",
+        {"prompt": "p", "id": "old", "options": {"binary": str(first), **scenario("hello")}},
+        {"prompt": "p", "id": "new", "options": {"binary": str(second), **scenario("crash")}},
+    )
+    html = tmp_path / "r.html"
+    done = cli("batch", str(tasks), "--json", "--limit", "1", "--html", str(html))
+    assert done.returncode == 1, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["cli_versions"] == ["2026.10.01-e373342", "2026.10.01-14929f9"]
+    said = {r["id"]: r["cli_version"] for r in summary["results"]}
+    assert said == {"old": "2026.10.01-e373342", "new": "2026.10.01-14929f9"}  # a failure too
+    page = html.read_text()
+    assert "<dt>cli</dt><dd>2026.10.01-e373342, 2026.10.01-14929f9</dd>" in page
+    assert page.count("<dt>cli</dt><dd>2026.10.01-14929f9</dd>") == 1
 
 
 def test_off_a_terminal_a_failed_tasks_line_is_followed_by_the_rest_and_the_hint(

@@ -28,7 +28,7 @@ import anyio
 import anyio.abc
 import msgspec
 from asgi_request import asgi_scope, receive_body
-from hostile import live_entries
+from hostile import live_entries, split_entry
 
 import fake_agent
 from agent_sdk import AgentError, AgentOptions, Budget, ToolCall, queries
@@ -574,6 +574,7 @@ ENTRIES: dict[str, Entry] = {
             f"{P}.lenient:_string",
         ),
     ),
+    "print-mode event split by raw newlines": Entry(split_entry.split_result, ()),
     "tool-call payload": Entry(
         tool_payload,
         ("agent_sdk._tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),

@@ -15,7 +15,7 @@ from pathlib import Path
 import anyio
 import msgspec
 import pytest
-from fake_env import clean_env
+from fake_env import clean_env, install_fake
 
 from agent_sdk import AgentOptions
 from agent_sdk.errors import AgentAuthError, AgentModelError
@@ -28,6 +28,7 @@ from agent_sdk.live import (
     LiveModelError,
     UserMessageChunk,
 )
+from agent_sdk.live._errors import live_error
 from agent_sdk.live._process import acp_invocation
 
 pytestmark = pytest.mark.anyio
@@ -57,6 +58,40 @@ def test_global_options_go_before_acp_and_no_browser_opens() -> None:
     assert invocation.env["CURSOR_API_KEY"] == "sk-test-0123456789"
     assert invocation.env["NO_OPEN_BROWSER"] == "1"
     assert invocation.env["BROWSER"] == "true"
+
+
+def test_the_agent_gets_no_inherited_node_options() -> None:
+    # The same rule as print mode (docs/protocol.md §1, "Environment").
+    inherited = {"PATH": "/usr/bin", "NODE_OPTIONS": "--no-experimental-fetch"}
+    invocation = acp_invocation(AgentOptions(), "/bin/agent", inherited)
+    assert invocation.env is not None
+    assert "NODE_OPTIONS" not in invocation.env
+    given = AgentOptions(env={"NODE_OPTIONS": "--max-old-space-size=8192"})
+    kept = acp_invocation(given, "/bin/agent", inherited).env
+    assert kept is not None
+    assert kept["NODE_OPTIONS"] == "--max-old-space-size=8192"
+
+
+async def test_the_agent_its_sessions_and_turns_carry_the_cli_version(
+    fake_binary: str, tmp_path: Path
+) -> None:
+    # initialize says nothing of the version (§3.1): it is read from the install.
+    agent_link = install_fake(tmp_path / "home", "2026.10.01-14929f9", fake_binary)
+    options = AgentOptions(binary=str(agent_link), cwd=tmp_path, env=clean_env())
+    async with LiveAgent(options) as agent:
+        session = await agent.new_session()
+        with anyio.fail_after(LIMIT):
+            result = await session.send("hello")
+    assert agent.cli_version == "2026.10.01-14929f9"
+    assert (session.cli_version, result.cli_version) == (agent.cli_version,) * 2
+
+
+async def test_an_agent_outside_an_install_has_an_unknown_version(options: AgentOptions) -> None:
+    async with LiveAgent(options) as agent:
+        session = await agent.new_session()
+        with anyio.fail_after(LIMIT):
+            result = await session.send("hello")
+    assert (agent.cli_version, result.cli_version) == (None, None)
 
 
 async def test_one_process_holds_many_sessions(options: AgentOptions) -> None:
@@ -382,3 +417,25 @@ async def test_an_unusable_model_at_spawn_is_an_agent_model_error(
             pass
     assert caught.value.exit_code == 1  # exits 1 at spawn (§1, §5.2 item 8)
     assert "gpt-99" in str(caught.value)
+
+
+# --- failures reported in 2026.10 (docs/protocol.md §5), known by their words -----------
+@pytest.mark.parametrize("code", [-32603, -32000, 1])  # the codes are unknown
+def test_the_keychain_failure_of_authenticate_is_a_live_auth_error(code: int) -> None:
+    said = JsonRpcError(code, 'Failed to save the "cursor-access-token" credential')
+    error = live_error(said, "authenticate", session_id=None, stderr="")
+    assert isinstance(error, LiveAuthError)
+    assert isinstance(error, AgentAuthError)
+    assert error.hint is not None
+    assert "HOME" in error.hint
+    assert "AGENT_CLI_CREDENTIAL_STORE=file" in error.hint
+
+
+@pytest.mark.parametrize("code", [-32602, -32603])
+def test_a_named_model_on_a_free_plan_is_a_live_model_error(code: int) -> None:
+    said = JsonRpcError(code, "Named models unavailable Free plans can only use Auto")
+    error = live_error(said, "session/set_model", session_id="s", stderr="")
+    assert isinstance(error, LiveModelError)
+    assert isinstance(error, AgentModelError)
+    assert error.hint is not None
+    assert "Auto" in error.hint

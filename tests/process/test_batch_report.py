@@ -162,6 +162,7 @@ def test_the_summary_counts_the_tasks_their_outcomes_and_failures(page: Page) ->
     assert value("failed") == "1"
     assert value("retries") == "1"
     assert value("tool calls") != "0"
+    assert value("cli") == "unknown"  # the fake run from its package lies in no install
     assert page.locator("#summary .failures li").all_inner_texts() == ["AgentUsageLimitError: 1"]
 
 

@@ -78,6 +78,38 @@ async def test_unrecognised_failure_stays_a_plain_process_error_with_the_cli_tex
     assert "Cannot read properties of undefined" in str(info.value)
 
 
+# Reported in 2026.10 (docs/protocol.md §5) with exit codes nobody recorded: the fake's
+# own scenarios do not invent one, so these scenarios are the tests' (exit 1, as the CLI's
+# other refusals).
+REPORTED: list[tuple[str, type[AgentProcessError], str]] = [
+    ("Named models unavailable Free plans can only use Auto", AgentModelError, "model='auto'"),
+    (
+        'Failed to save the "cursor-access-token" credential',
+        AgentAuthError,
+        "AGENT_CLI_CREDENTIAL_STORE=file",
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "error_type", "hint"), REPORTED, ids=["free-plan", "keychain"])
+async def test_a_reported_failure_raises_its_type_with_a_hint(
+    fake_options: MakeOptions,
+    tmp_path: Path,
+    said: str,
+    error_type: type[AgentProcessError],
+    hint: str,
+) -> None:
+    scenario = tmp_path / "reported.ndjson"
+    lines = [{"fake": "stderr", "text": said}, {"fake": "exit", "code": 1}]
+    scenario.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(error_type) as info:
+        await run_async("go", options=fake_options(scenario, model="gpt-5"))
+    assert type(info.value) is error_type
+    assert info.value.hint is not None
+    assert hint in info.value.hint
+    assert said in info.value.message
+
+
 async def test_unknown_model_lists_the_available_models(fake_options: MakeOptions) -> None:
     import fake_agent
 

@@ -7,10 +7,12 @@ changed. Against the fake, which is sticky as the CLI is (tests/fake/test_fake_f
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,3 +113,54 @@ async def test_a_run_without_a_model_gets_the_one_the_users_config_names(
     env = {"CURSOR_CONFIG_DIR": str(config)}
     await run_async("go", options=fake_options(env=env, model="gpt-5"))
     assert await init_model(fake_options(env=env)) == "Claude 4 Sonnet"
+
+
+# --- the model's parameters are sticky too (docs/protocol.md §1, "Many runs at once") ---
+def saved_parameters(config: Path) -> dict[str, Any]:
+    return {
+        key: value
+        for key, value in json.loads((config / "cli-config.json").read_text()).items()
+        if key in ("modelParameters", "selectedModel", "modelSelectionHistory")
+    }
+
+
+async def test_a_variant_run_leaves_no_parameters_for_a_later_bare_id(
+    fake_options: MakeOptions, tmp_path: Path
+) -> None:
+    # The fake saves them as the real CLI does: a bare gpt-5 sharing its config dir with
+    # a gpt-5-high run would run as "GPT-5 High" (tests/fake/test_fake_fleet_support.py).
+    env = {"CURSOR_CONFIG_DIR": str(user_config(tmp_path))}
+    assert await init_model(fake_options(env=env, model="gpt-5-high")) == "GPT-5 High"
+    assert await init_model(fake_options(env=env, model="gpt-5")) == "GPT-5"
+    assert await init_model(fake_options(env=env)) == "Auto"
+
+
+async def test_a_bare_id_runs_with_the_parameters_the_users_config_saved(
+    fake_options: MakeOptions, tmp_path: Path
+) -> None:
+    config = user_config(tmp_path)
+    low = {"gpt-5": [{"id": "reasoning", "value": "low"}]}
+    (config / "cli-config.json").write_text(json.dumps({"modelParameters": low}))
+    env = {"CURSOR_CONFIG_DIR": str(config)}
+    await run_async("go", options=fake_options(env=env, model="gpt-5-high"))
+    assert await init_model(fake_options(env=env, model="gpt-5")) == "GPT-5 Low"
+
+
+async def test_the_users_saved_parameters_are_never_changed_nor_handed_back(
+    fake_options: MakeOptions, tmp_path: Path
+) -> None:
+    config = user_config(tmp_path)
+    saved = {
+        "modelParameters": {"gpt-5": [{"id": "reasoning", "value": "low"}]},
+        "selectedModel": {"modelId": "gpt-5", "parameters": []},
+        "modelSelectionHistory": ["gpt-5", "sonnet-4"],
+    }
+    (config / "cli-config.json").write_text(json.dumps({"version": 1, **saved}))
+    before = sorted(p.name for p in config.iterdir())
+    for model in ("gpt-5-high", "gpt-5[reasoning=medium]", "sonnet-4"):
+        await run_async(
+            "go", options=fake_options(env={"CURSOR_CONFIG_DIR": str(config)}, model=model)
+        )
+    assert saved_parameters(config) == saved
+    # Nothing the release moves back holds them: no new file in the user's config dir.
+    assert sorted(p.name for p in config.iterdir()) == before

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 import fake_agent
-from agent_sdk import AgentModelError, AgentProcessError, AgentRetriableError, ErrorContext
+from agent_sdk import (
+    AgentAuthError,
+    AgentModelError,
+    AgentProcessError,
+    AgentRetriableError,
+    ErrorContext,
+)
 from agent_sdk._protocol.classify import (
     MESSAGE_CHARS,
     REFUSING_CODES,
@@ -305,3 +311,37 @@ def test_a_long_line_of_words_is_not_cut_mid_word() -> None:
 
 def test_a_text_without_spaces_is_still_cut_to_the_limit() -> None:
     assert len(shorten("x" * 10_000)) <= MESSAGE_CHARS + 40
+
+
+# --- the failures reported in 2026.10 (docs/protocol.md §5): exit codes unknown ----------
+FREE_PLAN = "Named models unavailable Free plans can only use Auto"
+KEYCHAIN = 'Failed to save the "cursor-access-token" credential'
+
+
+@pytest.mark.parametrize(
+    "said", [FREE_PLAN, "Named models unavailable\nFree plans can only use Auto\n"]
+)
+def test_a_named_model_on_a_free_plan_is_a_model_error_whose_hint_says_auto(said: str) -> None:
+    error = failure(said)
+    assert type(error) is AgentModelError
+    assert error.hint is not None
+    assert "Free plan" in error.hint
+    assert "AgentOptions(model='auto')" in error.hint
+    assert "leave model unset" in error.hint
+    assert error.available_models == []  # the message lists no ids
+
+
+def test_the_keychain_failure_is_an_auth_error_whose_hint_says_what_to_do_with_home() -> None:
+    error = failure(f"Error: {KEYCHAIN}\n")
+    assert type(error) is AgentAuthError
+    assert error.hint is not None
+    assert "HOME" in error.hint
+    assert "AGENT_CLI_CREDENTIAL_STORE=file" in error.hint
+    assert "AgentOptions(api_key=...)" in error.hint
+
+
+def test_the_keychain_hint_wins_over_not_logged_in() -> None:
+    # A CLI signed out by the keychain may say both: the keychain's hint is the one that helps.
+    _, hint = classify(f"{KEYCHAIN}\nNot logged in.")
+    assert hint is not None
+    assert "keychain" in hint

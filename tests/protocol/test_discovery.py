@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_sdk._transport.discovery import find_binary
+from agent_sdk._transport.discovery import find_binary, installed_version
 from agent_sdk.errors import AgentNotFoundError
 
 
@@ -178,3 +178,59 @@ def test_search_uses_only_the_given_path(home: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("PATH", str(on_real_path.parent))
     with pytest.raises(AgentNotFoundError):
         find_binary(None, {"HOME": str(home)})
+
+
+# --- the version of the install (docs/protocol.md §1, "Finding the binary") -----------
+def install(home: Path, version: str) -> Path:
+    """The installer's layout: the release unpacked under versions/, ~/.local/bin links."""
+    versions = home / ".local/share/cursor-agent/versions"
+    release = make_executable(versions / version / "cursor-agent")
+    bin_dir = home / ".local" / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    for name in ("cursor-agent", "agent"):
+        link = bin_dir / name
+        link.unlink(missing_ok=True)
+        link.symlink_to(release)
+    return bin_dir / "agent"
+
+
+def test_the_version_is_read_from_the_release_the_link_points_into(home: Path) -> None:
+    agent = install(home, "2026.10.01-e373342")
+    assert installed_version(str(agent)) == "2026.10.01-e373342"
+    assert installed_version(str(agent.with_name("cursor-agent"))) == "2026.10.01-e373342"
+
+
+def test_an_update_between_runs_is_seen_by_the_next_read(home: Path) -> None:
+    # The CLI re-links ~/.local/bin on its own (§1): the whole string tells the builds apart.
+    agent = install(home, "2026.10.01-e373342")
+    assert installed_version(str(agent)) == "2026.10.01-e373342"
+    install(home, "2026.10.01-14929f9")
+    assert installed_version(str(agent)) == "2026.10.01-14929f9"
+
+
+def test_a_release_binary_named_directly_has_its_version(home: Path) -> None:
+    install(home, "2026.09.28-64d2043")
+    release = home / ".local/share/cursor-agent/versions/2026.09.28-64d2043/cursor-agent"
+    assert installed_version(str(release)) == "2026.09.28-64d2043"
+
+
+def test_a_relative_binary_is_read_from_the_run_cwd(home: Path) -> None:
+    install(home, "2026.10.01-e373342")
+    assert installed_version("./.local/bin/agent", home) == "2026.10.01-e373342"
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "opt/my-agent",  # no install layout
+        "versions/2026.10.01-e373342/cursor-agent",  # `versions` of some other tool
+        "other-tool/versions/1.2.3/cursor-agent",
+    ],
+)
+def test_a_binary_outside_the_layout_has_no_version(tmp_path: Path, where: str) -> None:
+    binary = make_executable(tmp_path / where)
+    assert installed_version(str(binary)) is None
+
+
+def test_a_missing_binary_has_no_version(tmp_path: Path) -> None:
+    assert installed_version(str(tmp_path / "nothing")) is None

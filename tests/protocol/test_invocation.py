@@ -183,6 +183,21 @@ def test_options_env_keeps_the_other_variables_of_the_given_environ() -> None:
     assert (env["PATH"], env["HOME"], env["LANG"]) == ("/usr/bin", "/home/dev", "C")
 
 
+def test_node_options_of_the_process_does_not_reach_the_cli() -> None:
+    # A flag the CLI's bundled node disallows stops it from starting (docs/protocol.md §1,
+    # "Environment"): the SDK's own process may run under a NODE_OPTIONS meant for it.
+    env = invoke(environ={"PATH": "/usr/bin", "NODE_OPTIONS": "--no-experimental-fetch"}).env
+    assert "NODE_OPTIONS" not in env
+    assert env["PATH"] == "/usr/bin"
+
+
+def test_node_options_set_in_options_env_is_kept() -> None:
+    env = invoke(
+        environ={"NODE_OPTIONS": "--inspect"}, env={"NODE_OPTIONS": "--max-old-space-size=8192"}
+    ).env
+    assert env["NODE_OPTIONS"] == "--max-old-space-size=8192"
+
+
 def test_build_invocation_does_not_mutate_the_given_environ() -> None:
     environ = {"PATH": "/usr/bin"}
     invoke(environ=environ, env={"LANG": "C"}, api_key=SECRET)
