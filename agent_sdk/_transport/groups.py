@@ -38,7 +38,7 @@ import time
 
 from . import strays
 
-__all__ = ["end", "kill_all", "new_mark", "track"]
+__all__ = ["end", "kill_all", "mark_of", "new_mark", "track"]
 
 SIGKILL = 9
 RECORD = 12  # b"+%10d\n": a pid fits in 10 digits on every system
@@ -127,6 +127,12 @@ def new_mark() -> str:
             _program = os.urandom(8).hex()
         _runs += 1
         return f"{_program}.{_runs}"
+
+
+def mark_of(pgid: int) -> str | None:
+    """The mark of the tracked group ``pgid``'s run, or ``None``."""
+    tracked = _groups.get(pgid)
+    return tracked[0] if tracked is not None else None
 
 
 def track(pgid: int, mark: str) -> None:

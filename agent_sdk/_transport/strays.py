@@ -83,6 +83,27 @@ def _environ(pid: int) -> bytes | None:
     return data
 
 
+def ticks_now() -> int:
+    """Now, in the unit of a process's start time in ``/proc`` (clock ticks since boot);
+    0 where there is no ``/proc``."""
+    try:
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return int(uptime * os.sysconf("SC_CLK_TCK"))
+
+
+def _started(pid: int) -> int:
+    """When process ``pid`` started, in clock ticks since boot; 0 if unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+        return int(data[data.rindex(b")") + 2 :].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _may_be_execing(pid: int) -> bool:
     """Whether a process whose environment reads empty may be in an ``exec`` (the new
     image's environment is not set up yet): alive, and not a kernel thread."""
@@ -139,8 +160,12 @@ def _candidates(after: int | None, upto: int | None) -> list[int]:
     return [pid for pid in pids if pid > after or pid <= upto]  # the counter wrapped
 
 
-def sweep(mark: bytes, after: int | None = None) -> int:
+def sweep(mark: bytes, after: int | None = None, *, also: bytes = b"", since: int = 0) -> int:
     """SIGKILL every process that carries ``mark``, until none is left; how many.
+
+    ``also``: a second text the environment must hold too (a live session's
+    ``CURSOR_CONVERSATION_ID``); ``since``: only processes started at that tick or later
+    (:func:`ticks_now`: a turn's own).
 
     ``after``: a pid given out before any process that could carry it (the CLI's),
     when :func:`since_pid` allows it; ``None`` reads every process. A round after the
@@ -159,7 +184,8 @@ def sweep(mark: bytes, after: int | None = None) -> int:
             environ = _environ(pid)
             left = reread.pop(pid, REREADS)
             if environ is not None and mark in environ:
-                found.append(pid)
+                if also in environ and (not since or _started(pid) >= since):
+                    found.append(pid)
             elif environ == b"\0" and left > 0 and _may_be_execing(pid):
                 reread[pid] = left - 1
         if not found and not reread:

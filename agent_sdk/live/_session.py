@@ -16,6 +16,8 @@ import anyio
 import msgspec
 
 from .._spending import Spending
+from .._transport.groups import mark_of
+from .._transport.strays import run_mark, sweep, ticks_now
 from ..budget import Budget
 from ..errors import AgentError
 from . import _control
@@ -83,6 +85,9 @@ class SessionAgent(_control.RequestAgent, Protocol):
     def decision_timeout(self) -> float: ...
 
     @property
+    def pid(self) -> int | None: ...
+
+    @property
     def cli_version(self) -> str | None: ...
 
     @property
@@ -128,6 +133,7 @@ class LiveSession:
         self.available_commands: list[AvailableCommand] = []
         self.history: list[SessionUpdate] = []
         self._turn: TurnFeed | None = None
+        self._turn_began = 0  # strays.ticks_now() when the running turn was sent
         self._queue = anyio.Semaphore(1)  # not a Lock: the turn's task releases it
         self._decisions: set[anyio.CancelScope] = set()
         self._cancelled: weakref.WeakSet[anyio.CancelScope] = weakref.WeakSet()
@@ -217,6 +223,7 @@ class LiveSession:
         await self._queue.acquire()
         try:
             self._turn = feed
+            self._turn_began = ticks_now()
             self._agent._connection.start_soon(partial(self._run_prompt, params, feed))
         except BaseException:
             self._turn = None
@@ -272,6 +279,19 @@ class LiveSession:
             for scope in list(self._decisions):
                 self._cancelled.add(scope)
                 scope.cancel()
+            self._end_turn_commands()
+
+    def _end_turn_commands(self) -> None:
+        """End the commands the cancelled turn started that still run: the processes that
+        carry the agent's mark and this session's ``CURSOR_CONVERSATION_ID`` (the session
+        id, docs/protocol.md §1) and started since the turn was sent. The agent's own
+        helpers carry no conversation id and stay (docs/lifecycle.md)."""
+        pid = self._agent.pid
+        mark = mark_of(pid) if pid is not None else None
+        if mark is None or not self._turn_began or self._turn is None:
+            return
+        conversation = b"\0CURSOR_CONVERSATION_ID=%s\0" % self.session_id.encode()
+        sweep(run_mark(mark), also=conversation, since=self._turn_began)
 
     # --- modes and models -----------------------------------------------------------------
     async def set_mode(self, mode_id: str) -> None:

@@ -73,3 +73,20 @@ async def test_cancelling_the_scope_around_the_agent_ends_what_it_started(
                 await until_logged(pid_log)
                 scope.cancel()
     assert all_gone(pid_log)
+
+
+async def test_a_turns_cancel_ends_the_commands_it_started_and_spares_the_agents_helpers(
+    logged: AgentOptions, pid_log: PidLog
+) -> None:
+    async with LiveAgent(logged) as agent:
+        session = await agent.new_session()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(session.send, "scenario:left_behind")
+            await until_logged(pid_log)
+            await session.cancel()
+        commands = pid_log.pids("shell") + pid_log.pids("background")
+        assert settles(lambda: not any(is_running(pid) for pid in commands), within=WITHIN)
+        helpers = pid_log.pids("worker-server") + pid_log.pids("daemon")
+        assert all(is_running(pid) for pid in helpers)  # the agent's, not the turn's
+        await session.send("scenario:hello")  # the session goes on
+    assert all_gone(pid_log)
