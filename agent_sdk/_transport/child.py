@@ -18,7 +18,7 @@ from .._invocation import passes_model
 from .._log import DEBUG, log
 from ..options import Invocation
 from .groups import end
-from .spawn import SIGTERM
+from .spawn import SIGKILL, SIGTERM
 from .strays import Tree
 
 if TYPE_CHECKING:
@@ -182,7 +182,13 @@ class ChildPipes:
         # killed even when the leader exited on its own (docs/lifecycle.md).
         self._read_stderr()  # what it said last is kept
         if self._pid is not None:
-            log("transport", DEBUG, "ending process group %d and its run's processes", self._pid)
+            log(
+                "transport",
+                DEBUG,
+                "sending signal %d to process group %d and its run's processes",
+                SIGKILL,
+                self._pid,
+            )
             tree, self._tree = self._tree, None
             end(self._pid, tree)  # SIGKILL cannot be ignored: they are dead
         for name in ("_stdout", "_stderr", "_stdin"):

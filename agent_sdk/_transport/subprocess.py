@@ -169,7 +169,10 @@ class SubprocessTransport(ChildPipes):
                 else:
                     tg.start_soon(self._watch_exit, waiting)
                 tg.start_soon(self._drain_stderr)
-                await _readable(fd)
+                # Read again: aclose() in another task may have closed it (and the OS may
+                # have given its number to another file) while the glance's end was due.
+                if (fd := self._stdout) is not None:
+                    await _readable(fd)
             tg.cancel_scope.cancel()
 
     async def _watch_exit(self, waiting: anyio.CancelScope) -> None:

@@ -22,7 +22,7 @@ from .._log import DEBUG, log
 from .._transport.child import StderrTail, grow_pipe
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from .._transport.groups import end
-from .._transport.spawn import SIGTERM, Child, open_pipes, spawn
+from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 from .._transport.strays import Tree
 from ..options import AgentOptions, Invocation
 
@@ -119,7 +119,13 @@ class AcpProcess:
                     tree.signal(SIGTERM)
                 with anyio.move_on_after(TERM_GRACE):
                     await self.process.wait()
-            log("live", DEBUG, "ending the agent's process group %d and its processes", self.pid)
+            log(
+                "live",
+                DEBUG,
+                "sending signal %d to the agent's process group %d and its processes",
+                SIGKILL,
+                self.pid,
+            )
             end(self.pid, tree)  # the group, its tree and what carries its mark
             with anyio.move_on_after(REAP_WAIT):
                 await self.process.wait()
