@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import msgspec
 import pytest
+from pid_log import PidLog
 from proctable import _table, is_running, processes_with_env, settles
 
 from agent_sdk import (
@@ -425,3 +426,50 @@ async def test_a_worker_that_dies_takes_the_children_of_its_cli_along(
         assert settles(lambda: marked(mark) == [], within=10)
     finally:
         kill_left(marked(mark))
+
+
+# --- what the CLI starts outside its group (docs/lifecycle.md, "Everything the CLI starts")
+def left_behind(fake_binary: str, log: PidLog) -> AgentOptions:
+    """The fake's ``left_behind``: a helper in its group, a daemon out of its tree, two
+    background commands in sessions of their own, a foreground one holding the run."""
+    env = {"FAKE_AGENT_SCENARIO": "left_behind", **log.env()}
+    return AgentOptions(binary=fake_binary, force=True, env=env)
+
+
+async def until_held(log: PidLog) -> list[int]:
+    """Every pid the run logged, once its foreground command runs (the last it starts)."""
+    await anyio.to_thread.run_sync(log.wait_for, "shell")
+    return [pid for _, pid in log.read()]
+
+
+async def test_a_cancelled_fleet_on_ray_ends_what_its_cli_started_outside_its_group(
+    backend: RayBackend, fake_binary: str, tmp_path: Path
+) -> None:
+    log = PidLog(tmp_path / "pids")
+    task = Task(prompt="go", options=left_behind(fake_binary, log))
+    try:
+        with anyio.fail_after(60):  # a hang guard
+            async with Fleet([task], stagger=0, backend=backend):
+                started = await until_held(log)
+        assert settles(lambda: not any(is_running(pid) for pid in started), within=10)
+    finally:
+        log.end()
+
+
+async def test_a_dead_worker_takes_what_its_cli_started_outside_its_group(
+    backend: RayBackend, fake_binary: str, tmp_path: Path
+) -> None:
+    log = PidLog(tmp_path / "pids")
+    task = Task(prompt="go", options=left_behind(fake_binary, log))
+    try:
+        with anyio.fail_after(60):  # a hang guard
+            async with Fleet([task], stagger=0, backend=backend) as fleet:
+                started = await until_held(log)
+                (helper,) = log.pids("worker-server")
+                cli = parent_of(helper)
+                os.kill(parent_of(cli), signal.SIGKILL)  # the Ray worker, killed outright
+                _ = [outcome async for outcome in fleet]
+        # Its watchdog ended the group, and by the run's mark the rest.
+        assert settles(lambda: not any(is_running(pid) for pid in started), within=10)
+    finally:
+        log.end()
