@@ -134,6 +134,7 @@ class LiveSession:
         self.history: list[SessionUpdate] = []
         self._turn: TurnFeed | None = None
         self._turn_began = 0  # strays.ticks_now() when the running turn was sent
+        self._cancelled_turn: TurnFeed | None = None  # the running turn, once cancelled
         self._queue = anyio.Semaphore(1)  # not a Lock: the turn's task releases it
         self._decisions: set[anyio.CancelScope] = set()
         self._cancelled: weakref.WeakSet[anyio.CancelScope] = weakref.WeakSet()
@@ -238,6 +239,9 @@ class LiveSession:
         except Exception as exc:  # delivered to the iterating task, raised there
             item = exc
         finally:
+            if self._cancelled_turn is feed:
+                self._cancelled_turn = None
+                self._end_turn_commands()
             # Also when cancelled (the agent closing): the iterating task must not wait on.
             self._turn = None
             self._queue.release()
@@ -276,19 +280,19 @@ class LiveSession:
             # Sent first: a callback may cancel its own turn, and its scope ends below.
             await self._agent._connection.notify("session/cancel", {"sessionId": self.session_id})
         finally:
+            self._cancelled_turn = self._turn  # its commands end with it (_run_prompt)
             for scope in list(self._decisions):
                 self._cancelled.add(scope)
                 scope.cancel()
-            self._end_turn_commands()
 
     def _end_turn_commands(self) -> None:
-        """End the commands the cancelled turn started that still run: the processes that
-        carry the agent's mark and this session's ``CURSOR_CONVERSATION_ID`` (the session
-        id, docs/protocol.md §1) and started since the turn was sent. The agent's own
-        helpers carry no conversation id and stay (docs/lifecycle.md)."""
+        """End the commands a cancelled turn started that still run, once it is over: the
+        processes that carry the agent's mark and this session's ``CURSOR_CONVERSATION_ID``
+        (the session id, docs/protocol.md §1) and started since the turn was sent. The
+        agent's own helpers carry no conversation id and stay (docs/lifecycle.md)."""
         pid = self._agent.pid
         mark = mark_of(pid) if pid is not None else None
-        if mark is None or not self._turn_began or self._turn is None:
+        if mark is None or not self._turn_began:
             return
         conversation = b"\0CURSOR_CONVERSATION_ID=%s\0" % self.session_id.encode()
         sweep(run_mark(mark), also=conversation, since=self._turn_began)
