@@ -38,7 +38,7 @@ import time
 
 from . import strays
 
-__all__ = ["end", "kill_all", "mark_of", "new_mark", "track"]
+__all__ = ["end", "end_conversation", "kill_all", "mark_of", "new_mark", "track"]
 
 SIGKILL = 9
 RECORD = 12  # b"+%10d\n": a pid fits in 10 digits on every system
@@ -168,6 +168,16 @@ def end(pgid: int, tree: strays.Tree | None = None) -> None:
         after = strays.since_pid(pgid, time.monotonic() - started, strays.pid_span())
         strays.sweep(strays.run_mark(mark), after)
     _untrack(pgid)
+
+
+def end_conversation(pgid: int, conversation_id: str, since: int) -> None:
+    """SIGKILL the processes of the tracked group ``pgid``'s run that carry the chat's
+    ``CURSOR_CONVERSATION_ID`` (docs/protocol.md §1) and started at tick ``since`` or later
+    (``strays.ticks_now()``): a cancelled live turn's commands, not the agent's helpers."""
+    mark = mark_of(pgid)
+    if mark is not None and since:
+        chat = b"\0CURSOR_CONVERSATION_ID=%s\0" % conversation_id.encode()
+        strays.sweep(strays.run_mark(mark), also=chat, since=since)
 
 
 def _untrack(pgid: int) -> None:

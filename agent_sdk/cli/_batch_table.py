@@ -223,24 +223,20 @@ class BatchState:
         elif isinstance(event, ResultEvent) and event.usage is not None:
             record.usage = total_usage((record.usage, event.usage))
 
-    def _end_attempt(
-        self, record: TaskRecord, error: str | None, cli_version: str | None = None
-    ) -> None:
+    def _end_attempt(self, record: TaskRecord, error: str | None, version: str | None) -> None:
         for started in record.running.values():  # cut short with their run
             call = ToolCall(started.call_id, started)
             record.calls.append(_call_record(call, len(record.attempts), record.redaction))
         record.running.clear()
-        if record.attempts and record.attempts[-1].end is None:
-            record.attempts[-1].end = self.now()
-            record.attempts[-1].error = error
-            record.attempts[-1].cli_version = cli_version
+        if record.attempts and (last := record.attempts[-1]).end is None:
+            last.end, last.error, last.cli_version = self.now(), error, version
 
     def interrupt(self) -> None:
         """The batch was stopped: running tasks end as interrupted, queued ones stay."""
         for record in self.records:
             if record.state in ("running", "retrying"):
                 record.state = "interrupted"
-                self._end_attempt(record, "interrupted")
+                self._end_attempt(record, "interrupted", None)
                 record.ended = self.now()
         self.finish()
 

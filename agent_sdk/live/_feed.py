@@ -52,6 +52,7 @@ class TurnFeed:
         self._items: deque[object] = deque()
         self.state = FeedState.OPEN
         self.dropped = 0
+        self.began = 0  # when its prompt was sent, in /proc's clock ticks (its commands')
         self._taken = 0
         self._ended = False
         self._end: object = None

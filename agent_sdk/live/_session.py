@@ -16,23 +16,14 @@ import anyio
 import msgspec
 
 from .._spending import Spending
-from .._transport.groups import mark_of
-from .._transport.strays import run_mark, sweep, ticks_now
+from .._transport.groups import end_conversation
+from .._transport.strays import ticks_now
 from ..budget import Budget
 from ..errors import AgentError
 from . import _control
 from ._decisions import Verdict, decide
 from ._feed import TurnFeed
-from ._messages import (
-    ConfigOption,
-    ContentBlock,
-    LoadSessionResult,
-    ModelInfo,
-    NewSessionResult,
-    PromptParams,
-    SessionMode,
-    SetConfigOptionResult,
-)
+from ._messages import ContentBlock, PromptParams
 from ._requests import (
     AskQuestionParams,
     AskQuestionResult,
@@ -42,6 +33,7 @@ from ._requests import (
     RequestPermissionParams,
     SelectedOutcome,
 )
+from ._settings import SessionSettings
 from ._tools import OwnTools
 from ._turn import LiveResult, LiveTurn, TurnUpdates
 from ._updates import (
@@ -97,7 +89,7 @@ class SessionAgent(_control.RequestAgent, Protocol):
     def _loading(self) -> dict[str, list[SessionUpdate]]: ...
 
 
-class LiveSession:
+class LiveSession(SessionSettings):
     """One ACP session of a :class:`LiveAgent`, from :meth:`LiveAgent.new_session` or
     :meth:`LiveAgent.load_session`. Prompts run one at a time, queued in order (§2 step 5).
 
@@ -118,22 +110,19 @@ class LiveSession:
         print(result.text, result.stop_reason)
     """
 
+    _agent: SessionAgent
+
     def __init__(
         self, agent: SessionAgent, session_id: str, cwd: str, budget: Budget | None = None
     ) -> None:
         self._agent = agent
         self.session_id = session_id
         self.cwd = cwd
+        super().__init__()
         self.title: str | None = None
-        self.current_mode_id: str | None = None
-        self.current_model_id: str | None = None
-        self.modes: list[SessionMode] = []
-        self.models: list[ModelInfo] = []
-        self.config_options: list[ConfigOption] = []
         self.available_commands: list[AvailableCommand] = []
         self.history: list[SessionUpdate] = []
         self._turn: TurnFeed | None = None
-        self._turn_began = 0  # strays.ticks_now() when the running turn was sent
         self._cancelled_turn: TurnFeed | None = None  # the running turn, once cancelled
         self._queue = anyio.Semaphore(1)  # not a Lock: the turn's task releases it
         self._decisions: set[anyio.CancelScope] = set()
@@ -145,24 +134,6 @@ class LiveSession:
 
     def __repr__(self) -> str:
         return f"<LiveSession {self.session_id} mode={self.current_mode_id}>"
-
-    def _apply(self, state: NewSessionResult | LoadSessionResult) -> None:
-        if state.modes is not None:
-            self.current_mode_id = state.modes.current_mode_id
-            self.modes = list(state.modes.available_modes)
-        if state.models is not None:
-            self.current_model_id = state.models.current_model_id
-            self.models = list(state.models.available_models)
-        if state.config_options is not None:
-            self._apply_options(state.config_options)
-
-    def _apply_options(self, options: list[ConfigOption]) -> None:
-        self.config_options = list(options)
-        for option in options:
-            if option.id == "mode" and isinstance(option.current_value, str):
-                self.current_mode_id = option.current_value
-            elif option.id == "model" and isinstance(option.current_value, str):
-                self.current_model_id = option.current_value
 
     @property
     def cli_version(self) -> str | None:
@@ -224,7 +195,7 @@ class LiveSession:
         await self._queue.acquire()
         try:
             self._turn = feed
-            self._turn_began = ticks_now()
+            feed.began = ticks_now()
             self._agent._connection.start_soon(partial(self._run_prompt, params, feed))
         except BaseException:
             self._turn = None
@@ -241,7 +212,8 @@ class LiveSession:
         finally:
             if self._cancelled_turn is feed:
                 self._cancelled_turn = None
-                self._end_turn_commands()
+                if (pid := self._agent.pid) is not None:  # its commands end with it
+                    end_conversation(pid, self.session_id, feed.began)
             # Also when cancelled (the agent closing): the iterating task must not wait on.
             self._turn = None
             self._queue.release()
@@ -284,60 +256,6 @@ class LiveSession:
             for scope in list(self._decisions):
                 self._cancelled.add(scope)
                 scope.cancel()
-
-    def _end_turn_commands(self) -> None:
-        """End the commands a cancelled turn started that still run, once it is over: the
-        processes that carry the agent's mark and this session's ``CURSOR_CONVERSATION_ID``
-        (the session id, docs/protocol.md §1) and started since the turn was sent. The
-        agent's own helpers carry no conversation id and stay (docs/lifecycle.md)."""
-        pid = self._agent.pid
-        mark = mark_of(pid) if pid is not None else None
-        if mark is None or not self._turn_began:
-            return
-        conversation = b"\0CURSOR_CONVERSATION_ID=%s\0" % self.session_id.encode()
-        sweep(run_mark(mark), also=conversation, since=self._turn_began)
-
-    # --- modes and models -----------------------------------------------------------------
-    async def set_mode(self, mode_id: str) -> None:
-        """Switch to ``agent``, ``plan`` or ``ask`` (``session/set_mode``, §3.8).
-
-        Raises:
-            JsonRpcError: not a mode of :attr:`modes` (``-32603``).
-        """
-        await _control.request(
-            self._agent,
-            "session/set_mode",
-            {"sessionId": self.session_id, "modeId": mode_id},
-            session_id=self.session_id,
-        )
-        self.current_mode_id = mode_id
-
-    async def set_model(self, model_id: str) -> None:
-        """Use ``model_id``, one of :attr:`models` (``set_config_option`` ``model``, §3.8).
-
-        Raises:
-            LiveModelError: not in this session's list (an ``AgentModelError``).
-        """
-        await self.set_config_option("model", model_id)
-
-    async def set_config_option(self, config_id: str, value: str | bool) -> list[ConfigOption]:
-        """Set one of :attr:`config_options` (``session/set_config_option``, §3.8): a
-        select's value id, or ``True``/``False`` for a ``boolean`` option (sent as the v1
-        schema says, with ``type: "boolean"``). Returns the full refreshed list (also kept
-        on the session).
-
-        Raises:
-            JsonRpcError: an unknown option or value (``-32602``).
-        """
-        params: dict[str, Any] = {"sessionId": self.session_id, "configId": config_id}
-        if isinstance(value, bool):
-            params["type"] = "boolean"
-        params["value"] = value
-        method = "session/set_config_option"
-        raw = await _control.request(self._agent, method, params, session_id=self.session_id)
-        result = _control.result_of(self._agent, raw, SetConfigOptionResult, method)
-        self._apply_options(result.config_options)
-        return self.config_options
 
     # --- decisions ------------------------------------------------------------------------
     async def _decide(self, func: Callable[[Any], Any], arg: Any) -> tuple[Verdict, Any]:
