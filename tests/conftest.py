@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pid_log import PidLog
 
 import fake_agent
 from agent_sdk import AgentOptions
@@ -24,6 +25,15 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
 def fake_binary() -> str:
     """Path of the bundled fake agent's console script."""
     return fake_agent.executable()
+
+
+@pytest.fixture
+def pid_log(tmp_path: Path) -> Iterator[PidLog]:
+    """Where the fake logs the processes it starts (``$FAKE_AGENT_PID_LOG``); whatever a
+    test asserts, none of them outlives it."""
+    log = PidLog(tmp_path / "pids")
+    yield log
+    log.end()
 
 
 @pytest.fixture

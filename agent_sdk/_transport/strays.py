@@ -246,9 +246,6 @@ class Tree:
             except OSError:
                 pass  # gone already
 
-    def __len__(self) -> int:
-        return len(self._pinned)
-
     def signal(self, signum: int) -> None:
         """Send ``signum`` to each (gone ones are skipped)."""
         for pid, pidfd in self._pinned:

@@ -6,7 +6,6 @@ foreground command that holds the turn (fake_agent/scenarios/acp/README.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
@@ -25,13 +24,6 @@ pytestmark = [
 
 WITHIN = 10.0  # a bound on the kernel's delivery of SIGKILL, not a claim of speed
 HELD = {"worker-server": 1, "daemon": 1, "background": 2, "shell": 1}
-
-
-@pytest.fixture
-def pid_log(tmp_path: Path) -> Iterator[PidLog]:
-    log = PidLog(tmp_path / "pids")
-    yield log
-    log.end()
 
 
 @pytest.fixture

@@ -45,15 +45,6 @@ LEFT = {"worker-server": 1, "daemon": 1, "background": 2}
 HELD = {**LEFT, "shell": 1}
 
 
-@pytest.fixture
-def pid_log(tmp_path: Path) -> Iterator[PidLog]:
-    """Where the fake logs what it starts; whatever a test asserts, none of it outlives
-    the test."""
-    log = PidLog(tmp_path / "pids")
-    yield log
-    log.end()
-
-
 def left_behind(tmp_path: Path, ending: str) -> Path:
     """``left_behind``, ending ``"held"`` (as bundled: the foreground command holds the
     run), ``"success"`` (without it: the result at once) or ``"failure"`` (without it and
