@@ -139,6 +139,7 @@ def track(pgid: int, mark: str) -> None:
     """A group was started, its processes marked ``mark``: ended at exit, or by the
     watchdog if the program dies."""
     global _watchdog
+    strays.known.started(pgid)  # read between its fork and its exec, it seemed unmarked
     with _lock:
         _groups[pgid] = (mark, time.monotonic())
         if _watchdog is not None and _watchdog.alive():
@@ -182,6 +183,7 @@ def end_conversation(pgid: int, conversation_id: str, since: int) -> None:
 
 def _untrack(pgid: int) -> None:
     """The group was sent SIGKILL (it cannot survive it): nothing more to end."""
+    strays.known.ended(pgid)
     with _lock:
         _groups.pop(pgid, None)
         if _watchdog is not None:
@@ -268,6 +270,7 @@ def _forget_in_child() -> None:
     global _watchdog, _lock, _program, _runs
     _lock = threading.Lock()  # another thread may have held it at the fork
     _groups.clear()
+    strays.known = strays.Known()  # its lock too may have been held
     _program, _runs = "", 0  # its runs are its own: its watchdog must not end its parent's
     watchdog, _watchdog = _watchdog, None
     if watchdog is not None:

@@ -23,16 +23,19 @@ A sweep lists ``/proc`` and reads the environment of each process: about 13 µs 
 process. A run short enough that the pid counter cannot have wrapped around since the
 CLI started (at most :data:`PIDS_PER_CPU_SECOND` new pids a second per CPU) reads only
 those allocated since (``/proc/loadavg`` gives the last one): the processes started
-after the CLI, usually a handful.
+after the CLI, usually a handful. And a process read by a sweep is not read again for
+as long as its pid cannot have gone to another process (the same bound): many runs
+ending together (a crowd, a fleet's stop) read each other process about once.
 
-This module imports nothing but ``os``, ``time`` and ``contextlib`` at load, and nothing of
-agent_sdk: the watchdog runs its source as its own program (``groups.py``).
+This module imports nothing but ``os``, ``time``, ``threading`` and ``contextlib`` at
+load, and nothing of agent_sdk: the watchdog runs its source as its own program (``groups.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 
 VARIABLE = "AGENT_SDK_RUN"
@@ -143,6 +146,65 @@ def since_pid(first: int, seconds: float, span: int | None) -> int | None:
     return first if most < span else None
 
 
+class Known:
+    """What recent sweeps read: each process's mark (its ``AGENT_SDK_RUN`` variable, or
+    ``b""``), used while no pid can have gone to another process since the read.
+
+    An environment changes only by an ``exec``, and a process without a mark gains one
+    only when our own spawn starts a CLI (between its fork and its ``exec`` it reads as
+    its parent's): so a started CLI's pid is never kept (:meth:`started`, under a lock
+    against a sweep in another thread that read it before the ``exec``)."""
+
+    __slots__ = ("_lock", "_marks", "_started")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._marks: dict[int, tuple[bytes, float]] = {}  # pid -> (mark, read at)
+        self._started: set[int] = set()
+
+    def get(self, pid: int, now: float, span: int | None) -> bytes | None:
+        """``pid``'s mark if read recently enough, else ``None``."""
+        entry = self._marks.get(pid)
+        if entry is None or span is None or since_pid(0, now - entry[1], span) is None:
+            return None
+        return entry[0]
+
+    def keep(self, pid: int, mark: bytes, read_at: float) -> None:
+        with self._lock:
+            if pid not in self._started:
+                self._marks[pid] = (mark, read_at)
+
+    def started(self, pid: int) -> None:
+        """Our spawn started a CLI as ``pid``: never trust what was read of it."""
+        with self._lock:
+            self._started.add(pid)
+            self._marks.pop(pid, None)
+
+    def ended(self, pid: int) -> None:
+        """The CLI ``pid`` was killed; entries older than the bound go too."""
+        now, span = time.monotonic(), pid_span()
+        with self._lock:
+            self._started.discard(pid)
+            if len(self._marks) > _KEPT:
+                fresh = {p for p in self._marks if self.get(p, now, span) is not None}
+                self._marks = {p: self._marks[p] for p in fresh}
+
+
+_KEPT = 4096  # entries before stale ones are dropped
+known = Known()
+
+
+def _mark_in(environ: bytes) -> bytes:
+    """The ``\0AGENT_SDK_RUN=...\0`` in ``environ``, or ``b""``."""
+    start = environ.find(_MARK_START)
+    if start < 0:
+        return b""
+    return environ[start : environ.index(b"\0", start + 1) + 1]
+
+
+_MARK_START = b"\0%s=" % VARIABLE.encode()
+
+
 def _candidates(after: int | None, upto: int | None) -> list[int]:
     """The pids in ``/proc``; with ``after`` and ``upto`` (the last pid given out), only
     those given out since ``after``."""
@@ -176,18 +238,25 @@ def sweep(mark: bytes, after: int | None = None, *, also: bytes = b"", since: in
     spared = {os.getpid(), os.getppid()}
     signalled: set[int] = set()
     reread: dict[int, int] = {}  # pid -> reads left
+    span = pid_span()
     for _ in range(ROUNDS):
-        upto = last_pid()
+        now, upto = time.monotonic(), last_pid()
         candidates = set(_candidates(after, upto)).union(reread) - spared - signalled
         found = []
         for pid in candidates:
-            environ = _environ(pid)
             left = reread.pop(pid, REREADS)
+            seen = known.get(pid, now, span)
+            if seen is not None and mark not in seen:
+                continue  # read recently, not this run's: it cannot have become so
+            environ = _environ(pid)
             if environ is not None and mark in environ:
                 if also in environ and (not since or _started(pid) >= since):
                     found.append(pid)
             elif environ == b"\0" and left > 0 and _may_be_execing(pid):
                 reread[pid] = left - 1
+                continue
+            if environ is not None:
+                known.keep(pid, _mark_in(environ), now)
         if not found and not reread:
             break
         for pid in found:

@@ -173,3 +173,72 @@ def test_since_pid_falls_back_to_every_process_when_the_counter_could_wrap() -> 
     assert strays.since_pid(1234, 0.001, span) == 1234
     assert strays.since_pid(1234, 3600.0, span) is None
     assert strays.since_pid(1234, 0.001, None) is None
+
+
+#: Leads a session of its own without the mark, prints its pid, then, once told, execs
+#: ``sleep`` with the mark (as our spawn's child does between its fork and its exec).
+MARKED_BY_EXEC = """
+import os, sys
+os.setsid()
+print(os.getpid(), flush=True)
+sys.stdin.readline()
+os.execve("/bin/sleep", ["sleep", "300"], {**os.environ, "AGENT_SDK_RUN": "p1.1"})
+"""
+
+
+@pytest.fixture
+def long_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a sweep read stays valid for the whole test (a slow pid counter)."""
+    monkeypatch.setattr(strays, "PIDS_PER_CPU_SECOND", 1)
+    monkeypatch.setattr(strays, "known", strays.Known())
+
+
+@pytest.mark.usefixtures("long_memory")
+def test_a_process_read_by_a_recent_sweep_is_not_read_again(
+    started: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = in_own_session(None, started)
+    strays.sweep(strays.run_mark("p1.1"))
+    read: list[int] = []
+    environ = strays._environ
+
+    def reading(pid: int) -> bytes | None:
+        read.append(pid)
+        return environ(pid)
+
+    monkeypatch.setattr(strays, "_environ", reading)
+    strays.sweep(strays.run_mark("p1.2"))
+    assert read  # the test's own processes are read again: they are new
+    assert users not in read
+
+
+@pytest.mark.usefixtures("long_memory")
+def test_a_recently_read_process_of_the_run_is_still_ended(started: list[int]) -> None:
+    ours = in_own_session("p1.1", started)
+    assert settles(lambda: strays.carries(ours, strays.run_mark("p1.1")), within=WITHIN)
+    strays.sweep(strays.run_mark("p1.2"))  # reads it: another run's
+    assert strays.sweep(strays.run_mark("p1.1")) == 1
+    assert settles(lambda: not is_running(ours), within=WITHIN)
+
+
+@pytest.mark.usefixtures("long_memory")
+def test_a_cli_read_before_its_exec_is_found_once_its_start_is_told(
+    started: list[int],
+) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", MARKED_BY_EXEC],
+        env=marked_env(None),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    started.append(child.pid)
+    assert child.stdin is not None and child.stdout is not None
+    with child.stdin, child.stdout:
+        assert int(child.stdout.readline()) == child.pid
+        strays.sweep(strays.run_mark("p1.1"))  # reads it without the mark
+        child.stdin.write(b"exec\n")
+        child.stdin.flush()
+    assert settles(lambda: strays.carries(child.pid, strays.run_mark("p1.1")), within=WITHIN)
+    strays.known.started(child.pid)  # what groups.track says of every CLI spawn starts
+    assert strays.sweep(strays.run_mark("p1.1")) == 1
+    assert settles(lambda: child.poll() == -signal.SIGKILL, within=WITHIN)
