@@ -37,6 +37,7 @@ import threading
 import time
 
 from . import strays
+from .sweep_memory import MEMORY
 
 __all__ = ["end", "end_conversation", "kill_all", "mark_of", "new_mark", "track"]
 
@@ -139,7 +140,7 @@ def track(pgid: int, mark: str) -> None:
     """A group was started, its processes marked ``mark``: ended at exit, or by the
     watchdog if the program dies."""
     global _watchdog
-    strays.known.started(pgid)  # read between its fork and its exec, it seemed unmarked
+    MEMORY.started(pgid)  # read between its fork and its exec, it seemed unmarked
     with _lock:
         _groups[pgid] = (mark, time.monotonic())
         if _watchdog is not None and _watchdog.alive():
@@ -167,7 +168,7 @@ def end(pgid: int, tree: strays.Tree | None = None) -> None:
     if tracked is not None:
         mark, started = tracked
         after = strays.since_pid(pgid, time.monotonic() - started, strays.pid_span())
-        strays.sweep(strays.run_mark(mark), after)
+        strays.sweep(strays.run_mark(mark), after, memory=MEMORY)
     _untrack(pgid)
 
 
@@ -178,12 +179,11 @@ def end_conversation(pgid: int, conversation_id: str, since: int) -> None:
     mark = mark_of(pgid)
     if mark is not None and since:
         chat = b"\0CURSOR_CONVERSATION_ID=%s\0" % conversation_id.encode()
-        strays.sweep(strays.run_mark(mark), also=chat, since=since)
+        strays.sweep(strays.run_mark(mark), also=chat, since=since, memory=MEMORY)
 
 
 def _untrack(pgid: int) -> None:
     """The group was sent SIGKILL (it cannot survive it): nothing more to end."""
-    strays.known.ended(pgid)
     with _lock:
         _groups.pop(pgid, None)
         if _watchdog is not None:
@@ -270,7 +270,6 @@ def _forget_in_child() -> None:
     global _watchdog, _lock, _program, _runs
     _lock = threading.Lock()  # another thread may have held it at the fork
     _groups.clear()
-    strays.known = strays.Known()  # its lock too may have been held
     _program, _runs = "", 0  # its runs are its own: its watchdog must not end its parent's
     watchdog, _watchdog = _watchdog, None
     if watchdog is not None:

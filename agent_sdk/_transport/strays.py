@@ -23,20 +23,25 @@ A sweep lists ``/proc`` and reads the environment of each process: about 13 µs 
 process. A run short enough that the pid counter cannot have wrapped around since the
 CLI started (at most :data:`PIDS_PER_CPU_SECOND` new pids a second per CPU) reads only
 those allocated since (``/proc/loadavg`` gives the last one): the processes started
-after the CLI, usually a handful. And a process read by a sweep is not read again for
-as long as its pid cannot have gone to another process (the same bound): many runs
-ending together (a crowd, a fleet's stop) read each other process about once.
+after the CLI, usually a handful. Given a :class:`Memory`, a process read by an earlier
+sweep is not read again while its pid cannot have gone to another process: runs ending
+together (a crowd, a fleet's stop) read each other process about once.
 
-This module imports nothing but ``os``, ``time``, ``threading`` and ``contextlib`` at
-load, and nothing of agent_sdk: the watchdog runs its source as its own program (``groups.py``).
+This module imports nothing but ``os``, ``time`` and ``contextlib`` at load, and nothing of
+agent_sdk: the watchdog runs its source as its own program (``groups.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import threading
 import time
+
+TYPE_CHECKING = False  # typing is not loaded: this is also the watchdog's program
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # the watchdog's program loads no typing
 
 VARIABLE = "AGENT_SDK_RUN"
 """The environment variable that marks every process a run started."""
@@ -45,6 +50,7 @@ ROUNDS = 16  # sweeps of /proc at most: each catches what forked during the one 
 REREADS = 3  # reads of an environment that read empty (an exec under way?) at most
 EXEC_WAIT = 0.002  # between two rounds that found only such processes
 PIDS_PER_CPU_SECOND = 250_000  # far above a core's rate of fork or clone (~10 µs each)
+_CPUS = os.cpu_count() or 1  # read once: slow in some containers (a /sys walk)
 _RESERVED_PIDS = 300  # where the kernel's pid counter starts again after pid_max
 _ENVIRON_CHUNK = 65536
 SIGKILL = 9
@@ -142,56 +148,8 @@ def since_pid(first: int, seconds: float, span: int | None) -> int | None:
     then skip every pid before it), else ``None`` (a sweep reads every process)."""
     if span is None:
         return None
-    most = seconds * (os.cpu_count() or 1) * PIDS_PER_CPU_SECOND
+    most = seconds * _CPUS * PIDS_PER_CPU_SECOND
     return first if most < span else None
-
-
-class Known:
-    """What recent sweeps read: each process's mark (its ``AGENT_SDK_RUN`` variable, or
-    ``b""``), used while no pid can have gone to another process since the read.
-
-    An environment changes only by an ``exec``, and a process without a mark gains one
-    only when our own spawn starts a CLI (between its fork and its ``exec`` it reads as
-    its parent's): so a started CLI's pid is never kept (:meth:`started`, under a lock
-    against a sweep in another thread that read it before the ``exec``)."""
-
-    __slots__ = ("_lock", "_marks", "_started")
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._marks: dict[int, tuple[bytes, float]] = {}  # pid -> (mark, read at)
-        self._started: set[int] = set()
-
-    def get(self, pid: int, now: float, span: int | None) -> bytes | None:
-        """``pid``'s mark if read recently enough, else ``None``."""
-        entry = self._marks.get(pid)
-        if entry is None or span is None or since_pid(0, now - entry[1], span) is None:
-            return None
-        return entry[0]
-
-    def keep(self, pid: int, mark: bytes, read_at: float) -> None:
-        with self._lock:
-            if pid not in self._started:
-                self._marks[pid] = (mark, read_at)
-
-    def started(self, pid: int) -> None:
-        """Our spawn started a CLI as ``pid``: never trust what was read of it."""
-        with self._lock:
-            self._started.add(pid)
-            self._marks.pop(pid, None)
-
-    def ended(self, pid: int) -> None:
-        """The CLI ``pid`` was killed; entries older than the bound go too."""
-        now, span = time.monotonic(), pid_span()
-        with self._lock:
-            self._started.discard(pid)
-            if len(self._marks) > _KEPT:
-                fresh = {p for p in self._marks if self.get(p, now, span) is not None}
-                self._marks = {p: self._marks[p] for p in fresh}
-
-
-_KEPT = 4096  # entries before stale ones are dropped
-known = Known()
 
 
 def _mark_in(environ: bytes) -> bytes:
@@ -222,7 +180,32 @@ def _candidates(after: int | None, upto: int | None) -> list[int]:
     return [pid for pid in pids if pid > after or pid <= upto]  # the counter wrapped
 
 
-def sweep(mark: bytes, after: int | None = None, *, also: bytes = b"", since: int = 0) -> int:
+Token = tuple[int, int, int, int]
+"""A :class:`Memory`'s observation of the pid counter."""
+
+
+class Memory(Protocol):
+    """What earlier sweeps read, so that runs ending together read each process about
+    once (``sweep_memory.py``; the watchdog sweeps once and has none)."""
+
+    def observe(self) -> Token | None:
+        """The pid counter now, as a token for :meth:`mark` and :meth:`keep`."""
+
+    def mark(self, pid: int, now: Token | None) -> bytes | None:
+        """The mark ``pid`` read (``b""``: none) if it is still that process, else ``None``."""
+
+    def keep(self, pid: int, mark: bytes, now: Token | None) -> None:
+        """``pid`` read ``mark`` after the counter was observed as ``now``."""
+
+
+def sweep(
+    mark: bytes,
+    after: int | None = None,
+    *,
+    also: bytes = b"",
+    since: int = 0,
+    memory: Memory | None = None,
+) -> int:
     """SIGKILL every process that carries ``mark``, until none is left; how many.
 
     ``also``: a second text the environment must hold too (a live session's
@@ -238,16 +221,16 @@ def sweep(mark: bytes, after: int | None = None, *, also: bytes = b"", since: in
     spared = {os.getpid(), os.getppid()}
     signalled: set[int] = set()
     reread: dict[int, int] = {}  # pid -> reads left
-    span = pid_span()
     for _ in range(ROUNDS):
-        now, upto = time.monotonic(), last_pid()
+        upto = last_pid()
         candidates = set(_candidates(after, upto)).union(reread) - spared - signalled
+        now = memory.observe() if memory is not None else None  # after the listing
         found = []
         for pid in candidates:
             left = reread.pop(pid, REREADS)
-            seen = known.get(pid, now, span)
+            seen = memory.mark(pid, now) if memory is not None else None
             if seen is not None and mark not in seen:
-                continue  # read recently, not this run's: it cannot have become so
+                continue  # read before, not this run's: it cannot have become so
             environ = _environ(pid)
             if environ is not None and mark in environ:
                 if also in environ and (not since or _started(pid) >= since):
@@ -255,8 +238,8 @@ def sweep(mark: bytes, after: int | None = None, *, also: bytes = b"", since: in
             elif environ == b"\0" and left > 0 and _may_be_execing(pid):
                 reread[pid] = left - 1
                 continue
-            if environ is not None:
-                known.keep(pid, _mark_in(environ), now)
+            if memory is not None:  # unreadable: gone, or another user's (not ours to end)
+                memory.keep(pid, b"" if environ is None else _mark_in(environ), now)
         if not found and not reread:
             break
         for pid in found:

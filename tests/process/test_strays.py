@@ -20,6 +20,7 @@ import pytest
 from proctable import is_running, settles
 
 from agent_sdk._transport import strays
+from agent_sdk._transport.sweep_memory import SweepMemory
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
 
@@ -187,18 +188,18 @@ os.execve("/bin/sleep", ["sleep", "300"], {**os.environ, "AGENT_SDK_RUN": "p1.1"
 
 
 @pytest.fixture
-def long_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a sweep read stays valid for the whole test (a slow pid counter)."""
+def memory(monkeypatch: pytest.MonkeyPatch) -> SweepMemory:
+    """A sweep memory whose reads stay valid for the whole test (a slow pid counter, so
+    that a loaded machine's pauses between two sweeps do not start a new epoch)."""
     monkeypatch.setattr(strays, "PIDS_PER_CPU_SECOND", 1)
-    monkeypatch.setattr(strays, "known", strays.Known())
+    return SweepMemory()
 
 
-@pytest.mark.usefixtures("long_memory")
-def test_a_process_read_by_a_recent_sweep_is_not_read_again(
-    started: list[int], monkeypatch: pytest.MonkeyPatch
+def test_a_process_read_by_an_earlier_sweep_is_not_read_again(
+    started: list[int], memory: SweepMemory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     users = in_own_session(None, started)
-    strays.sweep(strays.run_mark("p1.1"))
+    strays.sweep(strays.run_mark("p1.1"), memory=memory)
     read: list[int] = []
     environ = strays._environ
 
@@ -207,23 +208,24 @@ def test_a_process_read_by_a_recent_sweep_is_not_read_again(
         return environ(pid)
 
     monkeypatch.setattr(strays, "_environ", reading)
-    strays.sweep(strays.run_mark("p1.2"))
-    assert read  # the test's own processes are read again: they are new
+    newer = in_own_session(None, started)
+    strays.sweep(strays.run_mark("p1.2"), memory=memory)
+    assert newer in read  # started since: its pid may be one given out again
     assert users not in read
 
 
-@pytest.mark.usefixtures("long_memory")
-def test_a_recently_read_process_of_the_run_is_still_ended(started: list[int]) -> None:
+def test_a_process_of_the_run_read_by_an_earlier_sweep_is_still_ended(
+    started: list[int], memory: SweepMemory
+) -> None:
     ours = in_own_session("p1.1", started)
     assert settles(lambda: strays.carries(ours, strays.run_mark("p1.1")), within=WITHIN)
-    strays.sweep(strays.run_mark("p1.2"))  # reads it: another run's
-    assert strays.sweep(strays.run_mark("p1.1")) == 1
+    strays.sweep(strays.run_mark("p1.2"), memory=memory)  # reads it: another run's
+    assert strays.sweep(strays.run_mark("p1.1"), memory=memory) == 1
     assert settles(lambda: not is_running(ours), within=WITHIN)
 
 
-@pytest.mark.usefixtures("long_memory")
 def test_a_cli_read_before_its_exec_is_found_once_its_start_is_told(
-    started: list[int],
+    started: list[int], memory: SweepMemory
 ) -> None:
     child = subprocess.Popen(
         [sys.executable, "-c", MARKED_BY_EXEC],
@@ -232,13 +234,68 @@ def test_a_cli_read_before_its_exec_is_found_once_its_start_is_told(
         stdout=subprocess.PIPE,
     )
     started.append(child.pid)
-    assert child.stdin is not None and child.stdout is not None
+    assert child.stdin is not None
+    assert child.stdout is not None
     with child.stdin, child.stdout:
         assert int(child.stdout.readline()) == child.pid
-        strays.sweep(strays.run_mark("p1.1"))  # reads it without the mark
+        strays.sweep(strays.run_mark("p1.1"), memory=memory)  # reads it without the mark
         child.stdin.write(b"exec\n")
         child.stdin.flush()
     assert settles(lambda: strays.carries(child.pid, strays.run_mark("p1.1")), within=WITHIN)
-    strays.known.started(child.pid)  # what groups.track says of every CLI spawn starts
-    assert strays.sweep(strays.run_mark("p1.1")) == 1
+    memory.started(child.pid)  # what groups.track says of every CLI spawn starts
+    assert strays.sweep(strays.run_mark("p1.1"), memory=memory) == 1
     assert settles(lambda: child.poll() == -signal.SIGKILL, within=WITHIN)
+
+
+class Counter:
+    """The kernel's pid counter, as a test moves it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.last = 1000
+        monkeypatch.setattr(strays, "last_pid", lambda: self.last)
+        monkeypatch.setattr(strays, "pid_span", lambda: 32768 - 300)
+
+
+def read_once(memory: SweepMemory, pid: int) -> None:
+    memory.keep(pid, b"", memory.observe())
+
+
+def test_a_pid_the_counter_has_not_come_back_to_is_remembered(
+    memory: SweepMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counter = Counter(monkeypatch)
+    read_once(memory, 500)
+    counter.last = 30000
+    assert memory.mark(500, memory.observe()) == b""
+
+
+def test_a_pid_the_counter_came_round_to_is_read_again(
+    memory: SweepMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counter = Counter(monkeypatch)
+    read_once(memory, 500)
+    counter.last = 32000
+    memory.observe()
+    counter.last = 600  # wrapped: 500 may have been given out again
+    assert memory.mark(500, memory.observe()) is None
+
+
+def test_after_a_full_round_of_the_counter_nothing_is_remembered(
+    memory: SweepMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counter = Counter(monkeypatch)
+    read_once(memory, 500)
+    for last in (20000, 32000, 400, 990):  # 990: just short of where it was read
+        counter.last = last
+        memory.observe()
+    assert memory.mark(500, memory.observe()) is None
+
+
+def test_a_pause_longer_than_the_counter_could_wrap_in_forgets_everything(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    Counter(monkeypatch)
+    monkeypatch.setattr(strays, "PIDS_PER_CPU_SECOND", 10**12)  # any pause is too long
+    memory = SweepMemory()
+    read_once(memory, 500)
+    assert memory.mark(500, memory.observe()) is None
