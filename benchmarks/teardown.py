@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from agent_sdk._transport import groups, strays  # noqa: E402  (the checkout's own)
+from agent_sdk._transport.sweep_memory import MEMORY  # noqa: E402
 
 #: The stand-in CLI: its own session; starts ``N`` sleepers in sessions of their own.
 CLI = """
@@ -56,6 +57,7 @@ def one_end(n_strays: int, long_run: bool) -> float:
     if long_run:  # as if it had started an hour ago: every pid is read
         pgid_mark, _ = groups._groups[cli.pid]
         groups._groups[cli.pid] = (pgid_mark, time.monotonic() - 3600)
+    MEMORY.clear()  # a lone end: no earlier sweep's reads (runs ending together share them)
     began = time.perf_counter()
     groups.end(cli.pid)
     took = time.perf_counter() - began

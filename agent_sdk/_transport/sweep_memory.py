@@ -45,6 +45,12 @@ class SweepMemory:
         self._marks: dict[int, tuple[bytes, Token]] = {}
         self._started: dict[int, int] = {}  # a CLI's pid -> the count when it was started
 
+    def clear(self) -> None:
+        """Remember nothing (the next sweep reads every process it looks at)."""
+        with self._lock:
+            self._epoch, self._clock, self._last = self._epoch + 1, 0, None
+            self._marks, self._started = {}, {}
+
     def observe(self) -> Token | None:
         """The pid counter now (``None`` without ``/proc``: nothing is remembered)."""
         upto, span = strays.last_pid(), strays.pid_span()

@@ -299,3 +299,12 @@ def test_a_pause_longer_than_the_counter_could_wrap_in_forgets_everything(
     memory = SweepMemory()
     read_once(memory, 500)
     assert memory.mark(500, memory.observe()) is None
+
+
+def test_a_cleared_memory_remembers_nothing(
+    memory: SweepMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Counter(monkeypatch)
+    read_once(memory, 500)
+    memory.clear()
+    assert memory.mark(500, memory.observe()) is None
