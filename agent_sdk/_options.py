@@ -38,6 +38,7 @@ __all__ = [
 OutputFormat = Literal["stream-json", "json", "text"]
 Mode = Literal["plan", "ask"]
 Sandbox = Literal["enabled", "disabled"]
+ToolsChannel = Literal["plugin", "home"]
 
 
 _SECRET_FLAGS = ("--api-key", "--auth-token")
@@ -144,15 +145,22 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             the first, then corrections in the same chat while its JSON value does not
             fit the type (docs/output.md). At least 1.
         tools: Python tools the agent may call (:func:`agent_sdk.extend.tool`), served
-            from this process while the run lasts, as the MCP server ``agent_sdk``. The
-            run gets its own HOME and config dir for it (docs/extend.md, "Print mode":
-            what it costs); its calls are allowed (``Mcp(agent_sdk:*)``) without
-            ``force``. Each must be a ``Tool``, of a name no other has.
+            from this process while the run lasts, as the MCP server ``agent_sdk``, through
+            ``tools_channel``; its calls are allowed (``Mcp(agent_sdk:*)``, in a private
+            copy of the CLI's config) without ``force``. Each must be a ``Tool``, of a name
+            no other has. A CLI that does not load them ends the run before the agent
+            acts (:class:`~agent_sdk.errors.AgentChannelError`).
         hooks: callbacks that decide on the agent's tool calls and shell commands, and
             observe what it did (:class:`agent_sdk.extend.Hooks`), called in this process
-            while the run lasts, through a ``hooks.json`` in the run's own HOME
-            (docs/extend.md, "Hooks that decide"). What they raise is in
-            ``RunResult.hook_errors``.
+            while the run lasts, through ``tools_channel`` (docs/extend.md, "Hooks that
+            decide"). What they raise is in ``RunResult.hook_errors``. A CLI that does not
+            run them ends the run before the agent acts.
+        tools_channel: how ``tools`` and ``hooks`` reach the CLI (docs/extend.md, "The
+            CLI's side"): ``"plugin"`` (the default), a per-run plugin folder given with
+            ``--plugin-dir``, which leaves ``HOME`` and the user's own setup alone;
+            ``"home"``, a run-specific ``HOME`` whose ``~/.cursor`` holds them (signs the CLI
+            out on macOS unless the run has ``api_key`` and a file credential store; hides
+            the user's own MCP servers), for a build that does not honour the first.
         budget: limits agent_sdk enforces as the events arrive (:class:`~agent_sdk.Budget`:
             tool calls in all and by kind, turns, tokens); the event that goes over one
             is delivered, then the run is stopped and
@@ -204,6 +212,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     output_attempts: int = 2
     tools: Sequence[Any] = ()
     hooks: Any = None
+    tools_channel: ToolsChannel = "plugin"
     budget: Budget | None = None
 
     def __repr__(self) -> str:

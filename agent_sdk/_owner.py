@@ -36,10 +36,12 @@ PREFIXES = (
     "agent-sdk-model-",
     "agent-sdk-tools-",
     "agent-sdk-home-",
+    "agent-sdk-plugin-",
 )
 """How the names of the directories agent_sdk makes begin (the third: a run's, given a
 model, ``_transport/config_dir.py``; the fourth: the socket of a run's tools,
-``extend/_host.py``; the last: a run's own HOME for its tools, ``_transport/tools_home.py``)."""
+``extend/_host.py``; the fifth: a run's own HOME for its tools, ``_transport/tools_home.py``;
+the last: a run's own plugin folder for them, ``_transport/tools_plugin.py``)."""
 
 _MAX_MARKER = 64 * 1024  # bytes read of a marker at most: it is a few dozen
 

@@ -11,7 +11,7 @@ import math
 import os
 import sys
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio
@@ -24,7 +24,7 @@ from ._protocol.redaction import redaction_of
 from ._protocol.stream import Stream
 from ._run_facts import RunFacts
 from ._transport.base import Clock, Transport
-from .errors import AgentBudgetError, AgentError, AgentUsageError
+from .errors import AgentError, AgentUsageError, ErrorContext
 from .events import Event
 from .options import AgentOptions, given_prompt
 from .result import PlainResult
@@ -43,7 +43,9 @@ class State(enum.Enum):
     STREAMING = "streaming"  # reading its output
     ENDING = "ending"  # output over: the events left are delivered, then the outcome
     GRACE_OVER = "grace over"  # the CLI lingered past its result grace: ended, successfully
-    OVER_BUDGET = "over budget"  # a limit reached: the CLI ended, its events up to it delivered
+    STOPPED = (
+        "stopped"  # a budget or a check stopped it: the CLI ended, its events up to it delivered
+    )
     DONE = "done"  # succeeded: .result is set
     FAILED = "failed"  # an error was raised
     CLOSED = "closed"  # aclose() ended it before its end
@@ -98,7 +100,10 @@ class RunEngine(RunFacts):
             from ._spending import Spending
 
             self._spending = Spending(budget, "run")
-        self._over_budget: AgentBudgetError | None = None
+        self._stopped_by: AgentError | None = None  # the error of a STOPPED run
+        # A run given tools or hooks: what the CLI has not reached, asked once the agent
+        # acts (_channel_check.py); None once answered, or without any.
+        self._channel: Callable[[], tuple[str, ...] | None] | None = None
 
     async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
         """Run one step; on any failure or cancellation, the process must not outlive us."""
@@ -149,6 +154,8 @@ class RunEngine(RunFacts):
             from ._custom_tools import claims_of
 
             self._claims = claims_of(self._transport)
+        if self._options.tools or self._options.hooks is not None:
+            self._channel = getattr(self._transport, "channel_missing", None)
         if self._state is State.STARTING:  # not closed meanwhile by another task
             self._state = State.STREAMING
 
@@ -168,12 +175,14 @@ class RunEngine(RunFacts):
                         mark(self._claims, events)
                     if self._stream.result_event is not None:
                         self._deadlines.result_seen()
+                    if self._channel is not None and events:
+                        events = await self._check_channel(events)
                     if self._spending is not None and events:
                         from ._spending import first_over
 
                         seen = self._stream.result_event is not None
                         over = first_over(self._spending, events, seen)
-                        if over is not None:
+                        if over is not None and self._state is State.STREAMING:
                             events = await self._spent(events, *over)
                     if events:
                         return events
@@ -184,17 +193,44 @@ class RunEngine(RunFacts):
                     return events
             elif self._state in ENDING:
                 await self._finish()
-            elif self._state is State.OVER_BUDGET:
-                assert self._over_budget is not None
+            elif self._state is State.STOPPED:
+                assert self._stopped_by is not None
                 self._state = State.FAILED
-                raise self._over_budget
+                raise self._stopped_by
             else:  # closed by another task
                 raise StopAsyncIteration
 
     async def _spent(self, events: list[Event], keep: int, hit: Hit) -> list[Event]:
-        """A limit reached: the events up to the one that went over it (the rest of the
-        read is dropped: what is delivered does not depend on how the output was cut),
-        the CLI ended, the error ready for the next step (docs/budgets.md)."""
+        """A limit reached: the events up to the one that went over it, then the run's
+        error (docs/budgets.md)."""
+        from ._spending import budget_error
+
+        return await self._stop(events, keep, lambda ctx, then: budget_error(hit, ctx, then=then))
+
+    async def _check_channel(self, events: list[Event]) -> list[Event]:
+        """At the first event of the agent at work: the run's tools and hooks reached, or
+        the events before it, then :class:`~agent_sdk.errors.AgentChannelError`."""
+        from ._channel_check import channel_error, first_act
+
+        at = first_act(events)
+        if at is None:
+            return events
+        assert self._channel is not None
+        missing, self._channel = self._channel(), None
+        if not missing:
+            return events
+        channel = self._options.tools_channel
+        return await self._stop(events, at, lambda ctx, _: channel_error(missing, channel, ctx))
+
+    async def _stop(
+        self,
+        events: list[Event],
+        keep: int,
+        error: Callable[[ErrorContext, str], AgentError],
+    ) -> list[Event]:
+        """Stop the run at ``events[keep]``: the events before it (the rest of the read is
+        dropped: what is delivered does not depend on how the output was cut), the CLI
+        ended, the error ready for the next step."""
         self._stream.forget(events[keep:])
         del events[keep:]
         transport = self._transport
@@ -208,12 +244,11 @@ class RunEngine(RunFacts):
             cli_version=self.cli_version,
         )
         said = f"{self._stream.received} events (session {self._stream.session_id})"
-        then = f"its process group was ended after {said}"
-        from ._spending import budget_error
-
-        self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))
+        self._stopped_by = self._redaction.error(
+            error(ctx, f"its process group was ended after {said}")
+        )
         if self._state is State.STREAMING:  # not closed meanwhile by another task
-            self._state = State.OVER_BUDGET
+            self._state = State.STOPPED
         return events
 
     async def _read(self) -> bytes | None:

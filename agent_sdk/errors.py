@@ -46,6 +46,7 @@ from .tool_calls import ToolCall, calls_of
 __all__ = [
     "AgentAuthError",
     "AgentBudgetError",
+    "AgentChannelError",
     "AgentConfigError",
     "AgentConfigRaceError",
     "AgentError",
@@ -378,6 +379,30 @@ class AgentBudgetError(AgentError):
         self.used = used
         self.allowed = allowed
         self.scope = scope
+
+
+class AgentChannelError(AgentError):
+    """The CLI did not load the run's own tools or run its hooks (``AgentOptions(tools=...,
+    hooks=...)``): the run was ended when the agent began, before it could act without
+    them (docs/extend.md, "Never silently bypassed").
+
+    Attributes:
+        missing: what did not reach the CLI: ``"tools"``, ``"hooks"`` or both.
+        channel: the ``tools_channel`` the run used.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        missing: tuple[str, ...] = (),
+        channel: str = "",
+        context: ErrorContext | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, context=context, hint=hint)
+        self.missing = missing
+        self.channel = channel
 
 
 class AgentTimeoutError(AgentError, TimeoutError):

@@ -101,6 +101,16 @@ class ChildPipes:
     def stderr_tail(self) -> str:
         return self._stderr_tail.text()
 
+    def channel_missing(self) -> tuple[str, ...] | None:
+        """What of the run's own tools and hooks the CLI has not reached yet (``"tools"``,
+        ``"hooks"``; ``()``: all reached); ``None`` for a run without any."""
+        if self._tools is None:
+            return None
+        host = self._tools.host
+        wanted: tuple[str, ...] = ("tools",) if host.names else ()
+        wanted += ("hooks",) if host.hooks is not None else ()
+        return tuple(name for name in wanted if name not in host.reached)
+
     def _with_tools(self, invocation: Invocation, options: AgentOptions) -> Invocation:
         """``invocation`` as it runs with ``options.tools`` served (``tools_home.py``: its
         own HOME and config dir, the host in this loop), released with the group (or by

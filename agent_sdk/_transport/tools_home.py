@@ -1,7 +1,10 @@
-"""How a print-mode run's Python tools reach the CLI (docs/extend.md, "Print mode").
+"""How a print-mode run's Python tools and hooks reach the CLI (docs/extend.md, "The
+CLI's side"), through ``AgentOptions.tools_channel``: a per-run plugin folder
+(``tools_plugin.py``, the default) or, described here, a run-specific HOME.
 
-The CLI has no per-run flag for an MCP server (docs/protocol.md §7). It reads the user's
-``$HOME/.cursor/mcp.json`` without approval, so a run given tools runs with:
+No flag takes an MCP server inline (docs/protocol.md §7). The CLI reads the user's
+``$HOME/.cursor/mcp.json`` without approval, so a run given tools on the ``"home"``
+channel runs with:
 
 - a **run-specific HOME**: a private 0700 directory (with the owner marker of
   ``_owner.py``, swept after a dead owner) holding a link to every entry of the real
@@ -55,6 +58,7 @@ from ..extend._host import (
 )
 from ..options import AgentOptions, Invocation
 from .config_dir import CONFIG_DIR_ENV, CONFIG_NAME, PrivateConfig, user_config_dir
+from .tools_plugin import make_plugin, with_plugin_dir
 
 __all__ = [
     "ALLOW_RULE",
@@ -82,23 +86,23 @@ _MAX_CONFIG = 16 * 1024 * 1024  # bytes of the user's cli-config.json read at mo
 
 
 class RunTools:
-    """What a run given tools holds: the host, the HOME, the private config dir.
-    :meth:`release` ends them (synchronous, idempotent)."""
+    """What a run given tools holds: the host, the channel's folder (a plugin folder or a
+    HOME), the private config dir. :meth:`release` ends them (synchronous, idempotent)."""
 
     def __init__(self, host: ToolHost) -> None:
         self.host = host
-        self.home: Path | None = None  # the owned dir; the HOME is its ``home``
+        self.folder: Path | None = None  # the owned dir: its ``plugin`` or its ``home``
         self.config: PrivateConfig | None = None
         _live.add(self)
 
     def release(self) -> None:
-        """Close the host, remove the HOME, release the config dir (once the CLI's
+        """Close the host, remove the folder, release the config dir (once the CLI's
         process group is dead)."""
         _live.discard(self)
         self.host.close()
-        home, self.home = self.home, None
-        if home is not None:
-            shutil.rmtree(home, ignore_errors=True)
+        folder, self.folder = self.folder, None
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
         config, self.config = self.config, None
         if config is not None:
             config.release()
@@ -125,9 +129,10 @@ def _token_of(invocation: Invocation, options: AgentOptions) -> str | None:
 
 
 def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools, Invocation]:
-    """The run's tools served, and ``invocation`` as it must run to reach them (its
-    environment: ``HOME``, ``CURSOR_CONFIG_DIR``, the token). Call it in a running event
-    loop; release what it returns once the CLI's process group is dead.
+    """The run's tools served, and ``invocation`` as it must run to reach them through
+    ``options.tools_channel`` (``--plugin-dir``, or ``HOME``; ``CURSOR_CONFIG_DIR``, the
+    token). Call it in a running event loop; release what it returns once the CLI's
+    process group is dead.
 
     Raises:
         AgentStartError: a directory, the socket or the config could not be made.
@@ -146,21 +151,30 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
         env = dict(invocation.env)
         real_home = Path(env.get("HOME") or os.path.expanduser("~"))
         user_config = user_config_dir(env)
+        home = options.tools_channel == "home"
         try:
-            tools.home = _make_home(real_home, host)
+            if home:
+                tools.folder = _make_home(real_home, host)
+            else:
+                tools.folder = make_plugin(host, mcp_file(host) if host.names else None)
             tools.config = PrivateConfig(user_config)
             if options.tools:
                 allow_rule_added(tools.config.path / CONFIG_NAME)
         except OSError as exc:
+            made = "HOME" if home else "plugin folder"
             raise AgentStartError(
-                f"could not make the run's own HOME and config dir (for its tools): {exc}",
+                f"could not make the run's own {made} and config dir (for its tools): {exc}",
                 hint="check that TMPDIR names a writable directory with free space, and "
                 "that your home and the CLI's config dir are readable",
             ) from exc
     except BaseException:
         tools.release()
         raise
-    env.update({"HOME": str(tools.home / "home"), CONFIG_DIR_ENV: str(tools.config.path)})
+    if home:
+        env["HOME"] = str(tools.folder / "home")
+    else:
+        invocation = with_plugin_dir(invocation, tools.folder)
+    env[CONFIG_DIR_ENV] = str(tools.config.path)
     # Each relay mode its own variable: a fleet task's tools may be another host's.
     if options.tools:
         env[TOKEN_ENV] = host.token

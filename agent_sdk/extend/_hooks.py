@@ -110,6 +110,9 @@ class _Event(NamedTuple):
 
 
 # The CLI's event names (§6.2) for the callbacks agent_sdk offers.
+PROBE = "sessionStart"
+"""The event whose hook every run with hooks has: its call tells that they run."""
+
 EVENTS: dict[str, _Event] = {
     "preToolUse": _Event("before_tool", ToolUse, True),
     "beforeShellExecution": _Event("before_shell", ShellCommand, True),
@@ -141,7 +144,9 @@ def hooks_file(hooks: Hooks, command: Sequence[str]) -> bytes:
     entries = {
         name: [{"command": line, "timeout": seconds, "failClosed": event.gate}]
         for name, event in EVENTS.items()
-        if getattr(hooks, event.field) is not None
+        # sessionStart always: it fires at the start, before the agent acts, and tells the
+        # run that its hooks are running (docs/extend.md, "Never silently bypassed").
+        if getattr(hooks, event.field) is not None or name == PROBE
     }
     return msgspec.json.encode({"version": 1, "hooks": entries})
 

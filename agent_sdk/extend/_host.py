@@ -169,6 +169,10 @@ class ToolHost:
         self.state = HostState.NEW
         self.calls: list[CustomToolCall] = []
         """The calls answered, in the order they were."""
+        self.reached: set[str] = set()
+        """What the CLI has reached: ``"tools"`` once it started our server (a relay
+        admitted as an MCP session), ``"hooks"`` once it ran one of our hooks (docs/extend.md,
+        "Never silently bypassed")."""
         self.directory: Path | None = None
         self._socket: socket.socket | None = None
         self._scope: anyio.CancelScope | None = None  # made by start(): it needs a loop
@@ -302,6 +306,7 @@ class ToolHost:
                 if admitted is None:
                     return
                 mode, rest = admitted
+                self.reached.add("hooks" if mode == HOOK_MODE else "tools")
                 if mode == HOOK_MODE:
                     stream = _Prefixed(rest, receive)
                     await send.send(await hook_call(self.hooks, stream, self.hook_errors))
