@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ._tool_call_events import ToolCallCompleted, set_custom_tool
-from .extend._served import SERVED_FOR_RUNS, Claims
+from .extend._served import Claims
 from .tools import McpArgs
 
 __all__ = ["Claims", "claims_of", "mark"]
@@ -16,11 +16,8 @@ __all__ = ["Claims", "claims_of", "mark"]
 
 def claims_of(transport: object) -> Claims | None:
     """The pairing of a started run's calls with what its transport's host recorded
-    (``custom_tool_calls``: the subprocess transport's), else the host of the context (a
-    fleet task's, :data:`SERVED_FOR_RUNS`); ``None`` without one."""
+    (``custom_tool_calls``: the subprocess transport's); ``None`` without one."""
     recorded = getattr(transport, "custom_tool_calls", None)
-    if recorded is None:
-        recorded = SERVED_FOR_RUNS.get()
     return Claims(recorded) if recorded is not None else None
 
 

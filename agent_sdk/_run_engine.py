@@ -147,8 +147,8 @@ class RunEngine(RunFacts):
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
-        # Tools of its own, or of its fleet task: which mcpToolCall was one of them. Either
-        # host loads agent_sdk.extend._served first; a plain run loads nothing of
+        # Tools of its own: which mcpToolCall was one of them. Its host loads
+        # agent_sdk.extend._served first; a plain run loads nothing of
         # agent_sdk.extend (docs/benchmarks.md, "A short script: the cold figure").
         if "agent_sdk.extend._served" in sys.modules:
             from ._custom_tools import claims_of

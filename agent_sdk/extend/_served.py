@@ -10,12 +10,11 @@ recorded call of that name and those arguments not paired yet, in order. Never b
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from typing import Any
 
 import msgspec
 
-__all__ = ["SERVED_FOR_RUNS", "Claims", "CustomToolCall"]
+__all__ = ["Claims", "CustomToolCall"]
 
 
 class CustomToolCall(msgspec.Struct, frozen=True):
@@ -39,13 +38,6 @@ class CustomToolCall(msgspec.Struct, frozen=True):
     arguments: Any
     result: str
     is_error: bool
-
-
-SERVED_FOR_RUNS: ContextVar[list[CustomToolCall] | None] = ContextVar(
-    "agent_sdk_served_for_runs", default=None
-)
-"""What a host serving the tools of the runs started in this context recorded, when the
-runs do not serve them themselves: a fleet task in its worktree (``fleet/_tools.py``)."""
 
 
 class Claims:

@@ -28,7 +28,6 @@ from ..result import RunResult
 from ._isolation import isolated_config
 from ._retry import NO_RETRY, RetryPolicy
 from ._summary import total_usage
-from ._tools import task_tools
 from ._types import (
     Changes,
     Isolation,
@@ -148,7 +147,6 @@ async def _run_task(
             options = _in_directory(options, str(tree.path))
         elif task.repo is not None:
             options = _in_directory(options, task.repo)
-        config_dir = None
         if "config" in settings.isolation:
             seed = Path(settings.config_seed) if settings.config_seed else None
             config_dir = await stack.enter_async_context(isolated_config(seed))
@@ -173,12 +171,12 @@ async def _run_task(
         result: RunResult[Any] | None = None
         error: AgentError | None = None
         try:
-            # The tools' project file (a worktree's) goes before the changes are read.
-            async with task_tools(options, tree, config_dir) as options:
-                if task.output_type is None:
-                    result = await turn(task.prompt, options)
-                else:  # its turns are the runs above, each retried by the policy
-                    result = await output_run(turn, task.prompt, options, task.output_type)
+            # A task's tools are served by each of its runs, as any run's (docs/extend.md,
+            # "In a fleet"): nothing in its worktree, no server approved but ours.
+            if task.output_type is None:
+                result = await turn(task.prompt, options)
+            else:  # its turns are the runs above, each retried by the policy
+                result = await output_run(turn, task.prompt, options, task.output_type)
         except AgentError as failed:
             error = failed
         changes: Changes | None = await tree.changes() if tree is not None else None

@@ -1,10 +1,13 @@
-"""A fleet task's Python tools (docs/extend.md, "In a fleet"), on the fake: a task in a
-worktree the fleet owns reaches them through the worktree's ``.cursor/mcp.json`` and
-``--approve-mcps`` (no HOME of its own), and the file is in no ``changes``; a task
-elsewhere serves them as any print-mode run (its own HOME)."""
+"""A fleet task's Python tools (docs/extend.md, "In a fleet"), on the fake: each of its
+runs serves them as any print-mode run does, in a worktree too: nothing written in the
+worktree, nothing in ``changes``, and no server approved but the run's own (never
+``--approve-mcps``, which would also start a ``.cursor/mcp.json`` another user planted in a
+parent directory of the worktree, such as the shared temp dir)."""
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,16 +61,38 @@ def mcp_outcomes(outcome: Any) -> list[str | None]:
     return [c.outcome for c in outcome.result.tool_calls if c.kind == "mcpToolCall"]
 
 
-async def test_a_worktree_task_reaches_its_tools_through_the_worktree(
+async def test_a_worktree_task_reaches_its_tools_without_approving_servers(
     fake_binary: str, repo: Path, temp_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def no_home(*args: object) -> None:
-        raise AssertionError("a worktree task must not need a HOME of its own")
+    argvs: list[list[str]] = []
+    with_tools = tools_home.with_tools
 
-    monkeypatch.setattr(tools_home, "with_tools", no_home)
+    def recorded(invocation: Any, options: AgentOptions) -> Any:
+        argvs.append(list(invocation.argv))
+        return with_tools(invocation, options)
+
+    monkeypatch.setattr(tools_home, "with_tools", recorded)
     task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
     outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
     assert mcp_outcomes(outcome) == ["success", "success"]
+    assert argvs
+    assert not [argv for argv in argvs if "--approve-mcps" in argv]
+
+
+async def test_a_server_planted_above_the_worktree_is_never_started(
+    fake_binary: str, repo: Path, temp_dir: Path
+) -> None:
+    planted = temp_dir / "planted-ran"
+    script = f"open({str(planted)!r}, 'w').close()"
+    server = {"command": sys.executable, "args": ["-c", script]}
+    await anyio.Path(temp_dir / ".cursor").mkdir()
+    await anyio.Path(temp_dir / ".cursor" / "mcp.json").write_text(
+        json.dumps({"mcpServers": {"planted": server}})
+    )
+    task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
+    outcome = await outcome_of(Fleet([task], isolation=["worktree"], keep_events=True))
+    assert mcp_outcomes(outcome) == ["success", "success"]
+    assert not planted.exists()
 
 
 async def test_a_worktree_tasks_calls_know_they_were_ours(
@@ -82,7 +107,7 @@ async def test_a_worktree_tasks_calls_know_they_were_ours(
     ]
 
 
-async def test_the_worktrees_mcp_file_is_in_no_changes(
+async def test_a_worktree_task_leaves_nothing_in_its_changes(
     fake_binary: str, repo: Path, temp_dir: Path
 ) -> None:
     task = Task(prompt="look up issue 26", repo=str(repo), options=options(fake_binary))
