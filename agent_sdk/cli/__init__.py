@@ -1,5 +1,5 @@
-"""The command line: ``agent-sdk [run] PROMPT... [options]``, ``agent-sdk replay FILE`` and
-``agent-sdk batch TASKS.jsonl``.
+"""The command line: ``agent-sdk [run] PROMPT... [options]``, ``agent-sdk replay FILE``,
+``agent-sdk batch TASKS.jsonl`` and ``agent-sdk doctor``.
 
 ``args`` parses the arguments (the agent flags derived from AgentOptions), ``live`` runs
 the agent, ``replay`` renders a recorded run, ``batch`` runs a file of tasks (a fleet) and
@@ -43,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
             from .batch import batch_main  # only a batch needs the fleet
 
             return batch_main(args[1:], out, err, sys.stdin)
+        if args[:1] == ["doctor"]:
+            from .doctor import doctor_main
+
+            return doctor_main(args[1:], out, err)
         if args[:1] == ["run"]:
             args = args[1:]
         return run_main(args, out, err, sys.stdin)
