@@ -8,8 +8,7 @@ from __future__ import annotations
 import anyio
 import anyio.abc
 
-from ._hooks import HookReply, Hooks, answer
-from ._relay import HOOK_BLOCKS
+from ._hooks import HookReply, Hooks, answer, blocked
 
 __all__ = ["HOOK_PAYLOAD_MAX", "hook_call", "reply_bytes"]
 
@@ -36,11 +35,7 @@ async def hook_call(
         except anyio.EndOfStream:
             break
         if len(data) > HOOK_PAYLOAD_MAX:
-            return reply_bytes(
-                HookReply(HOOK_BLOCKS, b"", b"agent_sdk: the hook event is too large\n")
-            )
+            return reply_bytes(blocked("the hook event is too large"))
     if hooks is None:
-        return reply_bytes(
-            HookReply(HOOK_BLOCKS, b"", b"agent_sdk: this run has no hooks; blocked\n")
-        )
+        return reply_bytes(blocked("this run has no hooks"))
     return reply_bytes(await answer(hooks, bytes(data), errors))

@@ -151,6 +151,14 @@ def hooks_file(hooks: Hooks, command: Sequence[str]) -> bytes:
     return msgspec.json.encode({"version": 1, "hooks": entries})
 
 
+def blocked(why: str) -> HookReply:
+    """A call the program cannot answer: denied in JSON (a hook that prints anything but
+    JSON blocks too, but without a reason, docs/protocol.md §6.1) and exit 2 (§6.4)."""
+    reason = f"agent_sdk: {why}; blocked"
+    deny = msgspec.json.encode({"permission": "deny", "user_message": reason})
+    return HookReply(2, deny + b"\n", reason.encode() + b"\n")
+
+
 def _reply(answer: dict[str, Any]) -> HookReply:
     return HookReply(0, msgspec.json.encode(answer))
 
@@ -172,7 +180,7 @@ async def answer(hooks: Hooks, line: bytes, errors: list[BaseException]) -> Hook
     name = raw.get("hook_event_name") if type(raw) is dict else None
     event = EVENTS.get(name) if type(name) is str else None
     if event is None or type(raw) is not dict:
-        return HookReply(2, b"", b"agent_sdk: not a hook event it answers; blocked\n")
+        return blocked("not a hook event it answers")
     callback = getattr(hooks, event.field)
     if callback is None:  # not asked for: the CLI's own default
         return _reply({})

@@ -41,6 +41,8 @@ HOOKS_TOKEN_ENV = "AGENT_SDK_HOOKS_TOKEN"  # noqa: S105  (the variable's name)
 MODES = ("mcp", "hook")
 HOOK_MODE = b"hook"  # after the token, one space between, on the first line
 HOOK_BLOCKS = 2  # the exit code that blocks a gate (docs/protocol.md §6.4)
+#: The events whose hook decides (docs/protocol.md §6.3): denied when the program is gone.
+GATES = ("preToolUse", "beforeShellExecution", "beforeMCPExecution", "subagentStart")
 _CHUNK = 65536
 _ANSWER_HEAD_MAX = 64  # bytes of the answer's first line: three numbers
 
@@ -144,8 +146,30 @@ def _read_answer(sock: socket.socket) -> tuple[int, bytes, bytes]:
     return code, rest[:out], rest[out:]
 
 
+def _unreached(why: str, payload: bytes) -> int:
+    """The program could not be asked: valid JSON on stdout on every path (the CLI blocks
+    a call whose hook printed anything else, docs/protocol.md §6.1). A gate denies, with
+    the reason, and exits 2 (which blocks too, §6.4); an observer lets the run go on."""
+    try:
+        event = json.loads(payload).get("hook_event_name")
+    except (ValueError, RecursionError, AttributeError):
+        event = None  # not an event we know: a gate, to be safe
+    if event not in GATES and event is not None:
+        sys.stderr.write(f"agent_sdk relay: {why}\n")
+        _write_all(sys.stdout.fileno(), b"{}\n")
+        return 0
+    reason = f"agent_sdk relay: {why}; the call was blocked"
+    sys.stderr.write(reason + "\n")
+    _write_all(
+        sys.stdout.fileno(),
+        json.dumps({"permission": "deny", "user_message": reason}).encode() + b"\n",
+    )
+    return HOOK_BLOCKS
+
+
 def hook(argv: list[str], environ: dict[str, str]) -> int:
     """One hook call (see the module's docstring); the exit status."""
+    payload = b""
     try:
         if len(argv) != 3:
             raise RelayError("hook mode takes the socket's path as its one argument")
@@ -163,9 +187,7 @@ def hook(argv: list[str], environ: dict[str, str]) -> int:
         finally:
             sock.close()
     except RelayError as exc:
-        # Exit 2 blocks a gate; its stderr is the reason the stream shows (§6.4).
-        sys.stderr.write(f"agent_sdk relay: {exc}; the call was blocked\n")
-        return HOOK_BLOCKS
+        return _unreached(str(exc), payload)
     _write_all(sys.stdout.fileno(), out)
     _write_all(sys.stderr.fileno(), err)
     return code

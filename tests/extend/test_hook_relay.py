@@ -82,14 +82,27 @@ async def test_a_callback_that_raises_denies_and_the_host_keeps_the_error(temp_d
     assert [str(e) for e in errors] == ["the tracker is down"]
 
 
-async def test_a_relay_that_cannot_reach_the_host_exits_2_with_words(temp_dir: Path) -> None:
+async def test_a_relay_that_cannot_reach_the_host_denies_in_json_and_exits_2(
+    temp_dir: Path,
+) -> None:
     code, answer, stderr = await hook_call(
         str(temp_dir / "gone.sock"), "t0ken-never-shown", tool_event()
     )
-    assert (code, answer) == (2, None)
-    assert b"cannot reach" in stderr
+    assert code == 2
+    assert answer is not None
+    assert answer["permission"] == "deny"
+    assert "cannot reach" in answer["user_message"]
     assert b"blocked" in stderr
     assert b"t0ken-never-shown" not in stderr
+
+
+async def test_an_observer_that_cannot_reach_the_host_lets_the_run_go_on_in_json(
+    temp_dir: Path,
+) -> None:
+    edited = json.dumps({"hook_event_name": "afterFileEdit", "file_path": "a.py", "edits": []})
+    code, answer, stderr = await hook_call(str(temp_dir / "gone.sock"), "t0ken", edited.encode())
+    assert (code, answer) == (0, {})
+    assert b"cannot reach" in stderr
 
 
 async def test_a_relay_without_the_token_exits_2_and_says_why(temp_dir: Path) -> None:
@@ -103,21 +116,27 @@ async def test_a_wrong_token_gets_no_answer_and_blocks(temp_dir: Path) -> None:
     async with serving(hooks=Hooks(before_tool=broken)) as host:
         code, answer, stderr = await hook_call(host.socket_path, "not-the-token", tool_event())
         errors = list(host.hook_errors)
-    assert (code, answer, errors) == (2, None, [])  # the callback never ran
+    assert (code, errors) == (2, [])  # the callback never ran
+    assert answer is not None
+    assert answer["permission"] == "deny"
     assert b"the call was blocked" in stderr
 
 
-async def test_a_host_without_hooks_blocks_a_hook_call(temp_dir: Path) -> None:
+async def test_a_host_without_hooks_blocks_a_hook_call_in_json(temp_dir: Path) -> None:
     async with serving(hooks=None) as host:
-        code, _, stderr = await hook_call(host.socket_path, host.token, tool_event())
+        code, answer, stderr = await hook_call(host.socket_path, host.token, tool_event())
     assert code == 2
+    assert answer is not None
+    assert answer["permission"] == "deny"
     assert b"no hooks" in stderr
 
 
-async def test_input_that_is_no_hook_event_exits_2(temp_dir: Path) -> None:
+async def test_input_that_is_no_hook_event_is_denied_in_json_and_exits_2(temp_dir: Path) -> None:
     async with serving(hooks=Hooks(before_tool=broken)) as host:
-        code, _, _ = await hook_call(host.socket_path, host.token, b'{"jsonrpc": "2.0"}\n')
+        code, answer, _ = await hook_call(host.socket_path, host.token, b'{"jsonrpc": "2.0"}\n')
     assert code == 2
+    assert answer is not None
+    assert answer["permission"] == "deny"
 
 
 async def test_the_mcp_path_still_answers_after_a_hook_call(temp_dir: Path) -> None:

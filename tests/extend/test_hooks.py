@@ -154,10 +154,11 @@ async def test_a_payload_of_the_wrong_shape_denies_a_gate() -> None:
     "line",
     [b"", b"not json", b"[1]", b'{"hook_event_name": 3}', b'{"hook_event_name": "\xff"}'],
 )
-async def test_input_that_is_no_hook_event_exits_2(line: bytes) -> None:
+async def test_input_that_is_no_hook_event_is_denied_in_json_and_exits_2(line: bytes) -> None:
     code, out, err = await ask(Hooks(before_tool=lambda call: "allow"), line)
     assert code == 2
-    assert out is None
+    assert out is not None
+    assert out["permission"] == "deny"
     assert "agent_sdk" in err
 
 
@@ -204,7 +205,8 @@ def test_the_hooks_file_is_version_1_with_flat_entries_for_the_callbacks_given()
     hooks = Hooks(before_shell=lambda call: "allow", after_tool=lambda call: None, timeout=20)
     document = json.loads(hooks_file(hooks, ["/usr/bin/python3", "-I", "/x/relay.py", "hook"]))
     assert document["version"] == 1
-    assert set(document["hooks"]) == {"beforeShellExecution", "postToolUse"}
+    # sessionStart always: the probe that tells the run its hooks are running
+    assert set(document["hooks"]) == {"beforeShellExecution", "postToolUse", "sessionStart"}
     (gate,) = document["hooks"]["beforeShellExecution"]
     assert gate["command"] == "/usr/bin/python3 -I /x/relay.py hook"
     assert gate["failClosed"] is True
