@@ -71,6 +71,7 @@ def test_every_agent_option_is_a_flag_except_credentials_and_python_values() -> 
         "output_attempts",
         "tools",  # Python functions
         "hooks",
+        "tools_channel",  # how those reach the CLI
     }
     assert set(AGENT_FLAGS) <= set(FIELDS)
 

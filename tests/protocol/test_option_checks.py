@@ -259,6 +259,7 @@ def test_extra_args_is_a_list_of_strings(extra_args: object, message: str) -> No
     [
         ({"mode": "agent"}, "mode must be one of 'plan', 'ask', got 'agent'"),
         ({"sandbox": "on"}, "sandbox must be one of 'enabled', 'disabled', got 'on'"),
+        ({"tools_channel": "project"}, "tools_channel must be one of 'plugin', 'home', got 'project'"),
         (
             {"output_format": "yaml"},
             "output_format must be one of 'stream-json', 'json', 'text', got 'yaml'",
@@ -314,6 +315,7 @@ VALID: list[tuple[str, Any]] = [
     ("output_attempts", 3),
     ("tools", [_a_tool]),
     ("hooks", Hooks(before_shell=lambda call: "allow")),
+    ("tools_channel", "home"),
     ("budget", Budget(tool_calls=3, tool_calls_by_kind={"shell": 1})),
 ]
 # What an option needs beside it to construct.
