@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
+from ._build import build_of
 from ._flags import MAIN_FLAGS, Flag, FlagError, Options, scan
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
 from ._wire import write_stderr, write_stdout
@@ -112,6 +114,12 @@ def _acp(options: Options) -> int:
             "Options:\n  -h, --help  display help for command\n"
         )
         return 0
+    try:
+        build_of(os.environ)  # the fake's own setup, checked before anything is served
+    except ValueError as exc:
+        write_stderr(f"fake_agent: {exc}\n")
+        return 2
+    # --plugin-dir is accepted and nothing of it is read (acp/_mcp.py says why).
     return run_acp(options.model, options.api_key, options.force)
 
 

@@ -65,6 +65,8 @@ MAIN_FLAGS: tuple[Flag, ...] = (
     Flag("--skip-worktree-setup", "skip_worktree_setup"),
     Flag("-e, --endpoint <url>", "endpoint", "value"),
     Flag("--add-dir <path>", "add_dirs", "list"),
+    # A per-run plugin folder (docs/protocol.md §1, §9): its servers and hooks (_plugins.py).
+    Flag("--plugin-dir <path>", "plugin_dirs", "list"),
     Flag("--min-version <version>", "min_version", "value"),
     Flag("--list-models", "list_models"),
     # Hidden in the real CLI's help (docs/protocol.md §1, "Hidden flags"): with the json
@@ -120,6 +122,7 @@ class Options:
         self.skip_worktree_setup = False
         self.endpoint: str | None = None
         self.add_dirs: list[str] = []
+        self.plugin_dirs: list[str] = []
         self.min_version: str | None = None
         self.list_models = False
         self.show_thinking = False

@@ -1,11 +1,13 @@
 """Hooks in print mode, run for real as the contract says the CLI runs them
 (docs/protocol.md §6; fake_agent/scenarios/README.md "Hooks").
 
-- Files: the user's ``$HOME/.cursor/hooks.json`` (commands run from ``~/.cursor/``) and,
-  in a trusted workspace, ``<workspace>/.cursor/hooks.json`` (commands run from the
-  workspace). A file needs ``"version": 1`` and a ``hooks`` object of **flat** lists; a file
-  without version 1 is rejected whole (one stderr line), a nested Claude-style group or a
-  ``prompt`` entry never fires.
+- Files: the user's ``$HOME/.cursor/hooks.json`` (commands run from ``~/.cursor/``),
+  in a trusted workspace ``<workspace>/.cursor/hooks.json`` (commands run from the
+  workspace), and each ``--plugin-dir`` plugin's ``hooks/hooks.json`` (commands run from
+  the plugin's folder; ``_plugins.py``); none in a ``no-hooks`` build. A file needs
+  ``"version": 1`` and a ``hooks`` object of **flat** lists; a file without version 1 is
+  rejected whole (one stderr line), a nested Claude-style group or a ``prompt`` entry
+  never fires.
 - Each entry's ``command`` runs through ``sh -c``, the payload as one JSON object on stdin,
   the answer read from stdout, within ``timeout`` seconds (default
   :data:`DEFAULT_TIMEOUT`).
@@ -187,13 +189,24 @@ def _denies(answer: dict[str, Any]) -> bool:
     return answer.get("permission") == "deny" or claude
 
 
+def print_mode_files(
+    workspace: str, trusted: bool, plugin_files: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """``(hooks file, where its commands run)`` of a print run, in the order their answers
+    rank: the project's (only in a trusted workspace; project over user, §6.1), the
+    user's, then the plugins' (``_plugins.py``; where the real CLI ranks them is unknown)."""
+    user_dir = os.path.join(os.path.expanduser("~"), ".cursor")
+    files = [(os.path.join(workspace, ".cursor", "hooks.json"), workspace)] if trusted else []
+    return [*files, (os.path.join(user_dir, "hooks.json"), user_dir), *plugin_files]
+
+
 class Hooks:
     """The hooks of one run: read once, fired as the run goes."""
 
     def __init__(
         self,
+        files: list[tuple[str, str]],
         workspace: str,
-        trusted: bool,
         session_id: str,
         model: str,
         environ: Mapping[str, str],
@@ -205,10 +218,7 @@ class Hooks:
         self._env.update(
             CURSOR_PROJECT_DIR=workspace, CLAUDE_PROJECT_DIR=workspace, CURSOR_VERSION=VERSION
         )
-        user_dir = os.path.join(os.path.expanduser("~"), ".cursor")
-        files = [(os.path.join(workspace, ".cursor", "hooks.json"), workspace)] if trusted else []
-        files.append((os.path.join(user_dir, "hooks.json"), user_dir))
-        # Project entries first: on a conflict the project's answer wins over the user's.
+        # In the order of ``files``: on a conflict the first file's answer wins.
         self._entries: dict[str, list[Entry]] = {}
         for path, cwd in files:
             for event, entries in _entries_of(path, cwd).items():

@@ -12,9 +12,10 @@ decides, in this order:
    is ``rejected`` with the hooks' reason; an ``updated_input`` replaces the arguments;
 2. the permission rule (:func:`._mcp_config.permission`) refuses: ``rejected`` with an
    empty reason (the shape of a rejected MCP call is unseen; this is the shell's);
-3. the server is started (once per run, at its first call), ``initialize``,
-   ``notifications/initialized``, ``tools/list``; a failure: an ``error`` outcome with the
-   message, and the server counts as failed for the rest of the run;
+3. the server was started at the start of the run (:meth:`McpServers.open_all`, before
+   the first event: print runs wait for their stdio servers, docs/protocol.md §7), with
+   ``initialize``, ``notifications/initialized``, ``tools/list``; one that failed then:
+   an ``error`` outcome with the message (it counts as failed for the whole run);
 4. a tool the server did not list: an ``error`` outcome;
 5. ``tools/call``: ``success`` ``{content: [{text: {text}}], isError}``; an error answer:
    an ``error`` outcome ``MCP error <code>: <message>``.
@@ -37,7 +38,8 @@ from ._mcp_config import ServerEntry, find_servers, permission
 
 
 class McpServers:
-    """The MCP servers of one run (or one ACP session): found once, started on demand."""
+    """The MCP servers of one run (or one ACP session): found once, all started at its
+    start (:meth:`open_all`), or one at its first need (:meth:`connection`)."""
 
     def __init__(
         self,
@@ -61,6 +63,31 @@ class McpServers:
             self._entries = find_servers(self.workspace, self._approve, self.environ)
         return self._entries
 
+    def _spawn(self, name: str) -> McpConnection:
+        """Start the server ``name`` (not yet spoken to); a failure is remembered."""
+        entry = self.entries.get(name)
+        if entry is None:
+            raise McpError(f'MCP server "{name}" is not configured')
+        try:
+            if entry.command is None:
+                raise McpError(f'MCP server "{name}" has no command (the fake runs stdio only)')
+            env = entry.environment(self.environ)
+            connection = McpConnection(name, [entry.command, *entry.args], env, self.workspace)
+        except McpError as exc:
+            self._failed[name] = str(exc)
+            raise
+        self._running[name] = connection
+        return connection
+
+    def _open(self, connection: McpConnection) -> None:
+        """``initialize`` ... ``tools/list``; a failure ends the server and is remembered."""
+        try:
+            connection.open(self.timeout)
+        except McpError as exc:
+            self._failed[connection.name] = str(exc)
+            self._end(connection.name)
+            raise
+
     def connection(self, name: str) -> McpConnection:
         """The running server ``name``, started and opened at the first need.
 
@@ -72,28 +99,26 @@ class McpServers:
         running = self._running.get(name)
         if running is not None:
             return running
-        entry = self.entries.get(name)
-        if entry is None:
-            raise McpError(f'MCP server "{name}" is not configured')
-        try:
-            if entry.command is None:
-                raise McpError(f'MCP server "{name}" has no command (the fake runs stdio only)')
-            env = entry.environment(self.environ)
-            connection = McpConnection(name, [entry.command, *entry.args], env, self.workspace)
-            self._running[name] = connection
-            connection.open(self.timeout)
-        except McpError as exc:
-            self._failed[name] = str(exc)
-            self._end(name)
-            raise
+        connection = self._spawn(name)
+        self._open(connection)
         return connection
 
     def open_all(self) -> None:
-        """Start and open every configured server now (ACP's ``session/new``); one that
-        fails is remembered as failed, the others go on."""
+        """Start and open every configured server now (a print run's start, ACP's
+        ``session/new``): all are started first, so that slow ones start side by side,
+        then each is spoken to in turn. One that fails is remembered as failed (its calls
+        get its error), the others go on."""
+        started = []
         for name in self.entries:
+            if name in self._running or name in self._failed:
+                continue
             try:
-                self.connection(name)
+                started.append(self._spawn(name))
+            except McpError:
+                continue
+        for connection in started:
+            try:
+                self._open(connection)
             except McpError:
                 continue
 

@@ -4,7 +4,9 @@
   each of its parents, only with ``--approve-mcps`` (silently skipped otherwise, as the
   real CLI does), and the user file ``$HOME/.cursor/mcp.json``, loaded without approval.
   The first definition of a name wins, in the documented order project → global →
-  nested: the workspace's own file, then the user file, then the parents' files.
+  nested: the workspace's own file, then the user file, then the parents' files, then
+  the ``mcp.json`` files of ``--plugin-dir`` plugins (``_plugins.py``; where the real CLI
+  ranks them is unknown).
 - :func:`expand`: ``${env:NAME}``, ``${userHome}``, ``${workspaceFolder}``,
   ``${workspaceFolderBasename}``, ``${pathSeparator}`` / ``${/}`` in ``command``,
   ``args`` and ``env`` (anything else is left as written).
@@ -21,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._fleet import CONFIG_NAME, config_dir
@@ -132,11 +134,14 @@ def _servers_of(path: str) -> dict[str, Any]:
 
 
 def find_servers(
-    workspace: str, approve: bool, environ: Mapping[str, str]
+    workspace: str,
+    approve: bool,
+    environ: Mapping[str, str],
+    plugin_files: Sequence[str] = (),
 ) -> dict[str, ServerEntry]:
     """Every server the run may use, by name (see the module's docstring for the order)."""
     projects = _project_files(workspace) if approve else []
-    order = [*projects[:1], user_file(), *projects[1:]]
+    order = [*projects[:1], user_file(), *projects[1:], *plugin_files]
     servers: dict[str, ServerEntry] = {}
     for path in order:
         for name, entry in _servers_of(path).items():

@@ -9,15 +9,18 @@ import sys
 import time
 from typing import Any
 
+from ._build import Build, Quirk, build_of
 from ._credentials import credentials
 from ._directives import missing_environment, run_directive
 from ._faults import seconds_env, stdin_delay
 from ._flags import Options
 from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, current_config, logged_in, write_config
-from ._hooks import Hooks
+from ._hooks import Hooks, print_mode_files
 from ._mcp_call import McpServers
+from ._mcp_config import find_servers
 from ._model_choice import Choice, choose, save
 from ._models import DEFAULT_MODEL, FAKE_MODELS, VERSION
+from ._plugins import load_plugins, plugin_hook_files, plugin_server_files
 from ._render import Renderer, make_renderer
 from ._reply import with_reply
 from ._scenario import ScenarioError, load_scenario, pick_scenario, scenario_path
@@ -47,17 +50,14 @@ class _Run:
         init: dict[str, Any],
         given: list[str],
         options: Options,
+        build: Build,
+        signed_in: bool,
     ) -> None:
         self.exit_code = 0
         self.credentials = given
         self.workspace = str(init["cwd"])
         self.force = options.force
-        self.mcp = McpServers(self.workspace, options.approve_mcps, os.environ)
-        # Every run that plays passed the trust check (--trust, --yolo or -f): the
-        # project's hooks run (docs/protocol.md §6.1: only in a trusted workspace).
-        trusted = options.trust or options.force
-        model = options.model or DEFAULT_MODEL
-        self.hooks = Hooks(self.workspace, trusted, session_id, model, os.environ)
+        self.mcp, self.hooks = _channels(options, self.workspace, session_id, build, signed_in)
         self._renderer = renderer
         #: The run's session id (every event's ``session_id``).
         self.session_id = session_id
@@ -87,6 +87,30 @@ class _Run:
     def stderr_text(self, text: str) -> None:
         """Write to stderr."""
         write_stderr(text)
+
+
+def _channels(
+    options: Options, workspace: str, session_id: str, build: Build, signed_in: bool
+) -> tuple[McpServers, Hooks]:
+    """The run's MCP servers and hooks, from every source the build honours. A CLI that
+    is not signed in runs no hook (docs/protocol.md §6.1) and, in the fake, starts no
+    server either (it only prints that it is signed out)."""
+    plugins = load_plugins(options.plugin_dirs, build)
+    approve = options.approve_mcps
+    if signed_in and not build.has(Quirk.NO_MCP):
+        plugin_files = plugin_server_files(plugins, approve, build)
+        entries = find_servers(workspace, approve, os.environ, plugin_files)
+    else:
+        entries = {}
+    mcp = McpServers(workspace, approve, os.environ, entries)
+    # Every run that plays passed the trust check (--trust, --yolo or -f): the
+    # project's hooks run (docs/protocol.md §6.1: only in a trusted workspace).
+    trusted = options.trust or options.force
+    files = print_mode_files(workspace, trusted, plugin_hook_files(plugins))
+    if not signed_in or build.has(Quirk.NO_HOOKS):
+        files = []
+    model = options.model or DEFAULT_MODEL
+    return mcp, Hooks(files, workspace, session_id, model, os.environ)
 
 
 def _set_prompt(event: dict[str, Any], prompt: str) -> None:
@@ -161,6 +185,7 @@ def run_headless(options: Options) -> int:
         delay = stdin_delay(os.environ)
         config_delay = seconds_env(os.environ, CONFIG_WRITE_DELAY_ENV)
         logged_in(options.api_key, os.environ)  # checks $FAKE_AGENT_REQUIRE_LOGIN
+        build = build_of(os.environ)  # checks $FAKE_AGENT_BUILD, $FAKE_AGENT_PLUGIN_SERVERS
     except ValueError as exc:
         # The fake's own setup is wrong, as with a bad scenario: exit 2, no output.
         write_stderr(f"fake_agent: {exc}\n")
@@ -197,7 +222,8 @@ def run_headless(options: Options) -> int:
     except ScenarioError as exc:
         write_stderr(f"fake_agent: {exc}\n")
         return 2
-    if not logged_in(options.api_key, os.environ):
+    signed_in = logged_in(options.api_key, os.environ)
+    if not signed_in:
         # Played like the scenario, so that its text is the same in every format.
         scenario = load_scenario(scenario_path("not_logged_in"))
     # A bare `--resume` and `--continue` (the latest chat) resume too.
@@ -215,9 +241,12 @@ def run_headless(options: Options) -> int:
     )
     given = credentials(options.api_key, options.headers, os.environ)
     init = _init_facts(options, workspace, choice)
-    run = _Run(renderer, _session_id(options), prompt, init, given, options)
+    run = _Run(renderer, _session_id(options), prompt, init, given, options, build, signed_in)
     try:
+        # Both before the first event (the init line): sessionStart fires at the start
+        # (§6.2), and print runs wait for their stdio servers to start (§7).
         run.hooks.session_start()
+        run.mcp.open_all()
         for step in scenario.steps:
             if "fake" in step:
                 run_directive(step, run)

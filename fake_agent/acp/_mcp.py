@@ -6,6 +6,10 @@
 sse entries are accepted and never contacted. The ``mcp_call`` step calls a tool as a
 permission-gated ``other`` tool call titled ``<server>-<tool>: <tool>`` whose permission
 request shows the arguments as a fenced JSON block.
+
+``--plugin-dir`` plugins are not read under ACP: neither their hooks (reported not loaded,
+docs/acp.md §3.14) nor their servers (unknown; ``session/new``'s ``mcpServers`` is ACP's
+channel). A ``no-mcp`` build (``_build.py``) starts no server.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import uuid
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from .._build import Quirk, build_of
 from .._mcp_call import McpServers, result_text
 from .._mcp_client import McpError
 from .._mcp_config import ServerEntry, rule
@@ -45,8 +50,10 @@ def stdio_entries(servers: list[Any]) -> dict[str, ServerEntry]:
 
 
 def connect(servers: list[Any], cwd: str, environ: Mapping[str, str]) -> McpServers:
-    """Start and open every stdio server of a ``session/new`` / ``session/load`` now."""
-    connected = McpServers(cwd, False, environ, stdio_entries(servers))
+    """Start and open every stdio server of a ``session/new`` / ``session/load`` now
+    (none in a ``no-mcp`` build: every call then finds its server not configured)."""
+    entries = {} if build_of(environ).has(Quirk.NO_MCP) else stdio_entries(servers)
+    connected = McpServers(cwd, False, environ, entries)
     connected.open_all()
     return connected
 

@@ -9,7 +9,9 @@ server's ``argv`` (after PIDFILE), ``cwd``, the value of ``$ECHO_VALUE``, the
 (status 3); ``stuck`` reads nothing and never ends by itself; ``linger`` serves, then stays
 alive after stdin closes; ``error`` answers ``tools/call`` with a JSON-RPC error;
 ``noisy`` sends garbage, a notification and a ping before each answer; ``bad_list``
-answers ``tools/list`` with ``tools`` that is no list.
+answers ``tools/list`` with ``tools`` that is no list. With ``$ECHO_LOG`` set, each
+message's method (``answer`` for an answer) is appended to that file as a line, before
+the server answers it: a test reads what the server was asked, and when.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         seen.append(message.get("method", "answer"))
+        if os.environ.get("ECHO_LOG"):
+            with open(os.environ["ECHO_LOG"], "a") as file:
+                file.write(seen[-1] + "\n")
         if "id" not in message:
             continue
         method = message.get("method")

@@ -21,6 +21,8 @@ from proctable import is_running, settles
 from fake_agent import SCENARIOS_DIR
 
 WAIT = 60
+#: What a server is asked when the run starts it.
+HANDSHAKE = ["initialize", "notifications/initialized", "tools/list"]
 ECHO = str(Path(__file__).with_name("mcp_echo_server.py"))
 TOOLS = str(ROOT / "tests" / "extend" / "tools_server.py")
 
@@ -37,10 +39,16 @@ class Place:
         for path in (self.home, self.config, self.workspace):
             path.mkdir(parents=True)
         self.pid_file = root / "server.pid"
+        self.log = root / "server.log"
 
     def echo(self, *argv: str, **env: str) -> dict[str, Any]:
-        """An mcp.json entry for the echo server."""
+        """An mcp.json entry for the echo server (logging what it is asked to ``log``)."""
+        env.setdefault("ECHO_LOG", str(self.log))
         return {"command": sys.executable, "args": [ECHO, str(self.pid_file), *argv], "env": env}
+
+    def asked(self) -> list[str]:
+        """What the echo servers were asked, in order (their ``$ECHO_LOG``)."""
+        return self.log.read_text().split() if self.log.exists() else []
 
     def servers(self, where: Path, **entries: Any) -> None:
         """Write ``<where>/.cursor/mcp.json``."""
@@ -279,11 +287,13 @@ def test_the_entry_env_is_added_to_the_fakes_environment(place: Place) -> None:
 # ----------------------------------------------------------------------------- permission
 
 
-def test_without_force_an_uncovered_call_is_rejected_and_no_server_starts(place: Place) -> None:
+def test_without_force_an_uncovered_call_is_rejected_and_never_reaches_the_server(
+    place: Place,
+) -> None:
     place.servers(place.home, echo=place.echo())
     proc = place.run(call(), flags=())
     assert outcome(proc) == {"rejected": {"reason": ""}}
-    assert not place.pid_file.exists()
+    assert place.asked() == HANDSHAKE  # started with the run, never called
 
 
 def test_without_force_an_mcp_allow_rule_lets_the_call_run(place: Place) -> None:
@@ -341,11 +351,12 @@ def test_a_server_that_never_answers_is_an_error_outcome_and_is_ended(place: Pla
     assert settles(lambda: not is_running(place.server_pid()))
 
 
-def test_no_server_starts_when_the_scenario_calls_none(place: Place) -> None:
+def test_every_server_starts_with_the_run_even_when_the_scenario_calls_none(place: Place) -> None:
     place.servers(place.home, echo=place.echo())
     proc = place.run()
     assert proc.returncode == 0
-    assert not place.pid_file.exists()
+    assert place.asked() == HANDSHAKE
+    assert place.pid_file.read_text().split()[1:] == ["ended"]
 
 
 def test_the_server_ends_with_the_run_by_closing_its_stdin(place: Place) -> None:
