@@ -259,7 +259,10 @@ def test_extra_args_is_a_list_of_strings(extra_args: object, message: str) -> No
     [
         ({"mode": "agent"}, "mode must be one of 'plan', 'ask', got 'agent'"),
         ({"sandbox": "on"}, "sandbox must be one of 'enabled', 'disabled', got 'on'"),
-        ({"tools_channel": "project"}, "tools_channel must be one of 'plugin', 'home', got 'project'"),
+        (
+            {"tools_channel": "project"},
+            "tools_channel must be one of 'plugin', 'home', got 'project'",
+        ),
         (
             {"output_format": "yaml"},
             "output_format must be one of 'stream-json', 'json', 'text', got 'yaml'",
