@@ -1,5 +1,6 @@
-"""The HOME and config dir of a print-mode run given tools (``_transport/tools_home.py``,
-docs/extend.md "Print mode"): what the CLI finds there, and what it cannot reach."""
+"""The HOME and config dir of a print-mode run given tools on the ``"home"`` channel
+(``_transport/tools_home.py``, docs/extend.md "Print mode"): what the CLI finds there,
+and what it cannot reach."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def real_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
 
 @pytest.fixture
 async def started(real_home: Path) -> AsyncIterator[tuple[RunTools, Invocation]]:
-    options = AgentOptions(tools=[ping])
+    options = AgentOptions(tools=[ping], tools_channel="home")
     environ = {"HOME": str(real_home), "PATH": "/bin"}
     invocation = build_invocation("p", options, binary="cursor-agent", environ=environ)
     tools, started_invocation = with_tools(invocation, options)
