@@ -132,6 +132,15 @@ def run_command(options: Options) -> int:
         return 1
     if command == "acp":
         return _acp(options)
+    if command == "mcp":
+        from ._mcp_command import run_mcp
+
+        try:
+            _, operands, _ = scan(options.command_args, (_HELP_FLAG,))
+        except FlagError as exc:
+            write_stderr(f"{exc}\n")
+            return 1
+        return run_mcp(options, operands)
     flags = _COMMAND_FLAGS[command]
     try:
         values, operands, _ = scan(options.command_args, flags)

@@ -84,6 +84,7 @@ COMMANDS: tuple[str, ...] = (
     "whoami",
     "about",
     "create-chat",
+    "mcp",
     "ls",
     "resume",
     "acp",

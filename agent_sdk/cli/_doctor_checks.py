@@ -59,12 +59,16 @@ async def run_checks(
     """The checks, in order; what they saw goes into ``seen`` (the report's data)."""
     checks: list[Check] = []
     seen["tools_channel"] = options.tools_channel
-    steps = [_binary, _version, _signed_in, _channel]
+    steps = [
+        ("binary", _binary),
+        ("version", _version),
+        ("signed in", _signed_in),
+        (f"tools channel ({options.tools_channel})", _channel),
+    ]
     if probe_run:
-        steps.append(_probe_run)
+        steps.append(("probe run", _probe_run))
     failed = False
-    for step in steps:
-        name = step.__name__.strip("_").replace("_", " ")
+    for name, step in steps:
         if failed:
             checks.append(Check(name, Outcome.SKIPPED, "an earlier check failed"))
             continue
@@ -168,11 +172,16 @@ async def _probe_run(options: AgentOptions, seen: dict[str, Any]) -> Check:
     try:
         result = await run_async(PROBE_PROMPT, options=given)
     except AgentError as exc:
-        seen["events"] = [msgspec.to_builtins(e) for e in exc.events]
+        seen["events"] = [_wire(e) for e in exc.events]
         return Check("probe run", Outcome.FAILED, str(exc).splitlines()[0])
-    seen["events"] = [msgspec.to_builtins(e) for e in result.events]
+    seen["events"] = [_wire(e) for e in result.events]
     ours = [call for call in result.tool_calls if call.custom_tool is not None]
     if not ours:
         return Check("probe run", Outcome.FAILED, "the agent never called the probe tool")
     events = ", ".join(entry["event"] for entry in fired)
     return Check("probe run", Outcome.OK, f"the tool ran; hooks fired: {events}")
+
+
+def _wire(event: object) -> Any:
+    """An event as JSON values (its ``msgspec.Raw`` parts included)."""
+    return msgspec.json.decode(msgspec.json.encode(event))

@@ -84,7 +84,8 @@ def doctor_main(argv: list[str], out: TextIO, err: TextIO) -> int:
 def _print_table(checks: list[Check], out: TextIO) -> None:
     width = max(len(check.name) for check in checks)
     for check in checks:
-        out.write(f"{check.name.ljust(width)}  {_MARKS[check.outcome]:<7} {check.said}\n")
+        said = check.said.splitlines()[0] if check.said else ""  # the whole in --report
+        out.write(f"{check.name.ljust(width)}  {_MARKS[check.outcome]:<7} {said}\n")
 
 
 def _write_report(path: Path, checks: list[Check], seen: dict[str, Any], options: Any) -> None:
