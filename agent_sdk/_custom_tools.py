@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ._tool_call_events import ToolCallCompleted, set_custom_tool
+from ._tool_call_events import ToolCallCompleted, ToolCallStarted, set_custom_tool
 from .extend._served import Claims
 from .tools import McpArgs
 
@@ -22,11 +22,20 @@ def claims_of(transport: object) -> Claims | None:
 
 
 def mark(claims: Claims, events: Iterable[object]) -> None:
-    """Give each completed ``mcpToolCall`` of ``events`` its recorded call, if any."""
+    """Give each completed ``mcpToolCall`` of ``events`` its recorded call, if any. A
+    completion without ``args`` (docs/protocol.md §3.4: a refused call's had none) is
+    paired by the arguments of its started event."""
     for event in events:
+        if type(event) is ToolCallStarted and event.kind == "mcpToolCall":
+            if isinstance(event.args, McpArgs):
+                claims.started[event.call_id] = event.args
+            continue
         if type(event) is not ToolCallCompleted or event.kind != "mcpToolCall":
             continue
+        started = claims.started.pop(event.call_id, None)
         args = event.args
+        if not isinstance(args, McpArgs) or args.tool_name is None:
+            args = started
         if isinstance(args, McpArgs):
             found = claims.claim(args.tool_name, args.args)
             if found is not None:

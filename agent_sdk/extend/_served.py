@@ -47,6 +47,8 @@ class Claims:
     def __init__(self, recorded: list[CustomToolCall]) -> None:
         self._recorded = recorded
         self._claimed: set[int] = set()
+        self.started: dict[str, Any] = {}
+        """The arguments of each started ``mcpToolCall`` not completed yet, by call id."""
 
     def claim_first(self, tool: str) -> CustomToolCall | None:
         """The first recorded call of ``tool`` not claimed yet, whatever its arguments:
