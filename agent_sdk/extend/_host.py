@@ -11,10 +11,13 @@ tools reach the CLI").
   hold it): a system task on trio, a task on asyncio. Tools run in that loop, as the user's
   own code does.
 - Each connection must first send the run's token as one line (compared with
-  ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Then it is
-  one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may connect
-  more than once. A first line ``<token> hook`` is one hook call instead (the relay's
-  ``hook`` mode), answered with the run's :class:`Hooks` (``_hook_calls.py``).
+  ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Its peer
+  must then be the relay a CLI started for this host (``_peers.py``: the token alone is
+  also in the environment of every shell command the agent runs); any other is closed,
+  nothing served, and the refusal logged in words (``agent_sdk.extend``, WARNING). Then
+  it is one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may
+  connect more than once. A first line ``<token> hook`` is one hook call instead (the
+  relay's ``hook`` mode), answered with the run's :class:`Hooks` (``_hook_calls.py``).
 - :meth:`ToolHost.close` (synchronous, idempotent) stops serving and removes the directory.
 
 Each call answered is recorded (:attr:`ToolHost.calls`), for the run to tell which
@@ -41,6 +44,7 @@ import anyio
 import anyio.abc
 import msgspec
 
+from .._log import log
 from .._owner import PREFIXES, mark, sweep
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
@@ -48,6 +52,7 @@ from ._hook_calls import hook_call
 from ._hooks import Hooks
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
+from ._peers import Peer, PeerCheck, cli_relay, peer_of
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
 from ._stdio import serve
@@ -78,6 +83,7 @@ TOKEN_LINE_MAX = 1024  # bytes the first line may take: a token is 43
 TOKEN_WAIT = 10.0  # seconds a connection gets to send it
 ACCEPT_PAUSE = 0.1  # seconds before accepting again after accept() failed
 CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring cancellation)
+WARNING = 30  # logging's level, as a constant (docs/traces.md, "Logging")
 
 # Open and not yet closed: closed at interpreter exit (``_transport/subprocess.py``). A
 # forked child starts with none: they are its parent's (docs/lifecycle.md, "When the
@@ -145,6 +151,8 @@ class ToolHost:
         redact: applied to every error text sent back (the run's redaction).
         token: the run's secret, when the run made it already (:func:`new_token`, so its
             redaction masks it); else one is made here.
+        peers: who may connect (``_peers.py``); by default only the relay a CLI started
+            for this host (its environment holds ``token``).
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -157,6 +165,7 @@ class ToolHost:
         hooks: Hooks | None = None,
         redact: Callable[[str], str] = unchanged,
         token: str | None = None,
+        peers: PeerCheck = cli_relay,
     ) -> None:
         self._tools = list(tools)
         McpServer(self._tools)  # checks them now, not at the first connection
@@ -166,6 +175,7 @@ class ToolHost:
         program, never sent to the agent."""
         self._redact = redact
         self._token = token or new_token()
+        self._peers = peers
         self.state = HostState.NEW
         self.calls: list[CustomToolCall] = []
         """The calls answered, in the order they were."""
@@ -279,12 +289,13 @@ class ToolHost:
                         except OSError:  # out of descriptors, an aborted connection
                             await anyio.sleep(ACCEPT_PAUSE)  # then try again: never end
                             continue
+                        peer = peer_of(conn)  # as the kernel saw it connect
                         fd = conn.detach()
                         # Held here, not only by the task: one cancelled before its first
                         # step never runs its own cleanup.
                         receive, send = FdReceiveStream(fd), FdSendStream(os.dup(fd))
                         opened += (receive, send)
-                        group.start_soon(self._connection, receive, send)
+                        group.start_soon(self._connection, receive, send, peer)
         finally:
             with anyio.CancelScope(shield=True):
                 for stream in opened:
@@ -293,7 +304,9 @@ class ToolHost:
             if self._done is not None:
                 self._done.set()
 
-    async def _connection(self, receive: FdReceiveStream, send: FdSendStream) -> None:
+    async def _connection(
+        self, receive: FdReceiveStream, send: FdSendStream, peer: Peer | None
+    ) -> None:
         try:
             # A peer gone mid-write or mid-read (ECONNRESET), or any failure of one
             # connection, ends that connection only: never the host of the run.
@@ -302,6 +315,13 @@ class ToolHost:
                 if admitted is None:
                     return
                 mode, rest = admitted
+                refused = self._peers(peer, mode, self._token)
+                if refused is not None:
+                    # Words only: never the token, nor the peer's argv (it may hold it).
+                    pid = peer.pid if peer is not None else 0
+                    why = "refused a connection to a run's tools from pid %d: %s"
+                    log("extend", WARNING, why, pid, refused)
+                    return
                 if mode == HOOK_MODE:
                     stream = _Prefixed(rest, receive)
                     await send.send(await hook_call(self.hooks, stream, self.hook_errors))
