@@ -44,15 +44,15 @@ import anyio
 import anyio.abc
 import msgspec
 
-from .._log import log
 from .._owner import PREFIXES, mark, sweep
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
+from ._first_line import Prefixed, split_token
 from ._hook_calls import hook_call
 from ._hooks import Hooks
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
-from ._peers import Peer, PeerCheck, cli_relay, peer_of
+from ._peers import Peer, PeerCheck, admits, cli_relay, peer_of
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
 from ._stdio import serve
@@ -79,11 +79,9 @@ the ACP permission title of one of them is ``agent_sdk-<tool>: <tool>`` (docs/ac
 §3.11)."""
 PREFIX = PREFIXES[3]
 """How the names of the hosts' directories begin (in the system's temp dir)."""
-TOKEN_LINE_MAX = 1024  # bytes the first line may take: a token is 43
 TOKEN_WAIT = 10.0  # seconds a connection gets to send it
 ACCEPT_PAUSE = 0.1  # seconds before accepting again after accept() failed
 CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring cancellation)
-WARNING = 30  # logging's level, as a constant (docs/traces.md, "Logging")
 
 # Open and not yet closed: closed at interpreter exit (``_transport/subprocess.py``). A
 # forked child starts with none: they are its parent's (docs/lifecycle.md, "When the
@@ -111,35 +109,6 @@ class HostState(enum.Enum):
     OPEN = "open"  # the socket listens
     SERVING = "serving"  # a task accepts connections
     CLOSED = "closed"
-
-
-def split_token(data: bytes) -> tuple[bytes, bytes] | None:
-    """The first line of ``data`` (without its newline) and what follows it; ``None``
-    while no newline came. Raises ``ValueError`` when the line is longer than a token
-    can be."""
-    end = data.find(b"\n", 0, TOKEN_LINE_MAX + 1)
-    if end < 0:
-        if len(data) > TOKEN_LINE_MAX:
-            raise ValueError("the first line is longer than a token")
-        return None
-    return data[:end], data[end + 1 :]
-
-
-class _Prefixed(anyio.abc.ByteReceiveStream):
-    """A stream whose first bytes were read already (what came after the token)."""
-
-    def __init__(self, first: bytes, rest: anyio.abc.ByteReceiveStream) -> None:
-        self._first = first
-        self._rest = rest
-
-    async def receive(self, max_bytes: int = 65536) -> bytes:
-        if self._first:
-            data, self._first = self._first, b""
-            return data
-        return await self._rest.receive(max_bytes)
-
-    async def aclose(self) -> None:
-        await self._rest.aclose()
 
 
 class ToolHost:
@@ -315,19 +284,14 @@ class ToolHost:
                 if admitted is None:
                     return
                 mode, rest = admitted
-                refused = self._peers(peer, mode, self._token)
-                if refused is not None:
-                    # Words only: never the token, nor the peer's argv (it may hold it).
-                    pid = peer.pid if peer is not None else 0
-                    why = "refused a connection to a run's tools from pid %d: %s"
-                    log("extend", WARNING, why, pid, refused)
+                if not admits(self._peers, peer, mode, self._token):
                     return
                 if mode == HOOK_MODE:
-                    stream = _Prefixed(rest, receive)
+                    stream = Prefixed(rest, receive)
                     await send.send(await hook_call(self.hooks, stream, self.hook_errors))
                 elif not mode:
                     server = McpServer(self._tools, redact=self._redact, observe=self._record)
-                    await serve(server, _Prefixed(rest, receive), send)
+                    await serve(server, Prefixed(rest, receive), send)
         finally:
             await receive.aclose()
             await send.aclose()

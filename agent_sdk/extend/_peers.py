@@ -42,9 +42,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from .._log import log
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, TOKEN_ENV
 
-__all__ = ["Peer", "PeerCheck", "cli_relay", "peer_of"]
+__all__ = ["Peer", "PeerCheck", "admits", "cli_relay", "peer_of"]
+
+WARNING = 30  # logging's level, as a constant: its import is the program's choice
 
 #: The mode word of the relay's argv for each mode its first line names.
 _MODE_WORDS = {b"": b"mcp", HOOK_MODE: b"hook"}
@@ -84,6 +87,18 @@ def peer_of(sock: socket.socket) -> Peer | None:
     except (OSError, struct.error):
         return None
     return None
+
+
+def admits(check: PeerCheck, peer: Peer | None, mode: bytes, token: str) -> bool:
+    """Whether ``check`` lets ``peer`` in; a refusal is logged in words on
+    ``agent_sdk.extend`` (WARNING): never the token, nor the peer's argv (it may hold it)."""
+    refused = check(peer, mode, token)
+    if refused is not None:
+        pid = peer.pid if peer is not None else 0
+        log(
+            "extend", WARNING, "refused a connection to a run's tools from pid %d: %s", pid, refused
+        )
+    return refused is None
 
 
 def cli_relay(peer: Peer | None, mode: bytes, token: str) -> str | None:
