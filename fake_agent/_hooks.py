@@ -116,16 +116,41 @@ def _matches(matcher: str | None, subject: str, search: bool) -> bool:
     return bool(pattern.search(subject) if search else pattern.fullmatch(subject))
 
 
-class _HookGroup:
-    """A running hook's process group: killed whole at its timeout, and by the fake's
-    ``kill`` directive or a SIGTERM while it runs (:func:`._mcp_client.track`)."""
+class _HookProcess:
+    """A running hook, in the fake's own process group and session as the CLI's hooks
+    are (docs/protocol.md §6.3: they inherit the CLI's environment; a group or session of
+    their own is nowhere reported): killed with every process below it at its timeout,
+    and by the fake's ``kill`` directive or a SIGTERM while it runs
+    (:func:`._mcp_client.track`)."""
 
-    def __init__(self, pgid: int) -> None:
-        self.pgid = pgid
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
 
     def end(self, grace: float = 0.0) -> None:
-        with contextlib.suppress(OSError):
-            os.killpg(self.pgid, signal.SIGKILL)
+        for pid in [*_below(self.pid), self.pid]:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _below(pid: int) -> list[int]:
+    """The processes below ``pid``, deepest last (Linux: ``/proc``; elsewhere none)."""
+    found: list[int] = []
+    parents = [pid]
+    while parents:
+        parent = parents.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children", "rb") as file:
+                    children = [int(child) for child in file.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += children
+            parents += children
+    return found
 
 
 def _run(entry: Entry, payload: dict[str, Any], env: dict[str, str]) -> _Answer:
@@ -133,7 +158,6 @@ def _run(entry: Entry, payload: dict[str, Any], env: dict[str, str]) -> _Answer:
 
     data = json.dumps(payload).encode("utf-8")
     try:
-        # Its own group, so that a timeout ends what `sh -c` started too.
         proc = subprocess.Popen(
             ["/bin/sh", "-c", entry.command],
             stdin=subprocess.PIPE,
@@ -141,21 +165,24 @@ def _run(entry: Entry, payload: dict[str, Any], env: dict[str, str]) -> _Answer:
             stderr=subprocess.PIPE,
             cwd=entry.cwd,
             env=env,
-            start_new_session=True,
         )
     except OSError as exc:
         return _Answer(127, "", str(exc))
-    group = _HookGroup(proc.pid)
-    track(group)
+    running = _HookProcess(proc.pid)
+    track(running)
     try:
         out, err = proc.communicate(data, timeout=entry.timeout)
     except subprocess.TimeoutExpired:
-        group.end()
-        proc.communicate()
+        running.end()
+        proc.wait()
+        # Not read to their end: a process the hook left behind, no longer below it,
+        # may hold them open.
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
         return _Answer(None, "", "")
     finally:
-        untrack(group)
-        group.end()  # whatever the hook left running in its group
+        untrack(running)
     return _Answer(proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
 
 

@@ -29,6 +29,7 @@ from gitrepo import git
 from agent_sdk._owner import PREFIXES
 from agent_sdk.extend import Hooks, tool
 from agent_sdk.extend._host import ToolHost
+from agent_sdk.extend._peers import Peer
 from agent_sdk.fleet import Fleet, TaskSucceeded
 
 if TYPE_CHECKING:  # the official MCP client: imported by the tests that use it alone
@@ -190,12 +191,21 @@ def program_started(
         parent.communicate()
 
 
+def anyone(peer: Peer | None, mode: bytes, token: str) -> None:
+    """A host's check of its peers that lets every process in: for the tests of what a
+    host serves, whose clients are the tests' own processes, not a CLI's relays
+    (``extend/_peers.py`` is tested by itself, tests/extend/test_peers.py)."""
+    return None
+
+
 @contextlib.asynccontextmanager
 async def serving(
     tools: Sequence[Any] = (), hooks: Hooks | None = None, **host_options: Any
 ) -> AsyncIterator[ToolHost]:
     """A ``ToolHost`` of ``tools`` and ``hooks`` (and ``host_options``, as ``redact``)
-    open and serving in this process, closed at the end."""
+    open and serving in this process, closed at the end; unless ``peers`` is given, it
+    serves any process (:func:`anyone`)."""
+    host_options.setdefault("peers", anyone)
     host = ToolHost(list(tools), hooks=hooks, **host_options)
     host.open()
     host.start()

@@ -6,10 +6,16 @@ whichever model was stored last, and the user's own default would change. So a r
 model runs with ``CURSOR_CONFIG_DIR`` set to a private directory that holds a copy of the
 user's ``cli-config.json`` and a link to every other entry of the user's config dir (the
 login, chats, project data): the CLI stores the model in the copy, which goes when the run
-ends, and everything else it reads and writes is the user's as in any run. What the CLI
-made there is moved into the user's config dir, as the run would have made it there: a
-directory the user's lacks (the first chat on a machine), and a file it wrote anew or
-renamed over a link (a refreshed login).
+ends, and everything else it reads and writes is the user's as in any run. A ``chats``
+directory the user's config dir lacks (the first chat on a machine) is made there first and
+linked, so the chat is the user's at once.
+
+At the end only the **login's file** comes back (``auth.json``, renamed over its link when
+the CLI refreshed a token, docs/protocol.md §1): a regular file, opened without following a
+link and checked with ``fstat``, at most :data:`LOGIN_MAX` bytes, written 0600. Nothing else
+made there is moved into the user's config dir: a process that can write the temp dir (an
+agent's sandbox often can) must not plant ``hooks.json``, ``mcp.json``, skills or a link
+into the user's config dir through it (docs/extend.md, "Who may connect").
 
 Each private dir holds its owner's marker (``_owner.py``): one left by a process that died
 is removed by the next run given a model, or the next fleet.
@@ -33,8 +39,11 @@ from .._owner import PREFIXES, mark, sweep
 from ..errors import AgentStartError
 
 __all__ = [
+    "CHATS",
     "CONFIG_DIR_ENV",
     "CONFIG_NAME",
+    "LOGIN_FILES",
+    "LOGIN_MAX",
     "PREFIX",
     "PrivateConfig",
     "copy_file",
@@ -48,6 +57,14 @@ CONFIG_DIR_ENV = "CURSOR_CONFIG_DIR"
 CONFIG_NAME = "cli-config.json"
 PREFIX = PREFIXES[2]
 """How the names of the private dirs begin (in the system's temp dir)."""
+LOGIN_FILES = ("auth.json",)
+"""What the CLI's login writes in its config dir (``AGENT_CLI_CREDENTIAL_STORE=file``,
+reported: docs/protocol.md §1, "Many runs at once"): the only names ever copied back."""
+LOGIN_MAX = 1 << 20
+"""Bytes a login's file may take to be copied back (a login is a few hundred)."""
+CHATS = "chats"
+"""The directory the CLI keeps its chats in, in its config dir (reported, docs/protocol.md
+§1, "Environment"): made in the user's before a run when it lacks one, and linked."""
 
 
 # Not yet released: released at interpreter exit. A forked child starts with none: they
@@ -140,6 +157,10 @@ class PrivateConfig:
 
 def _fill(user: Path, target: Path) -> None:
     """``target`` given a copy of the user's config file and a link to each other entry."""
+    # The first chat on a machine lands in the user's dir through the link, as in any
+    # run: nothing made in the private dir is moved back but the login's file.
+    with contextlib.suppress(FileExistsError):
+        (user / CHATS).mkdir(mode=0o700, parents=True)
     try:
         entries = sorted(os.scandir(user), key=lambda entry: entry.name)
     except (FileNotFoundError, NotADirectoryError):
@@ -175,28 +196,54 @@ def copy_file(source: Path, target: Path) -> None:
 
 
 def _adopt(private: Path, user: Path) -> None:
-    """Move into ``user`` what the CLI made in ``private`` as it would have made it there:
-    each real directory ``user`` lacks, and each real file (new, or renamed over a link:
-    a refreshed login), except the config file and its temporary files."""
-    made = [
-        entry
-        for entry in os.scandir(private)
-        if not entry.name.startswith(CONFIG_NAME)
-        and (
-            entry.is_file(follow_symlinks=False)
-            or (entry.is_dir(follow_symlinks=False) and not (user / entry.name).exists())
-        )
-    ]
-    if not made:
-        return
+    """Copy into ``user`` each of :data:`LOGIN_FILES` the CLI wrote in ``private`` (new,
+    or renamed over the link to the user's: a refreshed login), when it is a regular file
+    of at most :data:`LOGIN_MAX` bytes; nothing else (see the module's docstring)."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    directory = os.open(private, flags)
+    try:
+        for name in LOGIN_FILES:
+            content = _regular_file(directory, name)
+            if content is not None:
+                _replace(user, name, content)
+    finally:
+        os.close(directory)
+
+
+def _regular_file(directory: int, name: str) -> bytes | None:
+    """The content of ``name`` in ``directory`` if it is a regular file (not a link, a
+    FIFO, a device, a directory) of at most :data:`LOGIN_MAX` bytes; else ``None``.
+    Judged by what was opened (``fstat``), never followed, never blocking."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags, dir_fd=directory)
+    except OSError:  # none, a link (ELOOP), or unreadable: the user's stays as it is
+        return None
+    with os.fdopen(fd, "rb") as opened:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > LOGIN_MAX:
+            return None
+        content = opened.read(LOGIN_MAX + 1)
+    return content if len(content) <= LOGIN_MAX else None
+
+
+def _replace(user: Path, name: str, content: bytes) -> None:
+    """``user/name`` replaced by ``content``, owner-only (a login is a secret): written
+    beside it, then renamed over it, atomic for the CLI reading it."""
     user.mkdir(mode=0o700, parents=True, exist_ok=True)
-    for entry in made:
-        if entry.is_dir(follow_symlinks=False):
-            shutil.move(entry.path, user / entry.name)
-        else:  # copied beside it, then renamed: atomic even from another file system
-            beside = user / f".{entry.name}.agent-sdk-{os.getpid()}"
-            shutil.copy2(entry.path, beside)
-            os.replace(beside, user / entry.name)
+    beside = user / f".{name}.agent-sdk-{os.getpid()}"
+    with contextlib.suppress(FileNotFoundError):
+        beside.unlink()  # one a killed release of ours left
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(beside, flags, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(content)
+        os.replace(beside, user / name)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            beside.unlink()
+        raise
 
 
 def _remove(path: Path) -> None:

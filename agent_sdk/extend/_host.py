@@ -11,10 +11,13 @@ tools reach the CLI").
   hold it): a system task on trio, a task on asyncio. Tools run in that loop, as the user's
   own code does.
 - Each connection must first send the run's token as one line (compared with
-  ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Then it is
-  one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may connect
-  more than once. A first line ``<token> hook`` is one hook call instead (the relay's
-  ``hook`` mode), answered with the run's :class:`Hooks` (``_hook_calls.py``).
+  ``hmac.compare_digest``); a wrong or missing one is closed, nothing served. Its peer
+  must then be the relay a CLI started for this host (``_peers.py``: the token alone is
+  also in the environment of every shell command the agent runs); any other is closed,
+  nothing served, and the refusal logged in words (``agent_sdk.extend``, WARNING). Then
+  it is one MCP session (one :class:`~agent_sdk.extend._mcp.McpServer`): the CLI may
+  connect more than once. A first line ``<token> hook`` is one hook call instead (the
+  relay's ``hook`` mode), answered with the run's :class:`Hooks` (``_hook_calls.py``).
 - :meth:`ToolHost.close` (synchronous, idempotent) stops serving and removes the directory.
 
 Each call answered is recorded (:attr:`ToolHost.calls`), for the run to tell which
@@ -44,10 +47,12 @@ import msgspec
 from .._owner import PREFIXES, mark, sweep
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
+from ._first_line import Prefixed, split_token
 from ._hook_calls import hook_call
 from ._hooks import Hooks
 from ._mcp import McpServer, unchanged
 from ._mcp_messages import CallResult
+from ._peers import Peer, PeerCheck, admits, cli_relay, peer_of
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
 from ._stdio import serve
@@ -74,7 +79,6 @@ the ACP permission title of one of them is ``agent_sdk-<tool>: <tool>`` (docs/ac
 §3.11)."""
 PREFIX = PREFIXES[3]
 """How the names of the hosts' directories begin (in the system's temp dir)."""
-TOKEN_LINE_MAX = 1024  # bytes the first line may take: a token is 43
 TOKEN_WAIT = 10.0  # seconds a connection gets to send it
 ACCEPT_PAUSE = 0.1  # seconds before accepting again after accept() failed
 CLOSE_WAIT = 5.0  # seconds aclose() waits for the serving task (a tool ignoring cancellation)
@@ -107,35 +111,6 @@ class HostState(enum.Enum):
     CLOSED = "closed"
 
 
-def split_token(data: bytes) -> tuple[bytes, bytes] | None:
-    """The first line of ``data`` (without its newline) and what follows it; ``None``
-    while no newline came. Raises ``ValueError`` when the line is longer than a token
-    can be."""
-    end = data.find(b"\n", 0, TOKEN_LINE_MAX + 1)
-    if end < 0:
-        if len(data) > TOKEN_LINE_MAX:
-            raise ValueError("the first line is longer than a token")
-        return None
-    return data[:end], data[end + 1 :]
-
-
-class _Prefixed(anyio.abc.ByteReceiveStream):
-    """A stream whose first bytes were read already (what came after the token)."""
-
-    def __init__(self, first: bytes, rest: anyio.abc.ByteReceiveStream) -> None:
-        self._first = first
-        self._rest = rest
-
-    async def receive(self, max_bytes: int = 65536) -> bytes:
-        if self._first:
-            data, self._first = self._first, b""
-            return data
-        return await self._rest.receive(max_bytes)
-
-    async def aclose(self) -> None:
-        await self._rest.aclose()
-
-
 class ToolHost:
     """The tools of one run, for the relay to reach (see the module's docstring).
 
@@ -145,6 +120,8 @@ class ToolHost:
         redact: applied to every error text sent back (the run's redaction).
         token: the run's secret, when the run made it already (:func:`new_token`, so its
             redaction masks it); else one is made here.
+        peers: who may connect (``_peers.py``); by default only the relay a CLI started
+            for this host (its environment holds ``token``).
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -157,6 +134,7 @@ class ToolHost:
         hooks: Hooks | None = None,
         redact: Callable[[str], str] = unchanged,
         token: str | None = None,
+        peers: PeerCheck = cli_relay,
     ) -> None:
         self._tools = list(tools)
         McpServer(self._tools)  # checks them now, not at the first connection
@@ -166,6 +144,7 @@ class ToolHost:
         program, never sent to the agent."""
         self._redact = redact
         self._token = token or new_token()
+        self._peers = peers
         self.state = HostState.NEW
         self.calls: list[CustomToolCall] = []
         """The calls answered, in the order they were."""
@@ -283,12 +262,13 @@ class ToolHost:
                         except OSError:  # out of descriptors, an aborted connection
                             await anyio.sleep(ACCEPT_PAUSE)  # then try again: never end
                             continue
+                        peer = peer_of(conn)  # as the kernel saw it connect
                         fd = conn.detach()
                         # Held here, not only by the task: one cancelled before its first
                         # step never runs its own cleanup.
                         receive, send = FdReceiveStream(fd), FdSendStream(os.dup(fd))
                         opened += (receive, send)
-                        group.start_soon(self._connection, receive, send)
+                        group.start_soon(self._connection, receive, send, peer)
         finally:
             with anyio.CancelScope(shield=True):
                 for stream in opened:
@@ -297,7 +277,9 @@ class ToolHost:
             if self._done is not None:
                 self._done.set()
 
-    async def _connection(self, receive: FdReceiveStream, send: FdSendStream) -> None:
+    async def _connection(
+        self, receive: FdReceiveStream, send: FdSendStream, peer: Peer | None
+    ) -> None:
         try:
             # A peer gone mid-write or mid-read (ECONNRESET), or any failure of one
             # connection, ends that connection only: never the host of the run.
@@ -306,13 +288,15 @@ class ToolHost:
                 if admitted is None:
                     return
                 mode, rest = admitted
+                if not admits(self._peers, peer, mode, self._token):
+                    return
                 self.reached.add("hooks" if mode == HOOK_MODE else "tools")
                 if mode == HOOK_MODE:
-                    stream = _Prefixed(rest, receive)
+                    stream = Prefixed(rest, receive)
                     await send.send(await hook_call(self.hooks, stream, self.hook_errors))
                 elif not mode:
                     server = McpServer(self._tools, redact=self._redact, observe=self._record)
-                    await serve(server, _Prefixed(rest, receive), send)
+                    await serve(server, Prefixed(rest, receive), send)
         finally:
             await receive.aclose()
             await send.aclose()

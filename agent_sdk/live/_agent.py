@@ -25,7 +25,7 @@ import msgspec
 
 from .._protocol.redaction import Redaction, redaction_of
 from ..errors import AgentUsageError
-from ..extend._host import new_token
+from ..extend._host import TOKEN_ENV, new_token
 from ..options import AgentOptions
 from ._connection import DEFAULT_REQUEST_TIMEOUT, Connection, DiagnosticLog
 from ._control import initialize, request
@@ -181,6 +181,10 @@ class LiveAgent(SessionOpening):
             else:
                 binary, self.cli_version = await locate_cli(self.options)
                 invocation = acp_invocation(self.options, binary, os.environ)
+                # The sessions' tools admit the relays of the agent whose environment
+                # holds their token (docs/extend.md, "Who may connect").
+                env = {**invocation.env, TOKEN_ENV: self._tools.token}
+                invocation = msgspec.structs.replace(invocation, env=env)
                 process = await AcpProcess.start(invocation, self.options)
             self._process = process
             self.state = AgentState.RUNNING

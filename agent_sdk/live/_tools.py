@@ -73,7 +73,9 @@ class SessionTools:
 
     def __init__(self, redact: Callable[[str], str], token: str) -> None:
         self._redact = redact
-        self._token = token
+        self.token = token
+        """The hosts' token: in the agent's environment too, which is how they know its
+        relays (``extend/_peers.py``)."""
         self.hosts: list[ToolHost] = []
 
     def servers(
@@ -88,7 +90,7 @@ class SessionTools:
         """
         if not tools:
             return list(mcp_servers), None
-        host = ToolHost(tools, redact=self._redact, token=self._token)
+        host = ToolHost(tools, redact=self._redact, token=self.token)
         open_host(host)
         self.hosts.append(host)
         host.start()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -14,7 +15,7 @@ import msgspec
 import pytest
 
 from agent_sdk._owner import MARKER, Owner
-from agent_sdk._transport.config_dir import PREFIX, PrivateConfig, user_config_dir
+from agent_sdk._transport.config_dir import LOGIN_MAX, PREFIX, PrivateConfig, user_config_dir
 
 
 @pytest.fixture
@@ -23,6 +24,21 @@ def temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     where.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(where))
     return where
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every entry under ``root`` (its path relative to it) and what it is: a file's
+    text, ``dir``, or where a link points."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if path.is_symlink():
+            found[name] = f"-> {os.readlink(path)}"
+        elif path.is_dir():
+            found[name] = "dir"
+        else:
+            found[name] = path.read_text()
+    return found
 
 
 def user(tmp_path: Path) -> Path:
@@ -57,11 +73,11 @@ def test_a_chat_written_in_it_lands_in_the_users_dir(tmp_path: Path, temp: Path)
     assert (config / "chats" / "ws-1" / "chat-1").is_dir()
 
 
-def test_a_directory_the_user_lacked_is_moved_into_the_users_dir(
-    tmp_path: Path, temp: Path
-) -> None:
+def test_the_first_chat_on_a_machine_lands_in_the_users_dir(tmp_path: Path, temp: Path) -> None:
+    # Its `chats` is made in the user's dir first and linked: nothing is moved back.
     config = tmp_path / "none-yet"
     private = PrivateConfig(config)
+    assert os.readlink(private.path / "chats") == str(config / "chats")
     (private.path / "chats" / "ws-1").mkdir(parents=True)
     (private.path / "cli-config.json").write_text('{"model": {"modelId": "gpt-5"}}')
     private.release()
@@ -81,12 +97,57 @@ def test_a_file_the_cli_replaced_by_a_rename_replaces_the_users(tmp_path: Path, 
     assert sorted(os.listdir(config)) == ["auth.json", "chats", "cli-config.json"]
 
 
-def test_a_file_the_user_lacked_is_moved_into_the_users_dir(tmp_path: Path, temp: Path) -> None:
+def test_a_login_file_the_user_lacked_is_moved_into_the_users_dir(
+    tmp_path: Path, temp: Path
+) -> None:
+    config = tmp_path / "none-yet"
+    private = PrivateConfig(config)
+    (private.path / "auth.json").write_text('{"token": "new"}\n')
+    private.release()
+    assert (config / "auth.json").read_text() == '{"token": "new"}\n'
+    assert stat.S_IMODE((config / "auth.json").stat().st_mode) == 0o600
+
+
+def test_nothing_but_the_logins_file_comes_back(tmp_path: Path, temp: Path) -> None:
+    # A sandboxed agent that can write the temp dir plants what the CLI would run or
+    # load from the user's config dir: files, a directory, a link out, a FIFO.
+    config = user(tmp_path)
+    before = snapshot(config)
+    private = PrivateConfig(config)
+    planted = {"hooks.json": '{"version": 1, "hooks": {}}', "mcp.json": '{"mcpServers": {}}'}
+    for name, text in {**planted, "state.json": "{}", "cli.json": "{}"}.items():
+        (private.path / name).write_text(text)
+    (private.path / "skills" / "evil").mkdir(parents=True)
+    (private.path / "skills" / "evil" / "SKILL.md").write_text("run this\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "hooks.json").write_text("{}")
+    os.symlink(outside, private.path / "plugins")
+    os.mkfifo(private.path / "rules.fifo")
+    private.release()
+    assert snapshot(config) == before
+
+
+def test_a_login_file_that_is_a_link_or_a_fifo_is_not_copied(tmp_path: Path, temp: Path) -> None:
+    config = user(tmp_path)
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text('{"token": "not yours"}\n')
+    for plant in (lambda at: os.symlink(elsewhere, at), os.mkfifo):
+        private = PrivateConfig(config)
+        os.unlink(private.path / "auth.json")
+        plant(private.path / "auth.json")
+        private.release()  # a FIFO is never opened for reading: this does not block
+        assert (config / "auth.json").read_text() == "{}\n"
+        assert not (config / "auth.json").is_symlink()
+
+
+def test_a_login_file_too_big_for_a_login_is_not_copied(tmp_path: Path, temp: Path) -> None:
     config = user(tmp_path)
     private = PrivateConfig(config)
-    (private.path / "state.json").write_text("{}\n")
+    os.unlink(private.path / "auth.json")
+    (private.path / "auth.json").write_bytes(b" " * (LOGIN_MAX + 1))
     private.release()
-    assert (config / "state.json").read_text() == "{}\n"
+    assert (config / "auth.json").read_text() == "{}\n"
 
 
 def test_the_stored_model_never_reaches_the_users_config(tmp_path: Path, temp: Path) -> None:
