@@ -124,7 +124,8 @@ async def _channel(options: AgentOptions, seen: dict[str, Any]) -> Check:
         channel = [arg for arg in ready.argv if arg.startswith("--plugin-dir=")]
         argv = [binary, *channel, "mcp", "list-tools", "agent_sdk"]
         with anyio.move_on_after(LIST_WAIT):
-            done = await anyio.run_process(argv, env=ready.env, check=False)
+            # Its own session, as a run's CLI: the host admits only relays below one (_peers.py).
+            done = await anyio.run_process(argv, env=ready.env, check=False, start_new_session=True)
             out = done.stdout.decode(errors="replace")
             err = done.stderr.decode(errors="replace").strip()
             seen["mcp_list_tools"] = {"exit_code": done.returncode, "stdout": out}

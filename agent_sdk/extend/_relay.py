@@ -138,6 +138,11 @@ def _read_answer(sock: socket.socket) -> tuple[int, bytes, bytes]:
         data += chunk
     head, newline, rest = bytes(data).partition(b"\n")
     fields = head.split(b" ") if newline and len(head) <= _ANSWER_HEAD_MAX else []
+    if not data:
+        raise RelayError(
+            "the agent_sdk run did not answer this hook: it refused the connection (only the "
+            "CLI's own hook commands are admitted) or ended"
+        )
     if len(fields) != 3 or not all(field.isdigit() for field in fields):
         raise RelayError("the agent_sdk run's answer to this hook was cut short")
     code, out, err = (int(field) for field in fields)

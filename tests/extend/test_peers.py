@@ -89,7 +89,8 @@ async def test_a_hook_call_from_a_session_of_its_own_blocks_and_asks_nobody(
     asked: list[Any] = []
     async with serving(hooks=Hooks(before_tool=asked.append), peers=cli_relay) as host:
         got = await launched(host, "own_session", "hook")
-    assert (got["code"], got["out"], asked) == (2, "", [])  # exit 2 blocks the call
+    assert (got["code"], asked) == (2, [])  # exit 2 blocks the call
+    assert json.loads(got["out"])["permission"] == "deny"  # and says so in JSON
 
 
 async def test_a_leader_without_the_hosts_token_is_no_cli_of_this_host(temp_dir: Path) -> None:
