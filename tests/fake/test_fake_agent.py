@@ -51,6 +51,7 @@ SUCCESS = [
     "hook_rejected",
     "hook_traces",
     "custom_tools",
+    "doctor",
     "issue_bot",
     "subagents",
     "windows",
