@@ -6,12 +6,13 @@ both keep are in docs/lifecycle.md. Split from ``Run`` to keep each class small.
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import math
 import os
 import sys
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio
@@ -32,6 +33,7 @@ from .result import PlainResult
 if TYPE_CHECKING:
     from ._custom_tools import Claims
     from ._spending import Hit, Spending
+    from ._tool_budget import OwnToolCalls
     from ._trace import AgentSpan
 
 __all__ = ["OVER", "RunEngine", "State"]
@@ -99,6 +101,7 @@ class RunEngine(RunFacts):
 
             self._spending = Spending(budget, "run")
         self._over_budget: AgentBudgetError | None = None
+        self._own_calls: OwnToolCalls | None = None  # a run given tools and a budget
 
     async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
         """Run one step; on any failure or cancellation, the process must not outlive us."""
@@ -137,8 +140,15 @@ class RunEngine(RunFacts):
         self._deadlines.started()
         # Writing a long prompt to stdin is waiting on the CLI like any read.
         delay, limit = self._deadlines.next_wait(idle=True)
-        with self._clock.move_on_after(delay) as scope:
-            await self._transport.start(self._prompt, self._options)
+        admitting = self._admitting()
+        try:
+            with self._clock.move_on_after(delay) as scope:
+                await self._transport.start(self._prompt, self._options)
+        finally:
+            if admitting is not None:
+                from .extend._served import ADMIT_FOR_RUN
+
+                ADMIT_FOR_RUN.reset(admitting)
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
@@ -151,6 +161,17 @@ class RunEngine(RunFacts):
             self._claims = claims_of(self._transport)
         if self._state is State.STARTING:  # not closed meanwhile by another task
             self._state = State.STREAMING
+
+    def _admitting(self) -> contextvars.Token[Callable[[str], str | None] | None] | None:
+        """A run given tools and a budget: its host consults the budget before it runs a
+        call (``_tool_budget.py``), told so through the context of the transport's start."""
+        if self._spending is None or not self._options.tools:
+            return None
+        from ._tool_budget import OwnToolCalls
+        from .extend._served import ADMIT_FOR_RUN
+
+        self._own_calls = OwnToolCalls(self._spending)
+        return ADMIT_FOR_RUN.set(self._own_calls.admit)
 
     async def _next_events(self) -> list[Event]:
         """The events of the next reads, at least one; StopAsyncIteration or the
@@ -172,7 +193,7 @@ class RunEngine(RunFacts):
                         from ._spending import first_over
 
                         seen = self._stream.result_event is not None
-                        over = first_over(self._spending, events, seen)
+                        over = first_over(self._spending, events, seen, self._own_calls)
                         if over is not None:
                             events = await self._spent(events, *over)
                     if events:
@@ -209,6 +230,8 @@ class RunEngine(RunFacts):
         )
         said = f"{self._stream.received} events (session {self._stream.session_id})"
         then = f"its process group was ended after {said}"
+        if self._own_calls is not None and hit is self._own_calls.hit:
+            then = f"the call was answered with an error, not run; {then}"
         from ._spending import budget_error
 
         self._over_budget = self._redaction.error(budget_error(hit, ctx, then=then))

@@ -53,6 +53,7 @@ from ..extend._host import (
     open_host,
     relay_command,
 )
+from ..extend._served import ADMIT_FOR_RUN
 from ..options import AgentOptions, Invocation
 from .config_dir import CONFIG_DIR_ENV, CONFIG_NAME, PrivateConfig, user_config_dir
 
@@ -138,6 +139,7 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
         hooks=options.hooks,
         redact=redaction_of(options, os.environ).text,
         token=_token_of(invocation, options),
+        admit=ADMIT_FOR_RUN.get(),  # the run's budget (docs/budgets.md, "Your own tools")
     )
     tools = RunTools(host)
     try:

@@ -46,7 +46,7 @@ from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
 from ._hook_calls import hook_call
 from ._hooks import Hooks
-from ._mcp import McpServer, unchanged
+from ._mcp import Admit, McpServer, unchanged
 from ._mcp_messages import CallResult
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
 from ._served import CustomToolCall
@@ -145,6 +145,8 @@ class ToolHost:
         redact: applied to every error text sent back (the run's redaction).
         token: the run's secret, when the run made it already (:func:`new_token`, so its
             redaction masks it); else one is made here.
+        admit: asked before a call runs (the run's budget, ``_tool_budget.py``): a text
+            refuses it, as the tool error the agent reads.
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -157,8 +159,10 @@ class ToolHost:
         hooks: Hooks | None = None,
         redact: Callable[[str], str] = unchanged,
         token: str | None = None,
+        admit: Admit | None = None,
     ) -> None:
         self._tools = list(tools)
+        self._admit = admit
         McpServer(self._tools)  # checks them now, not at the first connection
         self.hooks = hooks
         self.hook_errors: list[BaseException] = []
@@ -306,7 +310,9 @@ class ToolHost:
                     stream = _Prefixed(rest, receive)
                     await send.send(await hook_call(self.hooks, stream, self.hook_errors))
                 elif not mode:
-                    server = McpServer(self._tools, redact=self._redact, observe=self._record)
+                    server = McpServer(
+                        self._tools, redact=self._redact, observe=self._record, admit=self._admit
+                    )
                     await serve(server, _Prefixed(rest, receive), send)
         finally:
             await receive.aclose()

@@ -10,12 +10,13 @@ recorded call of that name and those arguments not paired yet, in order. Never b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
 import msgspec
 
-__all__ = ["SERVED_FOR_RUNS", "Claims", "CustomToolCall"]
+__all__ = ["ADMIT_FOR_RUN", "SERVED_FOR_RUNS", "Claims", "CustomToolCall"]
 
 
 class CustomToolCall(msgspec.Struct, frozen=True):
@@ -46,6 +47,12 @@ SERVED_FOR_RUNS: ContextVar[list[CustomToolCall] | None] = ContextVar(
 )
 """What a host serving the tools of the runs started in this context recorded, when the
 runs do not serve them themselves: a fleet task in its worktree (``fleet/_tools.py``)."""
+
+ADMIT_FOR_RUN: ContextVar[Callable[[str], str | None] | None] = ContextVar(
+    "agent_sdk_admit_for_run", default=None
+)
+"""What the host of the run being started asks before it runs a call (set by the run
+around its transport's start: the run's budget, ``_tool_budget.py``)."""
 
 
 class Claims:
