@@ -11,8 +11,9 @@ raised made an MCP ``tools/call`` result (docs/extend.md, "What the agent gets b
   schema (MCP: "Servers MUST provide structured results that conform");
 - an exception is a tool error (``isError: true``) whose text is the exception's type and
   message, redacted; so are arguments that do not fit (msgspec's words say where) and a
-  value msgspec cannot encode. Only ``Exception`` is caught: a cancellation, a
-  ``KeyboardInterrupt`` or a ``SystemExit`` goes on.
+  value msgspec cannot encode. So is anything else the function raises (a cancellation
+  another task's, a ``SystemExit``: ``_guard.py``); only the cancellation of the call
+  itself goes on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 import anyio.to_thread
 import msgspec
 
+from ._guard import isolated
 from ._mcp_messages import CallResult, TextContent, decode
 from ._signature import Signature
 from ._tool import Tool
@@ -58,19 +60,19 @@ class Call:
         self._redact = redact
 
     async def __call__(self) -> CallResult:
-        """The result; a tool error if the function raised (never raises ``Exception``)."""
+        """The result; a tool error if the function raised (raises only the call's own
+        cancellation)."""
         signature: Signature = self._tool._signature
         args, kwargs = _split(signature, self._arguments)
-        try:
-            if signature.is_async:
-                value = await self._tool.function(*args, **kwargs)
-            else:
-                # Abandoned on cancellation: a hung sync tool cannot hold up the end of
-                # the server (its thread runs on, out of reach; its result is dropped).
-                run = functools.partial(self._tool.function, *args, **kwargs)
-                value = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
-        except Exception as exc:
-            return failure(self._redact(exception_text(exc)))
+        run = functools.partial(self._tool.function, *args, **kwargs)
+        if not signature.is_async:
+            # Abandoned on cancellation: a hung sync tool cannot hold up the end of
+            # the server (its thread runs on, out of reach; its result is dropped).
+            run = functools.partial(anyio.to_thread.run_sync, run, abandon_on_cancel=True)
+        # In a task of its own: whatever it raises fails this call alone (_guard.py).
+        value, error = await isolated(run)
+        if error is not None:
+            return failure(self._redact(exception_text(error)))
         return result_of(signature, value, self._redact)
 
 

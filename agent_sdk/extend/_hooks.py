@@ -16,6 +16,7 @@ the agent, as the live agent's callbacks (docs/live.md "Approvals").
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import shlex
@@ -25,6 +26,7 @@ from typing import Any, Literal, NamedTuple, TypeAlias
 import anyio
 import msgspec
 
+from ._guard import isolated
 from ._hook_payloads import (
     FileEdited,
     HookPayload,
@@ -194,9 +196,16 @@ async def call_back(callback: Callable[[Any], Any], argument: Any) -> Any:
     return result
 
 
-async def _run(hooks: Hooks, callback: Callable[[Any], Any], payload: Any) -> Any:
-    with anyio.fail_after(hooks.timeout):
-        return await call_back(callback, payload)
+async def _run(
+    hooks: Hooks, callback: Callable[[Any], Any], payload: Any
+) -> tuple[Any, BaseException | None]:
+    """What the callback returned, or what it raised (a ``TimeoutError`` past the limit):
+    in a task of its own, so that anything it raises fails this call alone (``_guard.py``)."""
+    try:
+        with anyio.fail_after(hooks.timeout):
+            return await isolated(functools.partial(call_back, callback, payload))
+    except TimeoutError as exc:
+        return None, exc
 
 
 async def _gate(
@@ -205,10 +214,9 @@ async def _gate(
     failed = f"agent_sdk: the program's {field} hook failed, so the call was denied"
     if payload is None:
         return _deny(failed)
-    try:
-        decision = await _run(hooks, callback, payload)
-    except Exception as exc:  # a timeout included: TimeoutError
-        errors.append(exc)
+    decision, error = await _run(hooks, callback, payload)
+    if error is not None:
+        errors.append(error)
         return _deny(failed)
     if decision == "allow":
         return _reply({"permission": "allow"})
@@ -229,10 +237,9 @@ async def _observe(
 ) -> HookReply:
     if payload is None:
         return _reply({})
-    try:
-        context = await _run(hooks, callback, payload)
-    except Exception as exc:
-        errors.append(exc)
+    context, error = await _run(hooks, callback, payload)
+    if error is not None:
+        errors.append(error)
         return _reply({})
     if type(context) is str and context:
         return _reply({"additional_context": context})
