@@ -18,6 +18,7 @@ from .budget import Budget
 from .errors import (
     AgentAuthError,
     AgentBudgetError,
+    AgentCallbackError,
     AgentConfigError,
     AgentConfigRaceError,
     AgentError,
@@ -117,6 +118,7 @@ from ._version import __version__
 __all__ = [
     "AgentAuthError",
     "AgentBudgetError",
+    "AgentCallbackError",
     "AgentConfigError",
     "AgentConfigRaceError",
     "AgentError",

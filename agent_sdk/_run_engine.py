@@ -102,6 +102,7 @@ class RunEngine(RunFacts):
             self._spending = Spending(budget, "run")
         self._over_budget: AgentBudgetError | None = None
         self._own_calls: OwnToolCalls | None = None  # a run given tools and a budget
+        self._calls_back = bool(options.tools) or options.hooks is not None
 
     async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
         """Run one step; on any failure or cancellation, the process must not outlive us."""
@@ -181,6 +182,8 @@ class RunEngine(RunFacts):
         while True:
             if self._state is State.STREAMING:
                 chunk = await self._read()
+                if self._calls_back:
+                    self._check_callbacks()
                 if chunk is not None:
                     events = self._stream.feed(chunk)
                     if self._claims is not None:
@@ -239,6 +242,36 @@ class RunEngine(RunFacts):
             self._state = State.OVER_BUDGET
         return events
 
+    def _check_callbacks(self) -> None:
+        """A tool or a hook's callback raised what is no ``Exception``: the run ends with
+        it (docs/extend.md, "When your code fails"), a ``KeyboardInterrupt`` as itself."""
+        from .extend._guard import ends_the_run
+
+        tools: list[BaseException] = getattr(self._transport, "escaped", None) or []
+        hooks = self.hook_errors
+        if not tools and not hooks:
+            return  # what nearly every read finds
+        hooks = [e for e in hooks if ends_the_run(e)]
+        if not tools and not hooks:
+            return
+        first = (tools or hooks)[0]
+        if isinstance(first, KeyboardInterrupt):
+            raise first
+        from .errors import AgentCallbackError
+        from .extend._calls import exception_text
+
+        where = "tool" if tools else "hook's callback"
+        ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
+        error = AgentCallbackError(
+            f"a {where} raised {exception_text(first)}, which is no Exception: that call "
+            "failed, and the run was ended",
+            errors=tools + hooks,
+            context=ctx,
+            hint="to fail one call and go on, raise an Exception: a tool's is the error the "
+            "agent reads, a gate's denies the call; what was raised is on .errors",
+        )
+        raise self._redaction.error(error) from first
+
     async def _read(self) -> bytes | None:
         """The next chunk of output, or ``None`` once it is over (or the grace ran out)."""
         transport = self._transport
@@ -286,6 +319,8 @@ class RunEngine(RunFacts):
         await transport.aclose()  # stragglers of its group go too
         if self._state not in ENDING:
             raise StopAsyncIteration  # closed by another task meanwhile
+        if self._calls_back:
+            self._check_callbacks()
         code = transport.returncode
         # Ended by us only if our signal ended it: an exit of its own, seen late (a slow
         # consumer), still means what its status says.

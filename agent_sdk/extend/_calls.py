@@ -12,8 +12,8 @@ raised made an MCP ``tools/call`` result (docs/extend.md, "What the agent gets b
 - an exception is a tool error (``isError: true``) whose text is the exception's type and
   message, redacted; so are arguments that do not fit (msgspec's words say where) and a
   value msgspec cannot encode. So is anything else the function raises (a cancellation
-  another task's, a ``SystemExit``: ``_guard.py``); only the cancellation of the call
-  itself goes on.
+  another task's, a ``SystemExit``: ``_guard.py``), what is no ``Exception`` also kept for
+  the run, which it ends; only the cancellation of the call itself goes on.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 import anyio.to_thread
 import msgspec
 
-from ._guard import isolated
+from ._guard import ends_the_run, isolated
 from ._mcp_messages import CallResult, TextContent, decode
 from ._signature import Signature
 from ._tool import Tool
@@ -54,10 +54,17 @@ def exception_text(exc: BaseException) -> str:
 class Call:
     """A tools/call whose arguments fit: awaiting it runs the function, once."""
 
-    def __init__(self, tool: Tool[..., Any], arguments: msgspec.Struct, redact: Redact) -> None:
+    def __init__(
+        self,
+        tool: Tool[..., Any],
+        arguments: msgspec.Struct,
+        redact: Redact,
+        escaped: list[BaseException] | None = None,
+    ) -> None:
         self._tool = tool
         self._arguments = arguments
         self._redact = redact
+        self._escaped = escaped  # what ends the run besides the call (_guard.py)
 
     async def __call__(self) -> CallResult:
         """The result; a tool error if the function raised (raises only the call's own
@@ -72,22 +79,28 @@ class Call:
         # In a task of its own: whatever it raises fails this call alone (_guard.py).
         value, error = await isolated(run)
         if error is not None:
+            if self._escaped is not None and ends_the_run(error):
+                self._escaped.append(error)
             return failure(self._redact(exception_text(error)))
         return result_of(signature, value, self._redact)
 
 
 def prepare(
-    tool: Tool[..., Any], arguments: msgspec.Raw | msgspec.UnsetType, redact: Redact
+    tool: Tool[..., Any],
+    arguments: msgspec.Raw | msgspec.UnsetType,
+    redact: Redact,
+    escaped: list[BaseException] | None = None,
 ) -> Call | CallResult:
     """The call, or the tool error the agent sees when its arguments do not fit the
-    tool's parameters (left out or ``null`` arguments are no arguments)."""
+    tool's parameters (left out or ``null`` arguments are no arguments). ``escaped``
+    gets what the function raised that ends the run (``_guard.py``)."""
     signature: Signature = tool._signature
     data = b"{}" if arguments is msgspec.UNSET or bytes(arguments) == b"null" else arguments
     try:
         checked = decode(data, signature.arguments)
     except msgspec.DecodeError as exc:  # ValidationError included
         return failure(redact(f"Invalid arguments for tool {signature.name}: {exc}"))
-    return Call(tool, checked, redact)
+    return Call(tool, checked, redact, escaped)
 
 
 def _split(signature: Signature, arguments: msgspec.Struct) -> tuple[list[Any], dict[str, Any]]:

@@ -9,17 +9,22 @@ asked for; caught in the host's own task it cannot be told from the host being c
 call is then answered "gone". In a task of its own the code's cancellation ends only that
 task, while a cancellation of the host (its scope, or the task itself at a loop's end)
 still reaches the host at the task group's exit.
+
+What the code raised that is no ``Exception`` and no cancellation (``SystemExit``,
+``KeyboardInterrupt``, a test framework's failure) fails the call too, and also ends the
+run (:func:`ends_the_run`): the program meant more than this call's failure.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
 import anyio.lowlevel
 
-__all__ = ["isolated"]
+__all__ = ["ends_the_run", "isolated"]
 
 
 async def isolated(call: Callable[[], Awaitable[Any]]) -> tuple[Any, BaseException | None]:
@@ -40,3 +45,14 @@ async def isolated(call: Callable[[], Awaitable[Any]]) -> tuple[Any, BaseExcepti
     # in ``outcome`` as the code's failure, a copy of the caller's).
     await anyio.lowlevel.checkpoint_if_cancelled()
     return outcome[0]
+
+
+def ends_the_run(error: BaseException) -> bool:
+    """Whether ``error``, raised by a tool or a callback, ends its run besides failing the
+    call: what is no ``Exception``, but a cancellation (another task's: the call's alone)."""
+    if isinstance(error, Exception):
+        return False
+    asyncio, trio = sys.modules.get("asyncio"), sys.modules.get("trio")
+    if asyncio is not None and isinstance(error, asyncio.CancelledError):
+        return False
+    return trio is None or not isinstance(error, trio.Cancelled)

@@ -168,6 +168,8 @@ class ToolHost:
         self.hook_errors: list[BaseException] = []
         """What the hooks' callbacks raised (or answered wrongly), in order: for the
         program, never sent to the agent."""
+        self.escaped: list[BaseException] = []
+        """What the tools raised that is no ``Exception``: it ends the run (``_guard.py``)."""
         self._redact = redact
         self._token = token or new_token()
         self.state = HostState.NEW
@@ -311,7 +313,11 @@ class ToolHost:
                     await send.send(await hook_call(self.hooks, stream, self.hook_errors))
                 elif not mode:
                     server = McpServer(
-                        self._tools, redact=self._redact, observe=self._record, admit=self._admit
+                        self._tools,
+                        redact=self._redact,
+                        observe=self._record,
+                        admit=self._admit,
+                        escaped=self.escaped,
                     )
                     await serve(server, _Prefixed(rest, receive), send)
         finally:

@@ -113,6 +113,7 @@ class McpServer:
             of calls the client cancelled).
         admit: asked before each call of a known tool runs (its arguments not checked
             yet); a call it refuses is answered with its text as a tool error.
+        escaped: gets what a tool raised that is no ``Exception`` (``_guard.py``).
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -127,10 +128,12 @@ class McpServer:
         version: str = __version__,
         observe: Observe | None = None,
         admit: Admit | None = None,
+        escaped: list[BaseException] | None = None,
     ) -> None:
         self._tools = tools_by_name(tools)
         self._observe = observe
         self._admit = admit
+        self._escaped = escaped
         self._redact = redact
         self._info = {"name": name, "version": version}
         self._calls: dict[RequestId, Pending] = {}
@@ -253,7 +256,7 @@ class McpServer:
         prepared = (
             failure(self._redact(refusal))
             if refusal is not None
-            else prepare(found, params.arguments, self._redact)
+            else prepare(found, params.arguments, self._redact, self._escaped)
         )
         if isinstance(prepared, CallResult):
             self._observed(params, prepared)

@@ -20,6 +20,7 @@ PUBLIC: dict[str, list[str]] = {
     "agent_sdk": [
         "AgentAuthError",
         "AgentBudgetError",
+        "AgentCallbackError",
         "AgentConfigError",
         "AgentConfigRaceError",
         "AgentError",
@@ -129,6 +130,7 @@ PUBLIC: dict[str, list[str]] = {
     "agent_sdk.errors": [
         "AgentAuthError",
         "AgentBudgetError",
+        "AgentCallbackError",
         "AgentConfigError",
         "AgentConfigRaceError",
         "AgentError",
