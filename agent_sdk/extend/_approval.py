@@ -59,7 +59,7 @@ class Approval(msgspec.Struct, frozen=True, kw_only=True):
 
 
 ApprovalCallback: TypeAlias = Callable[[Approval], "Decision | Awaitable[Decision]"]
-"""Sync (run in a worker thread: it may block, e.g. on ``input()``) or async; gets an
+"""Sync (run in a daemon thread: it may block, e.g. on ``input()``) or async; gets an
 :class:`Approval`, returns ``"allow"``, ``"deny"``, :class:`Deny` or :class:`Allow`."""
 
 # The CLI's tool names (docs/protocol.md §6.3) that print-mode approval never asks about:

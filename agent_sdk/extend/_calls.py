@@ -1,5 +1,5 @@
 """One call of a tool: the agent's arguments checked against the tool's struct, the
-function run (a sync one in a worker thread, an async one awaited), and what it returned or
+function run (a sync one in a daemon thread, an async one awaited), and what it returned or
 raised made an MCP ``tools/call`` result (docs/extend.md, "What the agent gets back").
 
 - a ``str`` is one text content, as it is;
@@ -22,12 +22,12 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import anyio.to_thread
 import msgspec
 
 from ._guard import ends_the_run, isolated
 from ._mcp_messages import CallResult, TextContent, decode
 from ._signature import Signature
+from ._threads import in_thread
 from ._tool import Tool
 
 __all__ = ["Call", "exception_text", "failure", "prepare", "result_of"]
@@ -73,9 +73,9 @@ class Call:
         args, kwargs = _split(signature, self._arguments)
         run = functools.partial(self._tool.function, *args, **kwargs)
         if not signature.is_async:
-            # Abandoned on cancellation: a hung sync tool cannot hold up the end of
-            # the server (its thread runs on, out of reach; its result is dropped).
-            run = functools.partial(anyio.to_thread.run_sync, run, abandon_on_cancel=True)
+            # Abandoned on cancellation: a hung sync tool cannot hold up the end of the
+            # server, nor the program's (a daemon thread, out of reach: _threads.py).
+            run = functools.partial(in_thread, run)
         # In a task of its own: whatever it raises fails this call alone (_guard.py).
         value, error = await isolated(run)
         if error is not None:

@@ -73,7 +73,7 @@ _Observer = Callable[[Any], "str | Awaitable[str | None] | None"]
 
 class Hooks(msgspec.Struct, frozen=True, kw_only=True):
     """The callbacks a print-mode run calls while the agent works (§6.2: the events
-    print mode fires). Each may be sync (run in a worker thread, as tools are) or async.
+    print mode fires). Each may be sync (run in a daemon thread, as tools are) or async.
 
     Args:
         before_tool: a tool call is about to run (:class:`ToolUse`); returns a
@@ -185,12 +185,13 @@ async def answer(hooks: Hooks, line: bytes, errors: list[BaseException]) -> Hook
 
 async def call_back(callback: Callable[[Any], Any], argument: Any) -> Any:
     """What ``callback(argument)`` returns: an async callback awaited, a sync one run in a
-    worker thread (it may block, e.g. on ``input()``; a cancelled wait abandons it)."""
+    daemon thread (it may block, e.g. on ``input()``; a cancelled wait abandons it, and the
+    program's exit does not wait for it: ``_threads.py``)."""
     if inspect.iscoroutinefunction(callback):
         return await callback(argument)
-    from anyio import to_thread  # not at import: it loads threading (a cold start's cost)
+    from ._threads import in_thread  # not at import: it loads threading (a cold start's cost)
 
-    result = await to_thread.run_sync(callback, argument, abandon_on_cancel=True)
+    result = await in_thread(callback, argument)
     if inspect.isawaitable(result):
         result = await result
     return result
