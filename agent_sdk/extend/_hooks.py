@@ -26,6 +26,8 @@ from typing import Any, Literal, NamedTuple, TypeAlias
 import anyio
 import msgspec
 
+from .._option_checks import OptionChecks
+from ..errors import AgentConfigError
 from ._guard import isolated
 from ._hook_payloads import (
     FileEdited,
@@ -45,6 +47,7 @@ __all__ = [
     "Hooks",
     "answer",
     "call_back",
+    "check_timeout",
     "hooks_file",
 ]
 
@@ -86,7 +89,11 @@ class Hooks(msgspec.Struct, frozen=True, kw_only=True):
         session_start: the run started (:class:`SessionStarted`); may return text the
             model reads (``additional_context``).
         session_end: the run ended (:class:`SessionEnded`); observe only.
-        timeout: seconds a callback may take; past it a gate denies.
+        timeout: seconds a callback may take (a positive number, finite); past it a gate
+            denies.
+
+    Raises:
+        AgentConfigError: ``timeout`` is no positive, finite number of seconds.
 
     Example::
 
@@ -103,6 +110,36 @@ class Hooks(msgspec.Struct, frozen=True, kw_only=True):
     session_start: _Observer | None = None
     session_end: _Observer | None = None
     timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        # Checked as AgentOptions' numbers are (docs/extend.md): nan or inf failed the run
+        # with a raw ValueError (hooks.json's timeout), "30" a TypeError; 0 or -1 denied
+        # every gate.
+        if self.timeout != 30.0 or type(self.timeout) is not float:
+            check_timeout("Hooks", self.timeout)
+
+
+_TIMEOUT_CHECKS: dict[str, OptionChecks] = {}
+
+
+def check_timeout(owner: str, timeout: object, example: float = 30) -> None:
+    """``timeout`` is a positive, finite number of seconds, or the error says so in the
+    terms of ``owner(timeout=...)`` (``Hooks``, ``approval_hooks``), as ``AgentOptions``
+    says it of its own (``_option_checks.py``).
+
+    Raises:
+        AgentConfigError: it is not.
+    """
+    checks = _TIMEOUT_CHECKS.get(owner)
+    if checks is None:
+        fields = [("timeout", float, 30.0)]
+        checks = OptionChecks(msgspec.defstruct(owner, fields), positive=("timeout",))
+        _TIMEOUT_CHECKS[owner] = checks
+    try:
+        checks.check({"timeout": timeout})
+    except AgentConfigError as exc:
+        exc.hint = exc.hint or f"e.g. {owner}(..., timeout={example})"
+        raise
 
 
 class _Event(NamedTuple):
