@@ -260,14 +260,38 @@ async def _gate(
         return _reply({"permission": "allow"})
     if decision == "deny":
         return _deny(Deny().reason)
+    problem = f"the {field} hook returned {_shown(decision)}, not a Decision"
     if type(decision) is Deny:
-        return _deny(decision.reason)
-    if type(decision) is Allow:
-        if decision.updated_input is None or field != "before_tool":
+        if type(decision.reason) is str:
+            return _sent({"permission": "deny", "user_message": decision.reason}, field, errors)
+        problem = f"the {field} hook's Deny reason is {_shown(decision.reason)}, not a str"
+    elif type(decision) is Allow:
+        updated = decision.updated_input
+        if updated is None or field != "before_tool":
             return _reply({"permission": "allow"})
-        return _reply({"permission": "allow", "updated_input": decision.updated_input})
-    errors.append(TypeError(f"the {field} hook returned {decision!r}, not a Decision"))
+        if type(updated) is dict:
+            return _sent({"permission": "allow", "updated_input": updated}, field, errors)
+        problem = f"the {field} hook's Allow(updated_input=...) is {_shown(updated)}, not a dict"
+    errors.append(TypeError(problem))
     return _deny(failed)
+
+
+def _shown(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
+def _sent(answer: dict[str, Any], field: str, errors: list[BaseException]) -> HookReply:
+    """``answer`` as the hook prints it; one that JSON cannot carry (an object among
+    ``updated_input``, a lone surrogate) denies the call and is kept, as a callback that
+    fails (it escaped, and the relay blocked the call with no reason: issue 34)."""
+    try:
+        return _reply(answer)
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        error = TypeError(f"the {field} hook's answer cannot be sent as JSON: {exc}")
+        error.__cause__ = exc
+        errors.append(error)
+        return _deny(f"agent_sdk: the program's {field} hook failed, so the call was denied")
 
 
 async def _observe(
@@ -280,7 +304,11 @@ async def _observe(
         errors.append(error)
         return _reply({})
     if type(context) is str and context:
-        return _reply({"additional_context": context})
+        try:
+            return _reply({"additional_context": context})
+        except ValueError as exc:  # a lone surrogate: no UTF-8, no JSON
+            errors.append(TypeError(f"a hook's text cannot be sent as JSON: {exc}"))
+            return _reply({})
     if context is not None and type(context) is not str:
         errors.append(TypeError(f"a hook returned {context!r}, not text or None"))
     return _reply({})

@@ -138,6 +138,37 @@ async def test_a_gate_that_takes_too_long_denies() -> None:
     assert [type(e) for e in errors] == [TimeoutError]
 
 
+@pytest.mark.parametrize(
+    "decision",
+    [
+        Allow(updated_input={"when": object()}),
+        Allow(updated_input={"text": "\ud800"}),  # a lone surrogate: no UTF-8
+        Allow(updated_input="ls"),  # type: ignore[arg-type]
+        Deny(object()),  # type: ignore[arg-type]
+    ],
+    ids=["an object", "a lone surrogate", "not a dict", "a reason that is no str"],
+)
+async def test_an_answer_that_cannot_be_sent_denies_and_is_kept(decision: Any) -> None:
+    # It raised out of the answer: the relay got nothing and blocked, with no reason, and
+    # the error was not in hook_errors (issue 34).
+    errors: list[BaseException] = []
+    reply = await answer(Hooks(before_tool=lambda call: decision), SHELL, errors)
+    assert reply.exit_code == 0
+    out = json.loads(reply.stdout)
+    assert out["permission"] == "deny"
+    assert "before_tool hook failed" in out["user_message"]
+    assert [type(e) for e in errors] == [TypeError]
+    assert "before_tool" in str(errors[0])
+
+
+async def test_an_observers_text_that_cannot_be_sent_adds_nothing_and_is_kept() -> None:
+    errors: list[BaseException] = []
+    line = payload("postToolUse", tool_name="Read", tool_input={}, tool_output="{}")
+    reply = await answer(Hooks(after_tool=lambda used: "\ud800"), line, errors)
+    assert (reply.exit_code, json.loads(reply.stdout)) == (0, {})
+    assert [type(e) for e in errors] == [TypeError]
+
+
 async def test_a_gate_that_answers_something_else_denies() -> None:
     errors: list[BaseException] = []
     reply = await answer(Hooks(before_tool=lambda call: True), SHELL, errors)
