@@ -262,10 +262,8 @@ async def _gate(
         return _deny(Deny().reason)
     problem = f"the {field} hook returned {_shown(decision)}, not a Decision"
     if type(decision) is Deny:
-        if type(decision.reason) is str:
-            return _sent({"permission": "deny", "user_message": decision.reason}, field, errors)
-        problem = f"the {field} hook's Deny reason is {_shown(decision.reason)}, not a str"
-    elif type(decision) is Allow:
+        return _sent({"permission": "deny", "user_message": decision.reason}, field, errors)
+    if type(decision) is Allow:
         updated = decision.updated_input
         if updated is None or field != "before_tool":
             return _reply({"permission": "allow"})

@@ -146,7 +146,7 @@ async def test_a_gate_that_takes_too_long_denies() -> None:
         Allow(updated_input="ls"),  # type: ignore[arg-type]
         Deny(object()),  # type: ignore[arg-type]
     ],
-    ids=["an object", "a lone surrogate", "not a dict", "a reason that is no str"],
+    ids=["an object", "a lone surrogate", "not a dict", "a reason JSON cannot hold"],
 )
 async def test_an_answer_that_cannot_be_sent_denies_and_is_kept(decision: Any) -> None:
     # It raised out of the answer: the relay got nothing and blocked, with no reason, and
