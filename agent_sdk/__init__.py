@@ -18,6 +18,7 @@ from .budget import Budget
 from .errors import (
     AgentAuthError,
     AgentBudgetError,
+    AgentCallbackError,
     AgentChannelError,
     AgentConfigError,
     AgentConfigRaceError,
@@ -118,6 +119,7 @@ from ._version import __version__
 __all__ = [
     "AgentAuthError",
     "AgentBudgetError",
+    "AgentCallbackError",
     "AgentChannelError",
     "AgentConfigError",
     "AgentConfigRaceError",

@@ -6,6 +6,7 @@ both keep are in docs/lifecycle.md. Split from ``Run`` to keep each class small.
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import math
 import os
@@ -32,6 +33,7 @@ from .result import PlainResult
 if TYPE_CHECKING:
     from ._custom_tools import Claims
     from ._spending import Hit, Spending
+    from ._tool_budget import OwnToolCalls
     from ._trace import AgentSpan
 
 __all__ = ["OVER", "RunEngine", "State"]
@@ -104,6 +106,8 @@ class RunEngine(RunFacts):
         # A run given tools or hooks: what the CLI has not reached, asked once the agent
         # acts (_channel_check.py); None once answered, or without any.
         self._channel: Callable[[], tuple[str, ...] | None] | None = None
+        self._own_calls: OwnToolCalls | None = None  # a run given tools and a budget
+        self._calls_back = bool(options.tools) or options.hooks is not None
 
     async def _guarded(self, step: Coroutine[object, object, _T]) -> _T:
         """Run one step; on any failure or cancellation, the process must not outlive us."""
@@ -142,8 +146,15 @@ class RunEngine(RunFacts):
         self._deadlines.started()
         # Writing a long prompt to stdin is waiting on the CLI like any read.
         delay, limit = self._deadlines.next_wait(idle=True)
-        with self._clock.move_on_after(delay) as scope:
-            await self._transport.start(self._prompt, self._options)
+        admitting = self._admitting()
+        try:
+            with self._clock.move_on_after(delay) as scope:
+                await self._transport.start(self._prompt, self._options)
+        finally:
+            if admitting is not None:
+                from .extend._served import ADMIT_FOR_RUN
+
+                ADMIT_FOR_RUN.reset(admitting)
         if scope.cancelled_caught:
             assert limit != "grace"  # no result yet: no grace either
             await self._expired(limit)
@@ -159,6 +170,17 @@ class RunEngine(RunFacts):
         if self._state is State.STARTING:  # not closed meanwhile by another task
             self._state = State.STREAMING
 
+    def _admitting(self) -> contextvars.Token[Callable[[str], str | None] | None] | None:
+        """A run given tools and a budget: its host consults the budget before it runs a
+        call (``_tool_budget.py``), told so through the context of the transport's start."""
+        if self._spending is None or not self._options.tools:
+            return None
+        from ._tool_budget import OwnToolCalls
+        from .extend._served import ADMIT_FOR_RUN
+
+        self._own_calls = OwnToolCalls(self._spending)
+        return ADMIT_FOR_RUN.set(self._own_calls.admit)
+
     async def _next_events(self) -> list[Event]:
         """The events of the next reads, at least one; StopAsyncIteration or the
         run's error once they are over."""
@@ -167,6 +189,8 @@ class RunEngine(RunFacts):
         while True:
             if self._state is State.STREAMING:
                 chunk = await self._read()
+                if self._calls_back:
+                    self._check_callbacks()
                 if chunk is not None:
                     events = self._stream.feed(chunk)
                     if self._claims is not None:
@@ -181,7 +205,7 @@ class RunEngine(RunFacts):
                         from ._spending import first_over
 
                         seen = self._stream.result_event is not None
-                        over = first_over(self._spending, events, seen)
+                        over = first_over(self._spending, events, seen, self._own_calls)
                         if over is not None and self._state is State.STREAMING:
                             events = await self._spent(events, *over)
                     if events:
@@ -205,7 +229,11 @@ class RunEngine(RunFacts):
         error (docs/budgets.md)."""
         from ._spending import budget_error
 
-        return await self._stop(events, keep, lambda ctx, then: budget_error(hit, ctx, then=then))
+        own = self._own_calls is not None and hit is self._own_calls.hit
+        before = "the call was answered with an error, not run; " if own else ""
+        return await self._stop(
+            events, keep, lambda ctx, then: budget_error(hit, ctx, then=before + then)
+        )
 
     async def _check_channel(self, events: list[Event]) -> list[Event]:
         """At the first event of the agent at work: the run's tools and hooks reached, or
@@ -244,12 +272,41 @@ class RunEngine(RunFacts):
             cli_version=self.cli_version,
         )
         said = f"{self._stream.received} events (session {self._stream.session_id})"
-        self._stopped_by = self._redaction.error(
-            error(ctx, f"its process group was ended after {said}")
-        )
+        then = f"its process group was ended after {said}"
+        self._stopped_by = self._redaction.error(error(ctx, then))
         if self._state is State.STREAMING:  # not closed meanwhile by another task
             self._state = State.STOPPED
         return events
+
+    def _check_callbacks(self) -> None:
+        """A tool or a hook's callback raised what is no ``Exception``: the run ends with
+        it (docs/extend.md, "When your code fails"), a ``KeyboardInterrupt`` as itself."""
+        from .extend._guard import ends_the_run
+
+        tools: list[BaseException] = getattr(self._transport, "escaped", None) or []
+        hooks = self.hook_errors
+        if not tools and not hooks:
+            return  # what nearly every read finds
+        hooks = [e for e in hooks if ends_the_run(e)]
+        if not tools and not hooks:
+            return
+        first = (tools or hooks)[0]
+        if isinstance(first, KeyboardInterrupt):
+            raise first
+        from .errors import AgentCallbackError
+        from .extend._calls import exception_text
+
+        where = "tool" if tools else "hook's callback"
+        ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
+        error = AgentCallbackError(
+            f"a {where} raised {exception_text(first)}, which is no Exception: that call "
+            "failed, and the run was ended",
+            errors=tools + hooks,
+            context=ctx,
+            hint="to fail one call and go on, raise an Exception: a tool's is the error the "
+            "agent reads, a gate's denies the call; what was raised is on .errors",
+        )
+        raise self._redaction.error(error) from first
 
     async def _read(self) -> bytes | None:
         """The next chunk of output, or ``None`` once it is over (or the grace ran out)."""
@@ -298,6 +355,8 @@ class RunEngine(RunFacts):
         await transport.aclose()  # stragglers of its group go too
         if self._state not in ENDING:
             raise StopAsyncIteration  # closed by another task meanwhile
+        if self._calls_back:
+            self._check_callbacks()
         code = transport.returncode
         # Ended by us only if our signal ended it: an exit of its own, seen late (a slow
         # consumer), still means what its status says.

@@ -10,16 +10,16 @@ at its next tool call, and no run that shares it starts.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import msgspec
 
 from ._tool_kind import kind_in
 from .budget import Budget, kind_word
 from .errors import AgentBudgetError, ErrorContext
-from .events import Event, ResultEvent, ToolCallStarted, Usage
+from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted, Usage
 
-__all__ = ["Hit", "Spending", "budget_error", "first_over", "joined"]
+__all__ = ["Hit", "OwnCalls", "Spending", "budget_error", "first_over", "joined"]
 
 
 class Hit(NamedTuple):
@@ -82,13 +82,16 @@ class Spending:
             return self.hit
         return self.parent.begin() if self.parent is not None else None
 
-    def tool_call(self, event: ToolCallStarted, word: str | None = None) -> Hit | None:
-        """The agent started a tool call: the limit it goes over, or ``None``."""
+    def tool_call(self, event: ToolCallStarted | None, word: str | None = None) -> Hit | None:
+        """The agent started a tool call (``event``, or one of the kind ``word``): the
+        limit it goes over, or ``None``."""
         if self.hit is None:
             budget = self.budget
             self.tool_calls += 1
             if self._by_kind:
-                word = word if word is not None else _word_of(event)
+                if word is None:
+                    assert event is not None
+                    word = _word_of(event)
                 used = self.by_kind[word] = self.by_kind.get(word, 0) + 1
                 allowed = self._by_kind.get(word)
                 if allowed is not None and used > allowed:
@@ -99,6 +102,11 @@ class Spending:
         # The wider budget counts the call too, whether or not this one went over.
         wider = self.parent.tool_call(event, word) if self.parent is not None else None
         return own if own is not None else wider
+
+    def own_call(self) -> Hit | None:
+        """A call of the run's own tools reached its host, before it runs: counted now, as
+        an ``mcp`` call (docs/budgets.md, "Your own tools"); the limit it goes over."""
+        return self.tool_call(None, "mcp")
 
     def take(self, calls: int) -> bool:
         """Count ``calls`` tool calls at once if none of them can reach a limit, here or
@@ -191,17 +199,28 @@ def _kind_of(event: ToolCallStarted) -> str:
         return event.kind  # not an object of keys: what the parse makes of it
 
 
-def first_over(spending: Spending, events: list[Event], result: bool) -> tuple[int, Hit] | None:
+class OwnCalls(Protocol):
+    """The calls of the run's own tools, counted by its host (``_tool_budget.py``)."""
+
+    def is_own(self, event: ToolCallStarted) -> bool: ...
+    def started(self) -> Hit | None: ...
+    def overdue(self, ended: bool = False) -> Hit | None: ...
+
+
+def first_over(
+    spending: Spending, events: list[Event], result: bool, own: OwnCalls | None = None
+) -> tuple[int, Hit] | None:
     """Count a read's ``events``: how many of them to deliver (up to the tool call that
     goes over a limit) and the limit, or ``None`` while within the budget. ``result``:
-    the run has its ``result`` event (in this read or an earlier one).
+    the run has its ``result`` event (in this read or an earlier one). ``own``: the run
+    serves tools of its own, whose calls its host counted (not counted again here).
 
     A run with a budget calls it once per read, so it is on the hot path: the events'
     types are listed and counted in C, and a read whose calls all fit a budget with no
     kind's limit is counted in one step; only then are calls looked at one by one
     (docs/benchmarks.md, "Budgets")."""
-    if result:  # once a run, at its end: its tokens count from where it stands
-        return _one_by_one(spending, events)
+    if result or own is not None:  # at a run's end; a run given tools and a budget
+        return _one_by_one(spending, events, own)
     kinds = list(map(type, events))
     if spending.take(kinds.count(ToolCallStarted)):
         return None
@@ -216,14 +235,25 @@ def first_over(spending: Spending, events: list[Event], result: bool) -> tuple[i
         return None
 
 
-def _one_by_one(spending: Spending, events: list[Event]) -> tuple[int, Hit] | None:
+def _one_by_one(
+    spending: Spending, events: list[Event], own: OwnCalls | None = None
+) -> tuple[int, Hit] | None:
     for index, event in enumerate(events):
-        if type(event) is ToolCallStarted:
-            hit = spending.tool_call(event)
+        kind = type(event)
+        if kind is ToolCallStarted:
+            started: ToolCallStarted = event  # type: ignore[assignment]
+            hit = own.started() if own and own.is_own(started) else spending.tool_call(started)
             if hit is not None:
                 return index + 1, hit
-        elif type(event) is ResultEvent:
-            spending.used(event.usage)
+            continue
+        ended = kind is ResultEvent
+        if ended:
+            spending.used(event.usage)  # type: ignore[union-attr]
+        # A call of ours refused after its start was read: the run stops at the next
+        # completion (the refused call's at the latest), or at its result.
+        stop = own is not None and (ended or kind is ToolCallCompleted)
+        if stop and (hit := own.overdue(ended)) is not None:  # type: ignore[union-attr]
+            return index + 1, hit
     return None
 
 

@@ -179,9 +179,9 @@ class AgentSpan:
         self._ended = True
         span = self._span
         for call, started in self._calls.values():
-            attributes = self._described(call, started)
-            attributes["agent_sdk.tool.outcome"] = "unfinished"
-            call.set_attributes(attributes)
+            described = self._described(call, started)  # not ``attributes``: the run's
+            described["agent_sdk.tool.outcome"] = "unfinished"
+            call.set_attributes(described)
             call.end()
         self._calls.clear()
         span.set_attribute("agent_sdk.outcome", outcome)

@@ -19,6 +19,7 @@
     ├── AgentProtocolError       the output broke the contract (no result event)
     ├── AgentOutputError         the reply held no JSON value of the output type
     ├── AgentBudgetError         a Budget's limit was reached (tool calls, turns, tokens)
+    ├── AgentCallbackError       a tool or hook callback raised what is no Exception
     └── AgentTimeoutError        timeout or idle_timeout ran out (also a TimeoutError)
 
 A failed run never loses what it received: a streamed run has handed over every event
@@ -46,6 +47,7 @@ from .tool_calls import ToolCall, calls_of
 __all__ = [
     "AgentAuthError",
     "AgentBudgetError",
+    "AgentCallbackError",
     "AgentChannelError",
     "AgentConfigError",
     "AgentConfigRaceError",
@@ -379,6 +381,19 @@ class AgentBudgetError(AgentError):
         self.used = used
         self.allowed = allowed
         self.scope = scope
+
+
+class AgentCallbackError(AgentError):
+    """A tool (``AgentOptions(tools=...)``) or a hook's callback raised what is no
+    ``Exception`` (``SystemExit``, a test framework's failure): that call failed, and the
+    run was ended (docs/extend.md, "When your code fails"). ``errors`` holds what was
+    raised, in order; the first is also the ``__cause__``.
+    """
+
+    def __init__(self, message: str, *, errors: list[BaseException] | None = None,
+                 context: ErrorContext | None = None, hint: str | None = None) -> None:  # fmt: skip
+        super().__init__(message, context=context, hint=hint)
+        self.errors = list(errors or ())
 
 
 class AgentChannelError(AgentError):

@@ -87,6 +87,8 @@ class ChildPipes:
         self.hook_errors: list[BaseException] = []
         """What the run's hooks' callbacks raised (``AgentOptions(hooks=...)``), kept after
         the host is released."""
+        self.escaped: list[BaseException] = []
+        """What the run's tools raised that is no ``Exception`` (``extend/_guard.py``)."""
         self.custom_tool_calls: list[Any] | None = None
         """The calls the run's own tools answered (``extend/_served.py``), kept after the
         host is released."""
@@ -121,6 +123,7 @@ class ChildPipes:
 
         self._tools, invocation = with_tools(invocation, options)
         self.hook_errors = self._tools.host.hook_errors
+        self.escaped = self._tools.host.escaped
         if options.tools:
             self.custom_tool_calls = self._tools.host.calls
         return invocation

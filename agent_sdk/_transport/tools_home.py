@@ -56,9 +56,11 @@ from ..extend._host import (
     open_host,
     relay_command,
 )
+from ..extend._served import ADMIT_FOR_RUN
 from ..options import AgentOptions, Invocation
 from .config_dir import CONFIG_DIR_ENV, CONFIG_NAME, PrivateConfig, user_config_dir
 from .tools_plugin import make_plugin, with_plugin_dir
+from .users_file import users_file
 
 __all__ = [
     "ALLOW_RULE",
@@ -143,6 +145,7 @@ def with_tools(invocation: Invocation, options: AgentOptions) -> tuple[RunTools,
         hooks=options.hooks,
         redact=redaction_of(options, os.environ).text,
         token=_token_of(invocation, options),
+        admit=ADMIT_FOR_RUN.get(),  # the run's budget (docs/budgets.md, "Your own tools")
     )
     tools = RunTools(host)
     try:
@@ -205,9 +208,7 @@ def hooks_json(host: ToolHost, theirs: Path) -> bytes:
     one the CLI would run (``"version": 1``, a ``hooks`` object, docs/protocol.md §6.1)."""
     assert host.hooks is not None
     ours = msgspec.json.decode(hooks_file(host.hooks, relay_command("hook", host.socket_path)))
-    data = b""
-    with contextlib.suppress(OSError), theirs.open("rb") as existing:
-        data = existing.read(_MAX_CONFIG + 1)
+    data = users_file(theirs, _MAX_CONFIG + 1)
     try:
         found = msgspec.json.decode(data) if data and len(data) <= _MAX_CONFIG else None
     except (ValueError, RecursionError):  # msgspec.DecodeError, bad UTF-8

@@ -48,6 +48,16 @@ def budget_arg(text: str) -> Budget:
     """
     try:
         value = msgspec.json.decode(text)
+    except msgspec.ValidationError:  # valid JSON, a number no float holds (1e400)
+        where = _out_of_range(text.encode(errors="surrogatepass"))
+        if where:
+            said = f"{where}: the number is out of range; a limit is a whole number >= 0 or null"
+        else:
+            said = (
+                f"{text.strip()[:80]}: the number is out of range; a budget is a JSON object "
+                f"of limits, e.g. {EXAMPLE}"
+            )
+        raise argparse.ArgumentTypeError(said) from None
     except (msgspec.DecodeError, RecursionError):  # RecursionError: msgspec's depth limit
         raise argparse.ArgumentTypeError(
             f"not a JSON object: write the limits as one, e.g. '{EXAMPLE}'"
@@ -56,3 +66,25 @@ def budget_arg(text: str) -> Budget:
         return budget_of(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+_MEMBERS = msgspec.json.Decoder(dict[str, msgspec.Raw])
+
+
+def _out_of_range(data: bytes) -> str:
+    """The member of the JSON object ``data`` that holds the number msgspec refused as out
+    of range, as JSON (``{"tool_calls_by_kind": {"shell": 1e999}}``); ``""`` when ``data``
+    is no object or none is found."""
+    try:
+        members = _MEMBERS.decode(data)
+    except (msgspec.DecodeError, RecursionError):  # ValidationError included: no object
+        return ""
+    for key, raw in members.items():
+        try:
+            msgspec.json.decode(raw)
+        except msgspec.ValidationError:
+            inner = _out_of_range(bytes(raw)) or bytes(raw).decode(errors="replace")
+            return "{" + msgspec.json.encode(key).decode() + ": " + inner + "}"
+        except (msgspec.DecodeError, RecursionError):
+            continue
+    return ""

@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeAlias
 import msgspec
 
 from ._hook_payloads import ShellCommand, ToolUse
-from ._hooks import Allow, Decision, Deny, Hooks, call_back
+from ._hooks import Allow, Decision, Deny, Hooks, call_back, check_timeout
 
 __all__ = ["Approval", "ApprovalCallback", "approval_hooks", "approval_permission"]
 
@@ -59,7 +59,7 @@ class Approval(msgspec.Struct, frozen=True, kw_only=True):
 
 
 ApprovalCallback: TypeAlias = Callable[[Approval], "Decision | Awaitable[Decision]"]
-"""Sync (run in a worker thread: it may block, e.g. on ``input()``) or async; gets an
+"""Sync (run in a daemon thread: it may block, e.g. on ``input()``) or async; gets an
 :class:`Approval`, returns ``"allow"``, ``"deny"``, :class:`Deny` or :class:`Allow`."""
 
 # The CLI's tool names (docs/protocol.md §6.3) that print-mode approval never asks about:
@@ -96,12 +96,18 @@ def approval_hooks(approve: ApprovalCallback, *, timeout: float = 300.0) -> Hook
 
     Args:
         approve: the callback (:data:`ApprovalCallback`).
-        timeout: seconds it may take (a person answering); past it the call is denied.
+        timeout: seconds it may take (a person answering; a positive number, finite);
+            past it the call is denied.
+
+    Raises:
+        AgentConfigError: ``timeout`` is no positive, finite number of seconds.
 
     Example::
 
         run_sync("tidy up", options=AgentOptions(hooks=approval_hooks(approve)))
     """
+
+    check_timeout("approval_hooks", timeout, example=300)
 
     async def before_tool(call: ToolUse) -> Decision:
         request = _tool_request(call)

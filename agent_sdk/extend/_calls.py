@@ -1,5 +1,5 @@
 """One call of a tool: the agent's arguments checked against the tool's struct, the
-function run (a sync one in a worker thread, an async one awaited), and what it returned or
+function run (a sync one in a daemon thread, an async one awaited), and what it returned or
 raised made an MCP ``tools/call`` result (docs/extend.md, "What the agent gets back").
 
 - a ``str`` is one text content, as it is;
@@ -11,8 +11,9 @@ raised made an MCP ``tools/call`` result (docs/extend.md, "What the agent gets b
   schema (MCP: "Servers MUST provide structured results that conform");
 - an exception is a tool error (``isError: true``) whose text is the exception's type and
   message, redacted; so are arguments that do not fit (msgspec's words say where) and a
-  value msgspec cannot encode. Only ``Exception`` is caught: a cancellation, a
-  ``KeyboardInterrupt`` or a ``SystemExit`` goes on.
+  value msgspec cannot encode. So is anything else the function raises (a cancellation
+  another task's, a ``SystemExit``: ``_guard.py``), what is no ``Exception`` also kept for
+  the run, which it ends; only the cancellation of the call itself goes on.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import anyio.to_thread
 import msgspec
 
+from ._guard import ends_the_run, isolated
 from ._mcp_messages import CallResult, TextContent, decode
 from ._signature import Signature
+from ._threads import in_thread
 from ._tool import Tool
 
 __all__ = ["Call", "exception_text", "failure", "prepare", "result_of"]
@@ -52,40 +54,53 @@ def exception_text(exc: BaseException) -> str:
 class Call:
     """A tools/call whose arguments fit: awaiting it runs the function, once."""
 
-    def __init__(self, tool: Tool[..., Any], arguments: msgspec.Struct, redact: Redact) -> None:
+    def __init__(
+        self,
+        tool: Tool[..., Any],
+        arguments: msgspec.Struct,
+        redact: Redact,
+        escaped: list[BaseException] | None = None,
+    ) -> None:
         self._tool = tool
         self._arguments = arguments
         self._redact = redact
+        self._escaped = escaped  # what ends the run besides the call (_guard.py)
 
     async def __call__(self) -> CallResult:
-        """The result; a tool error if the function raised (never raises ``Exception``)."""
+        """The result; a tool error if the function raised (raises only the call's own
+        cancellation)."""
         signature: Signature = self._tool._signature
         args, kwargs = _split(signature, self._arguments)
-        try:
-            if signature.is_async:
-                value = await self._tool.function(*args, **kwargs)
-            else:
-                # Abandoned on cancellation: a hung sync tool cannot hold up the end of
-                # the server (its thread runs on, out of reach; its result is dropped).
-                run = functools.partial(self._tool.function, *args, **kwargs)
-                value = await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
-        except Exception as exc:
-            return failure(self._redact(exception_text(exc)))
+        run = functools.partial(self._tool.function, *args, **kwargs)
+        if not signature.is_async:
+            # Abandoned on cancellation: a hung sync tool cannot hold up the end of the
+            # server, nor the program's (a daemon thread, out of reach: _threads.py).
+            run = functools.partial(in_thread, run)
+        # In a task of its own: whatever it raises fails this call alone (_guard.py).
+        value, error = await isolated(run)
+        if error is not None:
+            if self._escaped is not None and ends_the_run(error):
+                self._escaped.append(error)
+            return failure(self._redact(exception_text(error)))
         return result_of(signature, value, self._redact)
 
 
 def prepare(
-    tool: Tool[..., Any], arguments: msgspec.Raw | msgspec.UnsetType, redact: Redact
+    tool: Tool[..., Any],
+    arguments: msgspec.Raw | msgspec.UnsetType,
+    redact: Redact,
+    escaped: list[BaseException] | None = None,
 ) -> Call | CallResult:
     """The call, or the tool error the agent sees when its arguments do not fit the
-    tool's parameters (left out or ``null`` arguments are no arguments)."""
+    tool's parameters (left out or ``null`` arguments are no arguments). ``escaped``
+    gets what the function raised that ends the run (``_guard.py``)."""
     signature: Signature = tool._signature
     data = b"{}" if arguments is msgspec.UNSET or bytes(arguments) == b"null" else arguments
     try:
         checked = decode(data, signature.arguments)
     except msgspec.DecodeError as exc:  # ValidationError included
         return failure(redact(f"Invalid arguments for tool {signature.name}: {exc}"))
-    return Call(tool, checked, redact)
+    return Call(tool, checked, redact, escaped)
 
 
 def _split(signature: Signature, arguments: msgspec.Struct) -> tuple[list[Any], dict[str, Any]]:

@@ -16,6 +16,7 @@ the agent, as the live agent's callbacks (docs/live.md "Approvals").
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import shlex
@@ -25,6 +26,9 @@ from typing import Any, Literal, NamedTuple, TypeAlias
 import anyio
 import msgspec
 
+from .._option_checks import OptionChecks
+from ..errors import AgentConfigError
+from ._guard import isolated
 from ._hook_payloads import (
     FileEdited,
     HookPayload,
@@ -43,6 +47,7 @@ __all__ = [
     "Hooks",
     "answer",
     "call_back",
+    "check_timeout",
     "hooks_file",
 ]
 
@@ -71,7 +76,7 @@ _Observer = Callable[[Any], "str | Awaitable[str | None] | None"]
 
 class Hooks(msgspec.Struct, frozen=True, kw_only=True):
     """The callbacks a print-mode run calls while the agent works (§6.2: the events
-    print mode fires). Each may be sync (run in a worker thread, as tools are) or async.
+    print mode fires). Each may be sync (run in a daemon thread, as tools are) or async.
 
     Args:
         before_tool: a tool call is about to run (:class:`ToolUse`); returns a
@@ -84,7 +89,11 @@ class Hooks(msgspec.Struct, frozen=True, kw_only=True):
         session_start: the run started (:class:`SessionStarted`); may return text the
             model reads (``additional_context``).
         session_end: the run ended (:class:`SessionEnded`); observe only.
-        timeout: seconds a callback may take; past it a gate denies.
+        timeout: seconds a callback may take (a positive number, finite); past it a gate
+            denies.
+
+    Raises:
+        AgentConfigError: ``timeout`` is no positive, finite number of seconds.
 
     Example::
 
@@ -101,6 +110,36 @@ class Hooks(msgspec.Struct, frozen=True, kw_only=True):
     session_start: _Observer | None = None
     session_end: _Observer | None = None
     timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        # Checked as AgentOptions' numbers are (docs/extend.md): nan or inf failed the run
+        # with a raw ValueError (hooks.json's timeout), "30" a TypeError; 0 or -1 denied
+        # every gate.
+        if self.timeout != 30.0 or type(self.timeout) is not float:
+            check_timeout("Hooks", self.timeout)
+
+
+_TIMEOUT_CHECKS: dict[str, OptionChecks] = {}
+
+
+def check_timeout(owner: str, timeout: object, example: float = 30) -> None:
+    """``timeout`` is a positive, finite number of seconds, or the error says so in the
+    terms of ``owner(timeout=...)`` (``Hooks``, ``approval_hooks``), as ``AgentOptions``
+    says it of its own (``_option_checks.py``).
+
+    Raises:
+        AgentConfigError: it is not.
+    """
+    checks = _TIMEOUT_CHECKS.get(owner)
+    if checks is None:
+        fields = [("timeout", float, 30.0)]
+        checks = OptionChecks(msgspec.defstruct(owner, fields), positive=("timeout",))
+        _TIMEOUT_CHECKS[owner] = checks
+    try:
+        checks.check({"timeout": timeout})
+    except AgentConfigError as exc:
+        exc.hint = exc.hint or f"e.g. {owner}(..., timeout={example})"
+        raise
 
 
 class _Event(NamedTuple):
@@ -196,20 +235,28 @@ async def answer(hooks: Hooks, line: bytes, errors: list[BaseException]) -> Hook
 
 async def call_back(callback: Callable[[Any], Any], argument: Any) -> Any:
     """What ``callback(argument)`` returns: an async callback awaited, a sync one run in a
-    worker thread (it may block, e.g. on ``input()``; a cancelled wait abandons it)."""
+    daemon thread (it may block, e.g. on ``input()``; a cancelled wait abandons it, and the
+    program's exit does not wait for it: ``_threads.py``)."""
     if inspect.iscoroutinefunction(callback):
         return await callback(argument)
-    from anyio import to_thread  # not at import: it loads threading (a cold start's cost)
+    from ._threads import in_thread  # not at import: it loads threading (a cold start's cost)
 
-    result = await to_thread.run_sync(callback, argument, abandon_on_cancel=True)
+    result = await in_thread(callback, argument)
     if inspect.isawaitable(result):
         result = await result
     return result
 
 
-async def _run(hooks: Hooks, callback: Callable[[Any], Any], payload: Any) -> Any:
-    with anyio.fail_after(hooks.timeout):
-        return await call_back(callback, payload)
+async def _run(
+    hooks: Hooks, callback: Callable[[Any], Any], payload: Any
+) -> tuple[Any, BaseException | None]:
+    """What the callback returned, or what it raised (a ``TimeoutError`` past the limit):
+    in a task of its own, so that anything it raises fails this call alone (``_guard.py``)."""
+    try:
+        with anyio.fail_after(hooks.timeout):
+            return await isolated(functools.partial(call_back, callback, payload))
+    except TimeoutError as exc:
+        return None, exc
 
 
 async def _gate(
@@ -218,23 +265,44 @@ async def _gate(
     failed = f"agent_sdk: the program's {field} hook failed, so the call was denied"
     if payload is None:
         return _deny(failed)
-    try:
-        decision = await _run(hooks, callback, payload)
-    except Exception as exc:  # a timeout included: TimeoutError
-        errors.append(exc)
+    decision, error = await _run(hooks, callback, payload)
+    if error is not None:
+        errors.append(error)
         return _deny(failed)
     if decision == "allow":
         return _reply({"permission": "allow"})
     if decision == "deny":
         return _deny(Deny().reason)
+    problem = f"the {field} hook returned {_shown(decision)}, not a Decision"
     if type(decision) is Deny:
-        return _deny(decision.reason)
+        return _sent({"permission": "deny", "user_message": decision.reason}, field, errors)
     if type(decision) is Allow:
-        if decision.updated_input is None or field != "before_tool":
+        updated = decision.updated_input
+        if updated is None or field != "before_tool":
             return _reply({"permission": "allow"})
-        return _reply({"permission": "allow", "updated_input": decision.updated_input})
-    errors.append(TypeError(f"the {field} hook returned {decision!r}, not a Decision"))
+        if type(updated) is dict:
+            return _sent({"permission": "allow", "updated_input": updated}, field, errors)
+        problem = f"the {field} hook's Allow(updated_input=...) is {_shown(updated)}, not a dict"
+    errors.append(TypeError(problem))
     return _deny(failed)
+
+
+def _shown(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
+def _sent(answer: dict[str, Any], field: str, errors: list[BaseException]) -> HookReply:
+    """``answer`` as the hook prints it; one that JSON cannot carry (an object among
+    ``updated_input``, a lone surrogate) denies the call and is kept, as a callback that
+    fails (it escaped, and the relay blocked the call with no reason: issue 34)."""
+    try:
+        return _reply(answer)
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        error = TypeError(f"the {field} hook's answer cannot be sent as JSON: {exc}")
+        error.__cause__ = exc
+        errors.append(error)
+        return _deny(f"agent_sdk: the program's {field} hook failed, so the call was denied")
 
 
 async def _observe(
@@ -242,13 +310,16 @@ async def _observe(
 ) -> HookReply:
     if payload is None:
         return _reply({})
-    try:
-        context = await _run(hooks, callback, payload)
-    except Exception as exc:
-        errors.append(exc)
+    context, error = await _run(hooks, callback, payload)
+    if error is not None:
+        errors.append(error)
         return _reply({})
     if type(context) is str and context:
-        return _reply({"additional_context": context})
+        try:
+            return _reply({"additional_context": context})
+        except ValueError as exc:  # a lone surrogate: no UTF-8, no JSON
+            errors.append(TypeError(f"a hook's text cannot be sent as JSON: {exc}"))
+            return _reply({})
     if context is not None and type(context) is not str:
         errors.append(TypeError(f"a hook returned {context!r}, not text or None"))
     return _reply({})

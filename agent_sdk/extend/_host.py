@@ -50,7 +50,7 @@ from ..errors import AgentStartError
 from ._first_line import Prefixed, split_token
 from ._hook_calls import hook_call
 from ._hooks import Hooks
-from ._mcp import McpServer, unchanged
+from ._mcp import Admit, McpServer, unchanged
 from ._mcp_messages import CallResult
 from ._peers import Peer, PeerCheck, admits, cli_relay, peer_of
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
@@ -122,6 +122,8 @@ class ToolHost:
             redaction masks it); else one is made here.
         peers: who may connect (``_peers.py``); by default only the relay a CLI started
             for this host (its environment holds ``token``).
+        admit: asked before a call runs (the run's budget, ``_tool_budget.py``): a text
+            refuses it, as the tool error the agent reads.
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -135,13 +137,17 @@ class ToolHost:
         redact: Callable[[str], str] = unchanged,
         token: str | None = None,
         peers: PeerCheck = cli_relay,
+        admit: Admit | None = None,
     ) -> None:
         self._tools = list(tools)
+        self._admit = admit
         McpServer(self._tools)  # checks them now, not at the first connection
         self.hooks = hooks
         self.hook_errors: list[BaseException] = []
         """What the hooks' callbacks raised (or answered wrongly), in order: for the
         program, never sent to the agent."""
+        self.escaped: list[BaseException] = []
+        """What the tools raised that is no ``Exception``: it ends the run (``_guard.py``)."""
         self._redact = redact
         self._token = token or new_token()
         self._peers = peers
@@ -295,7 +301,13 @@ class ToolHost:
                     stream = Prefixed(rest, receive)
                     await send.send(await hook_call(self.hooks, stream, self.hook_errors))
                 elif not mode:
-                    server = McpServer(self._tools, redact=self._redact, observe=self._record)
+                    server = McpServer(
+                        self._tools,
+                        redact=self._redact,
+                        observe=self._record,
+                        admit=self._admit,
+                        escaped=self.escaped,
+                    )
                     await serve(server, Prefixed(rest, receive), send)
         finally:
             await receive.aclose()

@@ -30,7 +30,7 @@ import anyio
 import msgspec
 
 from .._version import __version__
-from ._calls import Call, prepare
+from ._calls import Call, failure, prepare
 from ._mcp_messages import (
     INVALID_PARAMS,
     INVALID_REQUEST,
@@ -50,7 +50,7 @@ from ._mcp_messages import (
 )
 from ._tool import Tool, tools_by_name
 
-__all__ = ["PROTOCOL_VERSIONS", "McpServer", "Observe", "Pending", "unchanged"]
+__all__ = ["PROTOCOL_VERSIONS", "Admit", "McpServer", "Observe", "Pending", "unchanged"]
 
 PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 """The MCP versions the server speaks, oldest first. Cursor's CLI connected with
@@ -62,6 +62,9 @@ RequestId = int | str
 Observe = Callable[[str, msgspec.Raw | msgspec.UnsetType, CallResult], None]
 """Told of each call answered: the tool's name, the arguments as sent, the result (the
 host of a run records them: docs/extend.md, "Which calls were ours")."""
+Admit = Callable[[str], str | None]
+"""Asked before a call of the tool named runs: ``None`` runs it; a text refuses it, as the
+tool error the agent reads (a run's budget: docs/budgets.md, "Your own tools")."""
 
 
 def unchanged(text: str) -> str:
@@ -108,6 +111,9 @@ class McpServer:
         version: ``serverInfo.version``.
         observe: told of each call answered with a result (not of protocol errors, nor
             of calls the client cancelled).
+        admit: asked before each call of a known tool runs (its arguments not checked
+            yet); a call it refuses is answered with its text as a tool error.
+        escaped: gets what a tool raised that is no ``Exception`` (``_guard.py``).
 
     Raises:
         AgentConfigError: two tools have one name, or a function cannot be a tool.
@@ -121,9 +127,13 @@ class McpServer:
         name: str = "agent_sdk",
         version: str = __version__,
         observe: Observe | None = None,
+        admit: Admit | None = None,
+        escaped: list[BaseException] | None = None,
     ) -> None:
         self._tools = tools_by_name(tools)
         self._observe = observe
+        self._admit = admit
+        self._escaped = escaped
         self._redact = redact
         self._info = {"name": name, "version": version}
         self._calls: dict[RequestId, Pending] = {}
@@ -242,7 +252,12 @@ class McpServer:
             return self._error(
                 request_id, INVALID_REQUEST, "Invalid Request: a call with this id is under way"
             )
-        prepared = prepare(found, params.arguments, self._redact)
+        refusal = self._admit(params.name) if self._admit is not None else None
+        prepared = (
+            failure(self._redact(refusal))
+            if refusal is not None
+            else prepare(found, params.arguments, self._redact, self._escaped)
+        )
         if isinstance(prepared, CallResult):
             self._observed(params, prepared)
             return encode_result(request_id, self._shaped(prepared))

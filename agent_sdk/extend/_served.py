@@ -10,11 +10,13 @@ recorded call of that name and those arguments not paired yet, in order. Never b
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 import msgspec
 
-__all__ = ["Claims", "CustomToolCall"]
+__all__ = ["ADMIT_FOR_RUN", "Claims", "CustomToolCall"]
 
 
 class CustomToolCall(msgspec.Struct, frozen=True):
@@ -38,6 +40,13 @@ class CustomToolCall(msgspec.Struct, frozen=True):
     arguments: Any
     result: str
     is_error: bool
+
+
+ADMIT_FOR_RUN: ContextVar[Callable[[str], str | None] | None] = ContextVar(
+    "agent_sdk_admit_for_run", default=None
+)
+"""What the host of the run being started asks before it runs a call (set by the run
+around its transport's start: the run's budget, ``_tool_budget.py``)."""
 
 
 class Claims:

@@ -46,6 +46,13 @@ def test_without_budget_a_run_has_none() -> None:
         ('{"turns": true}', '{"turns": true}: a limit must be a whole number >= 0 or null'),
         ('{"tool_calls_by_kind": {"shel": 1}}', "\"tool_calls_by_kind\": unknown kind 'shel'"),
         ('{"tool_calls_by_kind": [1]}', '"tool_calls_by_kind" must be a JSON object, not list'),
+        # Valid JSON whose number no float holds: it was "not a JSON object" (issue 34).
+        ('{"tool_calls": 1e400}', '{"tool_calls": 1e400}: the number is out of range; a limit'),
+        (
+            '{"tool_calls_by_kind": {"shell": -1e999}}',
+            '{"tool_calls_by_kind": {"shell": -1e999}}: the number is out of range; a limit',
+        ),
+        ("1e400", "--budget: 1e400: the number is out of range; a budget is a JSON object"),
     ],
 )
 def test_a_bad_budget_is_a_usage_error_in_json_terms(

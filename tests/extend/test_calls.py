@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import anyio
 import msgspec
 import pytest
 
@@ -136,17 +137,29 @@ async def test_an_exception_whose_str_fails_is_still_named() -> None:
     assert await result_of(fail) == CallResult(text(f"{Broken.__qualname__}"), True)
 
 
-async def test_a_base_exception_is_not_made_a_tool_error() -> None:
+async def test_a_base_exception_fails_this_call_alone() -> None:
+    # Not caught, it ended the whole host (trio: TrioInternalError): issue 34.
     class Stop(BaseException):
         pass
 
     @tool
     def stop() -> str:
         """Stop."""
-        raise Stop
+        raise Stop("now")
 
-    with pytest.raises(Stop):
-        await result_of(stop)
+    assert await result_of(stop) == CallResult(text(f"{Stop.__qualname__}: now"), True)
+
+
+async def test_the_calls_own_cancellation_goes_on() -> None:
+    @tool
+    async def forever() -> str:
+        """Wait."""
+        await anyio.sleep_forever()
+        return ""
+
+    with anyio.move_on_after(0.01) as scope:
+        await result_of(forever)
+    assert scope.cancelled_caught
 
 
 # --- arguments ----------------------------------------------------------------------------

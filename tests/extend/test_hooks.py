@@ -6,11 +6,13 @@ the JSON the CLI writes on a hook's stdin in, what the hook prints and its exit 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import anyio
 import pytest
 
+from agent_sdk import AgentConfigError
 from agent_sdk.extend import (
     Allow,
     Deny,
@@ -20,6 +22,7 @@ from agent_sdk.extend import (
     ShellCommand,
     ToolUse,
     ToolUsed,
+    approval_hooks,
 )
 from agent_sdk.extend._hooks import answer, hooks_file
 
@@ -135,6 +138,37 @@ async def test_a_gate_that_takes_too_long_denies() -> None:
     assert [type(e) for e in errors] == [TimeoutError]
 
 
+@pytest.mark.parametrize(
+    "decision",
+    [
+        Allow(updated_input={"when": object()}),
+        Allow(updated_input={"text": "\ud800"}),  # a lone surrogate: no UTF-8
+        Allow(updated_input="ls"),  # type: ignore[arg-type]
+        Deny(object()),  # type: ignore[arg-type]
+    ],
+    ids=["an object", "a lone surrogate", "not a dict", "a reason JSON cannot hold"],
+)
+async def test_an_answer_that_cannot_be_sent_denies_and_is_kept(decision: Any) -> None:
+    # It raised out of the answer: the relay got nothing and blocked, with no reason, and
+    # the error was not in hook_errors (issue 34).
+    errors: list[BaseException] = []
+    reply = await answer(Hooks(before_tool=lambda call: decision), SHELL, errors)
+    assert reply.exit_code == 0
+    out = json.loads(reply.stdout)
+    assert out["permission"] == "deny"
+    assert "before_tool hook failed" in out["user_message"]
+    assert [type(e) for e in errors] == [TypeError]
+    assert "before_tool" in str(errors[0])
+
+
+async def test_an_observers_text_that_cannot_be_sent_adds_nothing_and_is_kept() -> None:
+    errors: list[BaseException] = []
+    line = payload("postToolUse", tool_name="Read", tool_input={}, tool_output="{}")
+    reply = await answer(Hooks(after_tool=lambda used: "\ud800"), line, errors)
+    assert (reply.exit_code, json.loads(reply.stdout)) == (0, {})
+    assert [type(e) for e in errors] == [TypeError]
+
+
 async def test_a_gate_that_answers_something_else_denies() -> None:
     errors: list[BaseException] = []
     reply = await answer(Hooks(before_tool=lambda call: True), SHELL, errors)
@@ -219,3 +253,37 @@ def test_the_hooks_file_quotes_the_command_for_the_clis_shell() -> None:
     document = json.loads(hooks_file(hooks, ["/home/a b/py'thon", "$(touch x)"]))
     command = document["hooks"]["preToolUse"][0]["command"]
     assert command == "'/home/a b/py'\"'\"'thon' '$(touch x)'"
+
+
+# --- the timeout, checked when the hooks are made ------------------------------------------
+BAD_TIMEOUTS = [math.nan, math.inf, -1, 0, "30", True, None]
+
+
+@pytest.mark.parametrize("timeout", BAD_TIMEOUTS, ids=repr)
+def test_a_timeout_that_is_no_positive_number_of_seconds_is_refused(timeout: Any) -> None:
+    # It was taken, then the run died with a raw ValueError (nan, inf: in hooks.json's
+    # timeout) or TypeError ("30"), or every gate denied (-1, 0).
+    with pytest.raises(AgentConfigError) as caught:
+        Hooks(before_tool=lambda call: "allow", timeout=timeout)
+    assert caught.value.message.startswith(f"Hooks(timeout={timeout!r}): timeout must be")
+    assert "seconds" in caught.value.message
+    assert caught.value.hint is not None
+
+
+@pytest.mark.parametrize("timeout", BAD_TIMEOUTS, ids=repr)
+def test_approval_hooks_refuse_it_in_their_own_terms(timeout: Any) -> None:
+    with pytest.raises(AgentConfigError, match=r"^approval_hooks\(timeout="):
+        approval_hooks(lambda request: "allow", timeout=timeout)
+
+
+@pytest.mark.parametrize("timeout", [0.5, 30, 1e6])
+def test_a_positive_finite_timeout_is_taken(timeout: float) -> None:
+    assert Hooks(timeout=timeout).timeout == timeout
+    assert approval_hooks(lambda request: "allow", timeout=timeout).timeout == timeout
+
+
+def test_a_string_timeout_is_told_how_to_convert() -> None:
+    with pytest.raises(AgentConfigError) as caught:
+        Hooks(timeout="30")  # type: ignore[arg-type]
+    assert caught.value.hint is not None
+    assert "float('30')" in caught.value.hint

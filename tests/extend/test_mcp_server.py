@@ -179,6 +179,39 @@ async def test_arguments_that_do_not_fit_are_answered_at_once_as_a_tool_error() 
     }
 
 
+async def test_a_call_admit_refuses_is_a_tool_error_and_the_function_never_runs() -> None:
+    ran: list[int] = []
+    asked: list[str] = []
+    observed: list[tuple[str, bool]] = []
+
+    @tool
+    def count(n: int) -> int:
+        """Count."""
+        ran.append(n)
+        return n
+
+    def admit(name: str) -> str | None:
+        asked.append(name)
+        return None if len(asked) == 1 else f"over the budget ({SECRET})"
+
+    mcp = McpServer(
+        [count],
+        redact=Redaction([SECRET]).text,
+        observe=lambda name, _, result: observed.append((name, result.is_error)),
+        admit=admit,
+    )
+    first = await answer(mcp, request(1, "tools/call", {"name": "count", "arguments": {"n": 1}}))
+    second = await answer(mcp, request(2, "tools/call", {"name": "count", "arguments": {"n": 2}}))
+    assert first["result"]["isError"] is False
+    assert second["result"] == {
+        "content": [{"type": "text", "text": "over the budget (***)"}],
+        "isError": True,
+    }
+    assert ran == [1]
+    assert asked == ["count", "count"]
+    assert observed == [("count", False), ("count", True)]
+
+
 async def test_an_unknown_tool_is_invalid_params() -> None:
     reply = await answer(server(), request(5, "tools/call", {"name": "rm", "arguments": {}}))
     assert reply == error(5, -32602, "Unknown tool: rm")

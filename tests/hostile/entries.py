@@ -600,7 +600,15 @@ ENTRIES: dict[str, Entry] = {
         ),
     ),
     "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli.batch:read_tasks",)),
-    "budget flag": Entry(budget_flag, ("agent_sdk.cli._budget_arg:budget_arg",)),
+    "budget flag": Entry(
+        budget_flag,
+        (
+            "agent_sdk.cli._budget_arg:budget_arg",
+            # where a number out of range is (issue 34): the members, undecoded
+            "agent_sdk.cli._budget_arg:<module>",
+            "agent_sdk.cli._budget_arg:_out_of_range",
+        ),
+    ),
     "replay": Entry(replayed, ()),  # decodes through the print-mode stream
     "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
     "fleet owner marker": Entry(owner_marker, ("agent_sdk._owner:_read_marker",)),

@@ -20,6 +20,7 @@ PUBLIC: dict[str, list[str]] = {
     "agent_sdk": [
         "AgentAuthError",
         "AgentBudgetError",
+        "AgentCallbackError",
         "AgentChannelError",
         "AgentConfigError",
         "AgentConfigRaceError",
@@ -130,6 +131,7 @@ PUBLIC: dict[str, list[str]] = {
     "agent_sdk.errors": [
         "AgentAuthError",
         "AgentBudgetError",
+        "AgentCallbackError",
         "AgentChannelError",
         "AgentConfigError",
         "AgentConfigRaceError",

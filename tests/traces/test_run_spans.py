@@ -141,6 +141,26 @@ async def test_a_timed_out_run_is_an_error_span_and_its_open_call_ends_unfinishe
     assert dict(call.attributes or {})["agent_sdk.tool.outcome"] == "unfinished"
 
 
+async def test_a_run_ending_with_a_call_still_open_keeps_its_own_attributes(
+    spans: Spans,
+) -> None:
+    # A loop variable named as the run's attributes gave the run the open call's
+    # attributes, and lost its conversation id, exit code and event count (issue 34).
+    transport = MemoryTransport(
+        [Output.event(init(), shell("started", "c1", "ls"), usage_result())]
+    )
+    await run_async("hi", transport=transport)
+    parent = spans.one("invoke_agent")
+    attributes = dict(parent.attributes or {})
+    assert attributes["gen_ai.conversation.id"] == SESSION
+    assert attributes["agent_sdk.exit_code"] == 0
+    assert attributes["agent_sdk.events"] == 3
+    assert attributes["agent_sdk.outcome"] == "succeeded"
+    assert not [name for name in attributes if name.startswith(("agent_sdk.tool.", "gen_ai.tool."))]
+    (call,) = spans.children(parent, spans.all())
+    assert dict(call.attributes or {})["agent_sdk.tool.outcome"] == "unfinished"
+
+
 async def test_a_run_closed_early_ends_its_span_as_closed(spans: Spans) -> None:
     transport = MemoryTransport([Output.event(init(), shell("started", "c1", "ls")), Pause(5)])
     async with run("hi", transport=transport) as events:
