@@ -331,6 +331,17 @@ class Hooks:
         answers = self._fire("preToolUse", tool, **extra)
         return self._verdict(answers, f"{tool.partition(':')[0]} blocked by preToolUse hook", False)
 
+    def before_mcp(
+        self, server: str, tool: str, tool_input: dict[str, Any], command: str
+    ) -> Verdict:
+        """``beforeMCPExecution`` after ``preToolUse`` (the 2026.10.01 bundle, no capture,
+        docs/protocol.md §6.3): the bare tool name, the input as one JSON string, the
+        server's name and its command."""
+        extra: dict[str, Any] = {"tool_name": tool, "tool_input": json.dumps(tool_input)}
+        extra.update(mcp_server_name=server, command=command)
+        answers = self._fire("beforeMCPExecution", tool, **extra)
+        return self._verdict(answers, f"MCP:{tool} blocked by beforeMCPExecution hook", False)
+
     def before_shell(self, command: str) -> Verdict:
         """``beforeShellExecution``: a block always reads :data:`SHELL_BLOCKED` (seen)."""
         extra = {"command": command, "cwd": self.workspace, "sandbox": False}

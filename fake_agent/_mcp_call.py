@@ -8,7 +8,8 @@ decides, in this order:
 
 1. a server of that name not configured (or in a project file without ``--approve-mcps``):
    an ``error`` outcome;
-1b. the run's ``preToolUse`` hooks (tool name ``MCP:<tool>``, docs/protocol.md §6): a block
+1b. the run's ``preToolUse`` hooks (tool name ``MCP:<tool>``, docs/protocol.md §6), then its
+   ``beforeMCPExecution`` hooks (the bare name, the input as a JSON string, the server): a block
    is ``rejected`` with the hooks' reason; an ``updated_input`` replaces the arguments;
 2. the permission rule (:func:`._mcp_config.permission`) refuses: ``rejected`` with an
    empty reason (the shape of a rejected MCP call is unseen; this is the shell's);
@@ -207,6 +208,10 @@ def run_mcp_call(spec: dict[str, Any], ctx: McpContext) -> None:
     # What a hook sees of an MCP call is unseen; the docs' matcher is MCP:<tool> (§6.1).
     verdict = ctx.hooks.pre_tool(f"MCP:{tool}", arguments, started["call_id"])
     tool_input = hooked_input(verdict, arguments)
+    if verdict.reason is None:  # then beforeMCPExecution, which names the server (§6.3)
+        command = ctx.mcp.entries[server].command or ""
+        verdict = ctx.hooks.before_mcp(server, tool, tool_input, command)
+        tool_input = hooked_input(verdict, tool_input)
     if verdict.reason is not None:
         outcome = {"rejected": {"reason": verdict.reason}}
     elif not ctx.mcp.permitted(server, tool, ctx.force):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import anyio
 import anyio.abc
 
-from ._hooks import HookReply, Hooks, answer, blocked
+from ._hooks import HookReply, Hooks, McpAnswers, answer, blocked
 
 __all__ = ["HOOK_PAYLOAD_MAX", "hook_call", "reply_bytes"]
 
@@ -22,10 +22,14 @@ def reply_bytes(reply: HookReply) -> bytes:
 
 
 async def hook_call(
-    hooks: Hooks | None, stream: anyio.abc.ByteReceiveStream, errors: list[BaseException]
+    hooks: Hooks | None,
+    stream: anyio.abc.ByteReceiveStream,
+    errors: list[BaseException],
+    mcp: McpAnswers | None = None,
 ) -> bytes:
     """The framed answer to the event on ``stream``; the callbacks' failures go to
-    ``errors``. Without ``hooks`` (a run that has none) the call is blocked (exit 2)."""
+    ``errors``; ``mcp``: the run's MCP answers (``answer``). Without ``hooks`` (a run that
+    has none) the call is blocked (exit 2)."""
     # Read to the end first, whatever the answer: a reply before the relay has sent
     # everything would break its pipe, and the words of the reply with it.
     data = bytearray()
@@ -38,4 +42,4 @@ async def hook_call(
             return reply_bytes(blocked("the hook event is too large"))
     if hooks is None:
         return reply_bytes(blocked("this run has no hooks"))
-    return reply_bytes(await answer(hooks, bytes(data), errors))
+    return reply_bytes(await answer(hooks, bytes(data), errors, mcp))

@@ -16,6 +16,7 @@ the agent, as the live agent's callbacks (docs/live.md "Approvals").
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
@@ -154,6 +155,9 @@ PROBE = "sessionStart"
 
 EVENTS: dict[str, _Event] = {
     "preToolUse": _Event("before_tool", ToolUse, True),
+    # An MCP call, after preToolUse (§6.2, §6.3: bundle reading, no capture): our gate on it
+    # too, asked once per call (McpAnswers), so that a build that skips one still asks.
+    "beforeMCPExecution": _Event("before_tool", ToolUse, True),
     "beforeShellExecution": _Event("before_shell", ShellCommand, True),
     "postToolUse": _Event("after_tool", ToolUsed, False),
     "afterFileEdit": _Event("after_edit", FileEdited, False),
@@ -206,12 +210,61 @@ def _deny(reason: str) -> HookReply:
     return _reply({"permission": "deny", "user_message": reason})
 
 
-async def answer(hooks: Hooks, line: bytes, errors: list[BaseException]) -> HookReply:
+class McpAnswers:
+    """The answers a run's ``before_tool`` gave to ``preToolUse`` of ``MCP:<tool>`` calls,
+    until the same call's ``beforeMCPExecution`` takes them: one call, one question."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, bytes], list[HookReply]] = {}
+
+    @staticmethod
+    def key(payload: Any) -> tuple[str, bytes] | None:
+        if not isinstance(payload, ToolUse) or not payload.tool_name.startswith("MCP:"):
+            return None
+        try:
+            return payload.tool_name, msgspec.json.encode(payload.tool_input, order="sorted")
+        except (TypeError, ValueError):
+            return None
+
+    def keep(self, key: tuple[str, bytes], reply: HookReply) -> None:
+        kept = self._kept.setdefault(key, [])
+        if len(kept) < _MCP_KEPT:
+            kept.append(reply)
+
+    def take(self, key: tuple[str, bytes]) -> HookReply | None:
+        kept = self._kept.get(key)
+        return kept.pop(0) if kept else None
+
+
+_MCP_KEPT = 64  # answers kept per tool and input (calls the CLI never completed)
+
+
+def _mcp_payload(raw: dict[str, Any]) -> dict[str, Any]:
+    """``beforeMCPExecution`` as ``preToolUse`` tells an MCP call: ``MCP:<tool>``, the
+    input decoded from its JSON string (§6.3), so that one ``before_tool`` rule fits both."""
+    tool_input = raw.get("tool_input")
+    if isinstance(tool_input, str):
+        with contextlib.suppress(msgspec.DecodeError, RecursionError):  # else kept as it was
+            tool_input = msgspec.json.decode(tool_input)
+    name = raw.get("tool_name")
+    name = f"MCP:{name}" if isinstance(name, str) and not name.startswith("MCP:") else name
+    return {**raw, "tool_name": name, "tool_input": tool_input}
+
+
+async def answer(
+    hooks: Hooks,
+    line: bytes,
+    errors: list[BaseException],
+    mcp: McpAnswers | None = None,
+) -> HookReply:
     """The answer to one hook call: ``line`` is the JSON the CLI wrote on its stdin.
 
     A gate's callback that fails (raises, times out, answers something else) denies,
     with a reason saying so; its exception goes to ``errors``. Input that is not a known
-    event's object is refused with exit 2 (which blocks a gate, §6.4)."""
+    event's object is refused with exit 2 (which blocks a gate, §6.4). With ``mcp``, an
+    MCP call's ``beforeMCPExecution`` gets the answer its ``preToolUse`` got."""
     try:
         raw = msgspec.json.decode(line)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
@@ -223,14 +276,24 @@ async def answer(hooks: Hooks, line: bytes, errors: list[BaseException]) -> Hook
     callback = getattr(hooks, event.field)
     if callback is None:  # not asked for: the CLI's own default
         return _reply({})
+    fields = _mcp_payload(raw) if name == "beforeMCPExecution" else raw
     try:
-        payload = msgspec.convert({**raw, "raw": raw}, event.payload)
+        payload = msgspec.convert({**fields, "raw": raw}, event.payload)
     except msgspec.ValidationError as exc:
         errors.append(exc)
         payload = None
-    if event.gate:
-        return await _gate(hooks, event.field, callback, payload, errors)
-    return await _observe(hooks, callback, payload, errors)
+    if not event.gate:
+        return await _observe(hooks, callback, payload, errors)
+    key = McpAnswers.key(payload) if mcp is not None else None
+    if key is not None and name == "beforeMCPExecution":
+        assert mcp is not None
+        if (given := mcp.take(key)) is not None:
+            return given  # asked at this call's preToolUse already
+    reply = await _gate(hooks, event.field, callback, payload, errors)
+    if key is not None and name == "preToolUse":
+        assert mcp is not None
+        mcp.keep(key, reply)
+    return reply
 
 
 async def call_back(callback: Callable[[Any], Any], argument: Any) -> Any:

@@ -49,7 +49,7 @@ from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
 from ._first_line import Prefixed, split_token
 from ._hook_calls import hook_call
-from ._hooks import Hooks
+from ._hooks import Hooks, McpAnswers
 from ._mcp import Admit, McpServer, unchanged
 from ._mcp_messages import CallResult
 from ._peers import Peer, PeerCheck, admits, cli_relay, peer_of
@@ -143,6 +143,7 @@ class ToolHost:
         self._admit = admit
         McpServer(self._tools)  # checks them now, not at the first connection
         self.hooks = hooks
+        self._mcp = McpAnswers()  # one question per MCP call (_hooks.py)
         self.hook_errors: list[BaseException] = []
         """What the hooks' callbacks raised (or answered wrongly), in order: for the
         program, never sent to the agent."""
@@ -299,7 +300,8 @@ class ToolHost:
                 self.reached.add("hooks" if mode == HOOK_MODE else "tools")
                 if mode == HOOK_MODE:
                     stream = Prefixed(rest, receive)
-                    await send.send(await hook_call(self.hooks, stream, self.hook_errors))
+                    reply = await hook_call(self.hooks, stream, self.hook_errors, self._mcp)
+                    await send.send(reply)
                 elif not mode:
                     server = McpServer(
                         self._tools,
