@@ -51,7 +51,7 @@ def channel_error(
     what = " and ".join(f"its {name}" for name in missing)
     causes = {
         "plugin": "a build that ignores --plugin-dir or needs its servers approved: try "
-        "AgentOptions(tools_channel='home')",
+        "tools_channel='home'",
         "home": "a CLI that is signed out under the run's own HOME (on macOS give api_key "
         "with AGENT_CLI_CREDENTIAL_STORE=file in env), or a build that ignores ~/.cursor",
     }

@@ -556,6 +556,19 @@ def hook_relay_stdin(value: bytes) -> None:
         os.close(read_end)
     assert sent.startswith(got)
     assert got.endswith(b"\n")
+    # What the relay answers when it cannot reach the program: it reads the event's name
+    # from the same input (its stdout, fd 1, is the CLI's: sent to /dev/null here).
+    from agent_sdk.extend._relay import _unreached
+
+    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    try:
+        code = _unreached("the hostile-input harness", got)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+    assert code in (0, 2)
 
 
 P = "agent_sdk._protocol"
@@ -617,14 +630,19 @@ ENTRIES: dict[str, Entry] = {
     "tools' MCP server message": Entry(
         mcp_server_message, ("agent_sdk.extend._mcp_messages:decode",)
     ),
-    "hook input": Entry(hook_input, ("agent_sdk.extend._hooks:answer",)),
+    "hook input": Entry(
+        hook_input, ("agent_sdk.extend._hooks:answer", "agent_sdk.extend._hooks:_mcp_payload")
+    ),
     "tools run's cli-config.json": Entry(
         tools_cli_config, ("agent_sdk._transport.tools_home:allow_rule_added",), (AgentError,)
     ),
     "user's hooks.json merged": Entry(
         users_hooks_file, ("agent_sdk._transport.tools_home:hooks_json",)
     ),
-    "hook relay stdin": Entry(hook_relay_stdin, ("agent_sdk.extend._relay:_read_payload",)),
+    "hook relay stdin": Entry(
+        hook_relay_stdin,
+        ("agent_sdk.extend._relay:_read_payload", "agent_sdk.extend._relay:_unreached"),
+    ),
     "tools host connection": Entry(
         tools_host_connection, ("agent_sdk.extend._host:ToolHost._record",)
     ),
@@ -649,6 +667,9 @@ ENTRIES: dict[str, Entry] = {
 """Every JSON entry point of the SDK, by name (the test ids)."""
 
 EXEMPT: dict[str, str] = {
+    "agent_sdk.cli._doctor_checks:_wire": (
+        "agent-sdk doctor decodes what msgspec just encoded of the run's own events"
+    ),
     "agent_sdk.testing.memory_acp:ScriptedAgent.receive": (
         "the in-memory agent of the testing kit decodes only what LiveAgent itself wrote"
     ),

@@ -40,6 +40,7 @@ print(" ".join(sorted(set(sys.modules) - before)))
 ON_IMPORT = {
     "agent_sdk",
     "agent_sdk._cli_words",
+    "agent_sdk._error_context",
     "agent_sdk._event_base",
     "agent_sdk._interaction_events",
     "agent_sdk._option_checks",

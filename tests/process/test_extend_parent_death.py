@@ -153,7 +153,7 @@ def test_what_a_killed_program_made_is_swept_by_the_next_run_given_the_same(
         parent.send_signal(signal.SIGKILL)
         parent.wait()
     left = sorted(name.rsplit("-", 1)[0] for name in left_behind(temp_dir, OURS))
-    assert left == ["agent-sdk-home", "agent-sdk-model", "agent-sdk-tools"]
+    assert left == ["agent-sdk-model", "agent-sdk-plugin", "agent-sdk-tools"]
     options = AgentOptions(binary=fake_binary, cwd=tmp_path, **served.next_run)
     run_sync("hello", options=options)
     assert left_behind(temp_dir, OURS) == []

@@ -48,6 +48,7 @@ SUCCEEDS = [
     "hook_rejected",
     "hook_traces",
     "custom_tools",
+    "doctor",
     "issue_bot",
     "subagents",
     "windows",

@@ -19,6 +19,8 @@ from agent_sdk.options import Invocation, build_invocation
 
 pytestmark = pytest.mark.anyio
 
+MINE = '{"mcpServers": {"mine": {"command": "s"}}}'
+
 
 @tool
 def ping() -> str:
@@ -30,7 +32,7 @@ def ping() -> str:
 def real_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     home = tmp_path / "home"
     (home / ".cursor").mkdir(parents=True)
-    (home / ".cursor" / "mcp.json").write_text('{"mcpServers": {"mine": {"command": "s"}}}')
+    (home / ".cursor" / "mcp.json").write_text(MINE)
     with tempfile.TemporaryDirectory(prefix="tp-", dir="/tmp") as where:
         monkeypatch.setattr(tempfile, "tempdir", where)
         yield home
@@ -93,7 +95,10 @@ async def test_the_folder_is_private_and_written_whole(
 async def test_the_users_own_files_are_untouched(
     started: tuple[RunTools, Invocation], real_home: Path
 ) -> None:
-    assert sorted(p.name for p in (real_home / ".cursor").iterdir()) == ["mcp.json"]
+    # chats/ is made empty so the CLI's first chat lands there (docs/protocol.md §1)
+    assert sorted(p.name for p in (real_home / ".cursor").iterdir()) == ["chats", "mcp.json"]
+    assert (real_home / ".cursor" / "mcp.json").read_text() == MINE
+    assert list((real_home / ".cursor" / "chats").iterdir()) == []
 
 
 async def test_the_folder_is_gone_once_released(real_home: Path) -> None:

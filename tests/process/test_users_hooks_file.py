@@ -101,6 +101,7 @@ async def test_a_run_with_hooks_fails_to_start_instead_of_blocking_its_loop(
         cwd=workspace,
         env=user.run_env(FAKE_AGENT_SCENARIO="hello"),
         hooks=Hooks(before_tool=allow),
+        tools_channel="home",  # the channel that reads the user's file (the plugin's does not)
         timeout=5,
     )
     refused = pytest.raises(AgentStartError, match=r"hooks\.json is a FIFO")

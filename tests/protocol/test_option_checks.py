@@ -32,6 +32,9 @@ class BytesPath:
     def __fspath__(self) -> bytes:
         return b"/tmp"
 
+    def __repr__(self) -> str:  # a test id the same in every process (pytest-xdist)
+        return "BytesPath()"
+
 
 def refused(**options: Any) -> AgentConfigError:
     with pytest.raises(AgentConfigError) as info:
@@ -248,7 +251,7 @@ def test_one_path_for_add_dirs_says_to_pass_a_list() -> None:
         (["--ok", 1], "extra_args[1] is an int"),
         ((arg for arg in ["--a"]), "not a generator"),
     ],
-    ids=str,
+    ids=["a str", "a bytes", "a list holding an int", "a generator"],  # stable across runs
 )
 def test_extra_args_is_a_list_of_strings(extra_args: object, message: str) -> None:
     assert message in refused(extra_args=extra_args).message
