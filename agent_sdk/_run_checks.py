@@ -1,0 +1,134 @@
+"""What a run given tools, hooks or a budget adds to its reads (docs/extend.md, "Never
+silently bypassed" and "When your code fails"; docs/budgets.md): the budget asked before
+its own tools run, the check that the CLI reached its tools and hooks, the end of a run
+whose callback raised what is no ``Exception``, and the stop at a limit or a failed check.
+The base of ``RunEngine`` (``_run_engine.py``); split from it to keep each class small.
+A plain run pays for none of it: each is behind a test of a value that is ``None``."""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ._protocol.outcome import context
+from ._run_facts import RunFacts
+from .errors import AgentError, ErrorContext
+from .events import Event
+
+if TYPE_CHECKING:
+    from ._protocol.redaction import Redaction
+    from ._spending import Hit, Spending
+    from ._tool_budget import OwnToolCalls
+    from .options import AgentOptions
+
+__all__ = ["RunChecks"]
+
+
+class RunChecks(RunFacts):
+    """The checks of a run given tools, hooks or a budget (see the module's docstring)."""
+
+    _options: AgentOptions
+    _redaction: Redaction
+    _spending: Spending | None
+    _own_calls: OwnToolCalls | None
+    _channel: Callable[[], tuple[str, ...] | None] | None
+    _stopped_by: AgentError | None
+
+    def _stopped(self) -> None:
+        """The run was stopped (its error is ready): the engine's state says so."""
+        raise NotImplementedError
+
+    def _admitting(self) -> contextvars.Token[Callable[[str], str | None] | None] | None:
+        """A run given tools and a budget: its host consults the budget before it runs a
+        call (``_tool_budget.py``), told so through the context of the transport's start."""
+        if self._spending is None or not self._options.tools:
+            return None
+        from ._tool_budget import OwnToolCalls
+        from .extend._served import ADMIT_FOR_RUN
+
+        self._own_calls = OwnToolCalls(self._spending)
+        return ADMIT_FOR_RUN.set(self._own_calls.admit)
+
+    async def _spent(self, events: list[Event], keep: int, hit: Hit) -> list[Event]:
+        """A limit reached: the events up to the one that went over it, then the run's
+        error (docs/budgets.md)."""
+        from ._spending import budget_error
+
+        own = self._own_calls is not None and hit is self._own_calls.hit
+        before = "the call was answered with an error, not run; " if own else ""
+        return await self._stop(
+            events, keep, lambda ctx, then: budget_error(hit, ctx, then=before + then)
+        )
+
+    async def _check_channel(self, events: list[Event]) -> list[Event]:
+        """At the first event of the agent at work: the run's tools and hooks reached, or
+        the events before it, then :class:`~agent_sdk.errors.AgentChannelError`."""
+        from ._channel_check import channel_error, first_act
+
+        at = first_act(events)
+        if at is None:
+            return events
+        assert self._channel is not None
+        missing, self._channel = self._channel(), None
+        if not missing:
+            return events
+        channel = self._options.tools_channel
+        return await self._stop(events, at, lambda ctx, _: channel_error(missing, channel, ctx))
+
+    async def _stop(
+        self,
+        events: list[Event],
+        keep: int,
+        error: Callable[[ErrorContext, str], AgentError],
+    ) -> list[Event]:
+        """Stop the run at ``events[keep]``: the events before it (the rest of the read is
+        dropped: what is delivered does not depend on how the output was cut), the CLI
+        ended, the error ready for the next step."""
+        self._stream.forget(events[keep:])
+        del events[keep:]
+        transport = self._transport
+        assert transport is not None
+        await transport.aclose()
+        ctx = context(
+            self._stream,
+            exit_code=transport.returncode,
+            stderr=transport.stderr_tail(),
+            redaction=self._redaction,
+            cli_version=self.cli_version,
+        )
+        said = f"{self._stream.received} events (session {self._stream.session_id})"
+        then = f"its process group was ended after {said}"
+        self._stopped_by = self._redaction.error(error(ctx, then))
+        self._stopped()
+        return events
+
+    def _check_callbacks(self) -> None:
+        """A tool or a hook's callback raised what is no ``Exception``: the run ends with
+        it (docs/extend.md, "When your code fails"), a ``KeyboardInterrupt`` as itself."""
+        from .extend._guard import ends_the_run
+
+        tools: list[BaseException] = getattr(self._transport, "escaped", None) or []
+        hooks = self.hook_errors
+        if not tools and not hooks:
+            return  # what nearly every read finds
+        hooks = [e for e in hooks if ends_the_run(e)]
+        if not tools and not hooks:
+            return
+        first = (tools or hooks)[0]
+        if isinstance(first, KeyboardInterrupt):
+            raise first
+        from .errors import AgentCallbackError
+        from .extend._calls import exception_text
+
+        where = "tool" if tools else "hook's callback"
+        ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
+        error = AgentCallbackError(
+            f"a {where} raised {exception_text(first)}, which is no Exception: that call "
+            "failed, and the run was ended",
+            errors=tools + hooks,
+            context=ctx,
+            hint="to fail one call and go on, raise an Exception: a tool's is the error the "
+            "agent reads, a gate's denies the call; what was raised is on .errors",
+        )
+        raise self._redaction.error(error) from first
