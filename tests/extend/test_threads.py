@@ -64,4 +64,8 @@ async def test_abandoned_threads_keep_their_places_until_their_code_returns(
         assert ran == []  # no place: it waits, no third thread
         release.set()  # the abandoned code returns and gives its places back
     assert ran == [1]
-    assert limiter.borrowed_tokens == 0
+    # Each abandoned thread gives its place back through the loop once its code returned:
+    # the second may still be on its way when the new call is done.
+    with anyio.fail_after(10):  # a hang guard, not a timing claim
+        while limiter.borrowed_tokens:  # noqa: ASYNC110 (the loop must run to take it back)
+            await anyio.sleep(0.01)
