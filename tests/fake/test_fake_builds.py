@@ -5,27 +5,12 @@ can be tested: each does what it says, and no more."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from plugin_world import HANDSHAKE, World, call, outcomes
-from proctable import is_running
 from test_fake_acp import INIT, Client, prompt
 
 WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1"}
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    world = World(tmp_path)
-    yield world
-    for pid_file in tmp_path.glob("*.pid"):
-        pid = int(pid_file.read_text().split()[0])
-        if is_running(pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def everything(world: World) -> tuple[str, ...]:

@@ -5,15 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
-import pytest
 from plugin_world import WAIT, World
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> World:
-    return World(tmp_path)
 
 
 def mcp(world: World, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:

@@ -7,30 +7,15 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fake_env import ROOT
 from plugin_world import HANDSHAKE, Message, World, call, events, outcomes
-from proctable import is_running
 from test_fake_acp import INIT, Client, prompt
 
 TOOLS = str(ROOT / "tests" / "extend" / "tools_server.py")
 WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1"}
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    world = World(tmp_path)
-    yield world
-    # A failing test must not leave a server running on the machine.
-    for pid_file in tmp_path.glob("*.pid"):
-        pid = int(pid_file.read_text().split()[0])
-        if is_running(pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def success(result: Message) -> Message:

@@ -6,25 +6,9 @@ fails to start does not stop the run; a signed-out CLI does neither."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from plugin_world import HANDSHAKE, WAIT, World, call, events, outcomes
-from proctable import is_running
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    world = World(tmp_path)
-    yield world
-    for pid_file in tmp_path.glob("*.pid"):
-        pid = int(pid_file.read_text().split()[0])
-        if is_running(pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def at_first_line(world: World, *flags: str, labels: tuple[str, ...]) -> tuple[str, list[object]]:
