@@ -71,9 +71,7 @@ _MARKS: dict[State, tuple[str, str, str]] = {
 }
 # Below this many cells a row drops its state word (its mark says it) and its tokens.
 _WIDE = 64
-# Cells a row keeps for its last column (a running tool call, why a task failed): a long
-# id is cut first.
-_LAST = 12
+_LAST = 12  # cells a row keeps for its last column (a tool call, a failure): ids cut first
 
 
 @dataclass

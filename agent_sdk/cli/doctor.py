@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, get_args
 
@@ -70,7 +71,8 @@ def doctor_main(argv: list[str], out: TextIO, err: TextIO) -> int:
     options = AgentOptions(binary=binary, tools_channel=args.tools_channel)
     seen: dict[str, Any] = {}
     checks = anyio.run(lambda: run_checks(options, probe_run=args.probe_run, seen=seen))
-    _print_table(checks, out)
+    redact = redaction_of(options, os.environ).text  # what the CLI printed may hold a key
+    _print_table(checks, out, redact)
     if args.report:
         try:
             _write_report(Path(args.report), checks, seen, options)
@@ -81,11 +83,11 @@ def doctor_main(argv: list[str], out: TextIO, err: TextIO) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
-def _print_table(checks: list[Check], out: TextIO) -> None:
+def _print_table(checks: list[Check], out: TextIO, redact: Callable[[str], str]) -> None:
     width = max(len(check.name) for check in checks)
     for check in checks:
         said = check.said.splitlines()[0] if check.said else ""  # the whole in --report
-        out.write(f"{check.name.ljust(width)}  {_MARKS[check.outcome]:<7} {said}\n")
+        out.write(redact(f"{check.name.ljust(width)}  {_MARKS[check.outcome]:<7} {said}\n"))
 
 
 def _write_report(path: Path, checks: list[Check], seen: dict[str, Any], options: Any) -> None:
