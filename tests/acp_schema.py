@@ -14,7 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+from needs import need
+
+jsonschema = need("jsonschema", "a JSON Schema validator, for the official ACP schema")
 
 SCHEMA = Path(__file__).parent / "data" / "acp_schema" / "schema-v1.json"
 

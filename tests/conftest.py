@@ -8,12 +8,68 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from heavy import heavy_reason
+from needs import FULL_EXTRA
 from pid_log import PidLog
 
 import fake_agent
 from agent_sdk import AgentOptions
 
 pytest_plugins = ["anyio"]
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "heavy: run by CI (pytest -m heavy, with the test-full extra), not by the README's "
+        "test command: tests/heavy.py says which and why",
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if heavy_reason(item.path.relative_to(REPO).as_posix()) is not None:
+            item.add_marker(pytest.mark.heavy)
+
+
+_UNRUN: list[str] = []
+
+
+def _skipped_for_a_part(report: pytest.CollectReport | pytest.TestReport) -> bool:
+    return report.skipped and FULL_EXTRA in str(report.longrepr)
+
+
+def _note_unrun(report: pytest.CollectReport | pytest.TestReport) -> None:
+    # A test that skips for a part of the test-full extra but is not heavy would run
+    # nowhere: CI's lean run has no such part, and its heavy run does not select it.
+    path = report.nodeid.split("::")[0]
+    if path and _skipped_for_a_part(report) and heavy_reason(path) is None:
+        _UNRUN.append(report.nodeid)
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    _note_unrun(report)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _note_unrun(report)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _UNRUN and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _UNRUN:
+        terminalreporter.section("tests that would run nowhere", red=True)
+        for nodeid in sorted(set(_UNRUN)):
+            terminalreporter.line(
+                f"{nodeid}: skipped for want of a test-full part, but not in HEAVY "
+                "(tests/heavy.py): CI would never run it"
+            )
 
 
 @pytest.fixture(params=["asyncio", "trio"])

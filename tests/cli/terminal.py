@@ -19,8 +19,10 @@ import termios
 import time
 from collections.abc import Callable
 
-import pyte
 from cli_process import cli_env
+from needs import need
+
+pyte = need("pyte", "a terminal emulator, to read back what a pty shows")
 
 # A hang guard, not a timing assertion: a run that has not ended by then has hung.
 _DEADLINE = 60.0
