@@ -33,14 +33,20 @@ BLOCKS = python_blocks()
 # branches run too.
 BLOCK_ENV: dict[str, dict[str, str]] = {
     "readme:your-own-tool-with-a-gate-and-a-budget-1": {"FAKE_AGENT_SCENARIO": "issue_bot"},
-    "extend:extending-the-agent-from-python-custom-tools-and-hooks-1": {"FAKE_AGENT_SCENARIO": "custom_tools"},
+    "extend:extending-the-agent-from-python-custom-tools-and-hooks-1": {
+        "FAKE_AGENT_SCENARIO": "custom_tools"
+    },
     "extend:when-your-code-fails-1": {"FAKE_AGENT_SCENARIO": "custom_tools"},
     "extend:hooks-that-decide-print-mode-1": {"FAKE_AGENT_SCENARIO": "issue_bot"},
     "extend:hooks-that-decide-print-mode-3": {"FAKE_AGENT_SCENARIO": "issue_bot"},
     "errors:the-message-and-the-hint-once-1": {"FAKE_AGENT_SCENARIO": "not_logged_in"},
     "budgets:budgets-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
     "budgets:whose-budget-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
-    "live:starting-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},
+    "live:turns-and-events-1": {"FAKE_AGENT_ACP_SCENARIO": "tools"},
+    "live:approvals-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},
+    "live:subagents-1": {"FAKE_AGENT_ACP_SCENARIO": "subagent"},
+    "live:cancel-and-timeouts-1": {"FAKE_AGENT_ACP_SCENARIO": "shell_sleep"},
+    "fleet:isolation-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
     "fleet:on-a-ray-cluster-1": {"RAY_USAGE_STATS_ENABLED": "0"},  # no report home from CI
 }
 # Text a block's output must hold, by id: a block that catches an error would pass
@@ -82,6 +88,12 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
         "a hook failed: ConnectionError('the policy service is down')"
     ],
     "extend:never-silently-bypassed-1": ["('tools',) plugin"],
+    "fleet:many-runs-at-once-the-fleet-1": ["3 of 3 succeeded in "],
+    "fleet:isolation-1": [
+        "task-1 ('src/cart.py', 'tests/test_cart_totals.py')",
+        "task-2 ('src/cart.py', 'tests/test_cart_totals.py')",
+        "2 of 2 succeeded",
+    ],
     "fleet:on-a-ray-cluster-1": ["2 of 2 succeeded on Ray"],
     "traces:tracing-a-run-1": [
         "execute_tool readToolCall read src/cart.py\n",
@@ -94,8 +106,20 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     ],
     # The fake's example value of the schema: the first verdict, one finding.
     "output:structured-output-ask-for-a-type-get-a-validated-value-1": ["approve\nexample:1 ["],
+    "live:sessions-1": [" Say Hello\n"],  # the loaded session's title
+    "live:turns-and-events-1": [
+        "shellToolCall ShellArgs(command='ls tests'",
+        "Added tests/test_cart.py.\nend_turn ",
+    ],
+    "live:subagents-1": [
+        "] cart.py, test_cart.py, README.md.\n",
+        "generalPurpose completed List the files",
+    ],
+    "live:cancel-and-timeouts-1": ["cancelling: $ sleep 40\nTrue cancelled"],
     # Both turns asked for `pytest -q` and the callback allowed it.
-    "live:starting-1": ["Running the tests: all 12 pass.\nRunning the tests: all 12 pass. end_turn"],
+    "live:approvals-1": [
+        "Running the tests: all 12 pass.\nRunning the tests: all 12 pass. end_turn"
+    ],
 }
 # A block that needs a package the lean `test` extra leaves out, by id: the module it
 # imports, and the reason a reader sees when it is missing.
