@@ -33,10 +33,20 @@ BLOCKS = python_blocks()
 # branches run too.
 BLOCK_ENV: dict[str, dict[str, str]] = {
     "readme:your-own-tool-with-a-gate-and-a-budget-1": {"FAKE_AGENT_SCENARIO": "issue_bot"},
-    "extend:defining-a-tool-1": {"FAKE_AGENT_SCENARIO": "custom_tools"},
+    "extend:extending-the-agent-from-python-custom-tools-and-hooks-1": {
+        "FAKE_AGENT_SCENARIO": "custom_tools"
+    },
+    "extend:when-your-code-fails-1": {"FAKE_AGENT_SCENARIO": "custom_tools"},
     "extend:hooks-that-decide-print-mode-1": {"FAKE_AGENT_SCENARIO": "issue_bot"},
+    "extend:hooks-that-decide-print-mode-3": {"FAKE_AGENT_SCENARIO": "issue_bot"},
+    "errors:the-message-and-the-hint-once-1": {"FAKE_AGENT_SCENARIO": "not_logged_in"},
     "budgets:budgets-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
-    "live:starting-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},
+    "budgets:whose-budget-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
+    "live:turns-and-events-1": {"FAKE_AGENT_ACP_SCENARIO": "tools"},
+    "live:approvals-1": {"FAKE_AGENT_ACP_SCENARIO": "permission"},
+    "live:subagents-1": {"FAKE_AGENT_ACP_SCENARIO": "subagent"},
+    "live:cancel-and-timeouts-1": {"FAKE_AGENT_ACP_SCENARIO": "shell_sleep"},
+    "fleet:isolation-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
     "fleet:on-a-ray-cluster-1": {"RAY_USAGE_STATS_ENABLED": "0"},  # no report home from CI
 }
 # Text a block's output must hold, by id: a block that catches an error would pass
@@ -52,18 +62,64 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     "running:a-read-at-a-time-1": ["I'll read the cart module and look", "session: "],
     "running:one-call-in-a-script-1": ["✓ $ pytest -q tests/test_cart.py 0"],
     "errors:the-errors-1": ["Cannot use this model: nope", "'gpt-5'"],
+    "errors:the-message-and-the-hint-once-1": [
+        "error: cursor-agent exited with code 1: Press any key to sign in...\nNot logged in.",
+        "CURSOR_API_KEY.\nHint: log in once with `cursor-agent login`",
+        "{'error': 'AgentAuthError', 'message': 'cursor-agent exited with code 1: ",
+        "'hint': 'log in once with `cursor-agent login`",
+    ],
     "budgets:budgets-1": ["tool_calls_by_kind shell: 2 of 1", "'$ pytest -q']"],
-    "extend:defining-a-tool-1": [
+    "budgets:whose-budget-1": ["tool_calls_by_kind shell 4 3 session"],
+    "extend:extending-the-agent-from-python-custom-tools-and-hooks-1": [
         "lookup_issue {'number': 26} -> #26: custom tools for the agent (open)",
         "fail {'reason': 'the tracker is down'} -> RuntimeError: the tracker is down (error)",
     ],
+    "extend:defining-a-tool-1": [
+        "'description': \"the issue's number, e.g. 26.\"",
+        "\nIssue\n#26: Looking into it\npost_comment posted\nIssue(number=26, ",
+    ],
+    "extend:when-your-code-fails-1": ["[SystemExit('issue 26 is private')]"],
     "extend:hooks-that-decide-print-mode-1": [
+        "asked: run: echo tests pass",
         "mcpToolCall success \nshellToolCall rejected (by a hook)\nwriteToolCall success",
         '[["this repository\'s tests are slow"]]',
     ],
+    "extend:hooks-that-decide-print-mode-3": [
+        "a hook failed: ConnectionError('the policy service is down')"
+    ],
+    "extend:never-silently-bypassed-1": ["('tools',) plugin"],
+    "fleet:many-runs-at-once-the-fleet-1": ["3 of 3 succeeded in "],
+    "fleet:isolation-1": [
+        "task-1 ('src/cart.py', 'tests/test_cart_totals.py')",
+        "task-2 ('src/cart.py', 'tests/test_cart_totals.py')",
+        "2 of 2 succeeded",
+    ],
     "fleet:on-a-ray-cluster-1": ["2 of 2 succeeded on Ray"],
+    "traces:tracing-a-run-1": [
+        "execute_tool readToolCall read src/cart.py\n",
+        "execute_tool shellToolCall $ pytest -q tests/test_cart.py\n",
+        "invoke_agent cursor-agent",
+    ],
+    "traces:spans-1": [
+        '"name": "invoke_agent cursor-agent"',
+        '"agent_sdk.tool.label": "$ pytest -q tests/test_cart.py"',
+    ],
+    # The fake's example value of the schema: the first verdict, one finding.
+    "output:structured-output-ask-for-a-type-get-a-validated-value-1": ["approve\nexample:1 ["],
+    "live:sessions-1": [" Say Hello\n"],  # the loaded session's title
+    "live:turns-and-events-1": [
+        "shellToolCall ShellArgs(command='ls tests'",
+        "Added tests/test_cart.py.\nend_turn ",
+    ],
+    "live:subagents-1": [
+        "] cart.py, test_cart.py, README.md.\n",
+        "generalPurpose completed List the files",
+    ],
+    "live:cancel-and-timeouts-1": ["cancelling: $ sleep 40\nTrue cancelled"],
     # Both turns asked for `pytest -q` and the callback allowed it.
-    "live:starting-1": ["Running the tests: all 12 pass.\nRunning the tests: all 12 pass. end_turn"],
+    "live:approvals-1": [
+        "Running the tests: all 12 pass.\nRunning the tests: all 12 pass. end_turn"
+    ],
 }
 # A block that needs a package the lean `test` extra leaves out, by id: the module it
 # imports, and the reason a reader sees when it is missing.
@@ -71,6 +127,7 @@ FULL = "pip install -e '.[test-full]' to run it"
 BLOCK_NEEDS: dict[str, tuple[str, str]] = {
     "fleet:on-a-ray-cluster-1": ("ray", f"needs Ray ({FULL})"),
     "traces:tracing-a-run-1": ("opentelemetry.sdk", f"needs the OpenTelemetry SDK ({FULL})"),
+    "traces:spans-1": ("opentelemetry.sdk", f"needs the OpenTelemetry SDK ({FULL})"),
 }
 
 
