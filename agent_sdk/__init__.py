@@ -13,6 +13,7 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 from typing import TYPE_CHECKING
 
 from ._options import AgentOptions  # not .options: its argv builder loads with the first run
+from ._session_id import new_session_id
 from ._sync import run_sync
 from .budget import Budget
 from .errors import (
@@ -32,6 +33,7 @@ from .errors import (
     AgentRefusedError,
     AgentResultError,
     AgentRetriableError,
+    AgentSessionInUseError,
     AgentStartError,
     AgentTimeoutError,
     AgentTrustError,
@@ -134,6 +136,7 @@ __all__ = [
     "AgentRefusedError",
     "AgentResultError",
     "AgentRetriableError",
+    "AgentSessionInUseError",
     "AgentStartError",
     "AgentTimeoutError",
     "AgentTrustError",
@@ -184,6 +187,7 @@ __all__ = [
     "__version__",
     "create_chat",
     "list_models",
+    "new_session_id",
     "run",
     "run_async",
     "run_sync",
