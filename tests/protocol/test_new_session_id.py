@@ -147,3 +147,11 @@ def test_the_hint_in_flag_terms_speaks_of_resume_and_no_python() -> None:
     assert "Session(" not in said
     assert "agent_sdk" not in said
     assert "--new-session-id" in said
+
+
+def test_a_live_agent_refuses_it_rather_than_ignore_it() -> None:
+    from agent_sdk.live import LiveAgent
+
+    with pytest.raises(AgentConfigError, match="for print-mode runs") as caught:
+        LiveAgent(AgentOptions(new_session_id=CHOSEN))
+    assert "load_session" in (caught.value.hint or "")
