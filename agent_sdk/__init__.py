@@ -13,7 +13,6 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 from typing import TYPE_CHECKING
 
 from ._options import AgentOptions  # not .options: its argv builder loads with the first run
-from ._session_id import new_session_id
 from ._sync import run_sync
 from .budget import Budget
 from .errors import (
@@ -79,6 +78,7 @@ from .tool_calls import Plan, ToolCall, ToolCallStatus
 if TYPE_CHECKING:
     from ._async import run_async
     from ._run import Run, run
+    from ._session_id import new_session_id
     from ._transport.base import Transport
     from .queries import Model, Status, create_chat, list_models, status, version
     from .session import Session, Turn
@@ -92,6 +92,7 @@ else:
         **dict.fromkeys(("Run", "run"), "._run"),
         "run_async": "._async",
         "Transport": "._transport.base",
+        "new_session_id": "._session_id",
         **dict.fromkeys(("Session", "Turn"), ".session"),
         **dict.fromkeys(
             ("Model", "Status", "create_chat", "list_models", "status", "version"), ".queries"

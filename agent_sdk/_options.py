@@ -23,7 +23,6 @@ from ._option_checks import (
     shown,
     unknown_option,
 )
-from ._session_id import check_new_session_id
 from .budget import Budget
 from .errors import AgentConfigError
 
@@ -282,6 +281,8 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
                 "resume must be a session id (continue_session=True: the latest)"
             )
         if self.new_session_id is not None:
+            from ._session_id import check_new_session_id  # only options given one pay it
+
             check_new_session_id(self.new_session_id, self.resume, self.continue_session)
         for arg in self.extra_args:
             flag = arg.split("=", 1)[0]

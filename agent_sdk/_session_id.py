@@ -3,7 +3,7 @@
 
 The CLI's hidden ``--new-session-id <uuid>`` makes the run's chat, and its ``session_id``,
 that uuid; an id is single use (a second run with it fails, docs/protocol.md §5). Loaded
-by ``import agent_sdk``: nothing more is imported until an id is minted.
+when first used (options given an id, an id minted), not by ``import agent_sdk``.
 """
 
 from __future__ import annotations
