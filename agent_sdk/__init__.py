@@ -32,6 +32,7 @@ from .errors import (
     AgentRefusedError,
     AgentResultError,
     AgentRetriableError,
+    AgentSessionInUseError,
     AgentStartError,
     AgentTimeoutError,
     AgentTrustError,
@@ -77,6 +78,7 @@ from .tool_calls import Plan, ToolCall, ToolCallStatus
 if TYPE_CHECKING:
     from ._async import run_async
     from ._run import Run, run
+    from ._session_id import new_session_id
     from ._transport.base import Transport
     from .queries import Model, Status, create_chat, list_models, status, version
     from .session import Session, Turn
@@ -90,6 +92,7 @@ else:
         **dict.fromkeys(("Run", "run"), "._run"),
         "run_async": "._async",
         "Transport": "._transport.base",
+        "new_session_id": "._session_id",
         **dict.fromkeys(("Session", "Turn"), ".session"),
         **dict.fromkeys(
             ("Model", "Status", "create_chat", "list_models", "status", "version"), ".queries"
@@ -134,6 +137,7 @@ __all__ = [
     "AgentRefusedError",
     "AgentResultError",
     "AgentRetriableError",
+    "AgentSessionInUseError",
     "AgentStartError",
     "AgentTimeoutError",
     "AgentTrustError",
@@ -184,6 +188,7 @@ __all__ = [
     "__version__",
     "create_chat",
     "list_models",
+    "new_session_id",
     "run",
     "run_async",
     "run_sync",

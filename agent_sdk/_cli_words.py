@@ -15,9 +15,11 @@ __all__ = [
     "KEYCHAIN_HINT",
     "MODEL_ERROR",
     "SERVICE_ERROR",
+    "SESSION_IN_USE",
     "cli_text",
     "listed_models",
     "service_error",
+    "session_in_use",
 ]
 
 MODEL_ERROR = r"Cannot use this model: (?P<model>\S*?)\.? Available models: (?P<models>.*)"
@@ -39,6 +41,10 @@ KEYCHAIN_HINT = (
 )
 #: The CLI's ``RetriableError: [<code>] <words>`` line (docs/protocol.md §3.6).
 SERVICE_ERROR = r"RetriableError:[ \t]*(?:\[(?P<code>[^\]\n]*)\])?[ \t]*(?P<words>[^\n]*)"
+
+#: A ``--new-session-id`` given an id a chat already has (docs/protocol.md §5; seen,
+#: 2026.10.01): ``Error: Session ID "<uuid>" is already in use.``
+SESSION_IN_USE = r'Session ID "(?P<id>[^"\n]*)" is already in use'
 
 
 class Said(Protocol):
@@ -74,3 +80,9 @@ def service_error(text: str) -> tuple[str | None, str] | None:
         return None
     code = match["code"]
     return (code.strip().lower() if code is not None else None), match["words"].strip()
+
+
+def session_in_use(text: str) -> str | None:
+    """The chat id of the CLI's "already in use" message in ``text``, or ``None``."""
+    match = re.search(SESSION_IN_USE, text, re.IGNORECASE)
+    return None if match is None else match["id"]

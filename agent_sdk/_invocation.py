@@ -114,6 +114,9 @@ def build_invocation(
         argv.append(f"--resume={o.resume}")
     if o.continue_session:
         argv.append("--continue")
+    if o.new_session_id is not None:
+        # Hidden in the CLI's help, seen honoured (docs/protocol.md §1, "Hidden flags").
+        argv.append(f"--new-session-id={o.new_session_id}")
     if o.workspace is not None:
         argv.append(f"--workspace={os.fspath(o.workspace)}")
     if o.approve_mcps:

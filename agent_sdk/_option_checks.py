@@ -366,6 +366,8 @@ class OptionChecks:
             return f"pass a list, even of one item: {name}=[{value!r}]"
         if any(get_origin(m) is Mapping for m in members):
             return f"pass a dict, e.g. {name}={{'NAME': 'value'}}"
+        if members == [str]:  # a uuid.UUID, a number, bytes
+            return f"pass text: {name}={'value.decode()' if type(value) is bytes else 'str(value)'}"
         return None
 
     def _check_path(self, name: str, value: Any, path: Any, index: int | None = None) -> None:

@@ -96,6 +96,11 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         mode: ``--mode``: ``"plan"`` or ``"ask"`` (read-only modes). ``None`` is agent mode.
         resume: ``--resume``: the ``session_id`` of an earlier run to continue.
         continue_session: ``--continue``: continue the latest chat.
+        new_session_id: ``--new-session-id``: the id of the new chat this run starts, so
+            that it is known before the run (``Run.session_id`` from the start; the
+            result's ``session_id`` is it). A UUID in lowercase
+            (:func:`agent_sdk.new_session_id` makes one); single use: continue that chat
+            with ``resume=`` (docs/sessions.md). Not with ``resume`` or ``continue_session``.
         api_key: sent as the ``CURSOR_API_KEY`` environment variable, never in argv, and
             never shown in ``repr``.
         auth_token: the CLI's other credential, sent as the ``CURSOR_AUTH_TOKEN``
@@ -190,6 +195,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     mode: Mode | None = None
     resume: str | None = None
     continue_session: bool = False
+    new_session_id: str | None = None
     api_key: str | None = None
     auth_token: str | None = None
     env: Mapping[str, str] | None = None
@@ -274,6 +280,10 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
             raise AgentConfigError(
                 "resume must be a session id (continue_session=True: the latest)"
             )
+        if self.new_session_id is not None:
+            from ._session_id import check_new_session_id  # only options given one pay it
+
+            check_new_session_id(self.new_session_id, self.resume, self.continue_session)
         for arg in self.extra_args:
             flag = arg.split("=", 1)[0]
             if flag in _SECRET_FLAGS:

@@ -88,6 +88,7 @@ class RunEngine(RunChecks):
             or "--stream-partial-output" in options.extra_args,
             keep_events=options.keep_events is True,
             redact=self._redaction.text,
+            session_id=options.new_session_id,  # known before the run (docs/sessions.md)
         )
         self._ready: deque[Event] = deque()
         self._result: PlainResult | None = None

@@ -44,7 +44,8 @@ class RunFacts:
 
     @property
     def session_id(self) -> str | None:
-        """The chat id, as soon as an event has carried it."""
+        """The chat id: from the start when chosen up front (``AgentOptions(new_session_id=
+        ...)``), else as soon as an event has carried it."""
         return self._stream.session_id
 
     @property

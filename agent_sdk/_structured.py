@@ -73,8 +73,9 @@ async def output_run(
             if len(results) >= options.output_attempts:
                 raise _output_error(result, mismatch, len(results), redaction) from None
             asked = correction(redaction.text(mismatch.problem))
+            # The chat exists now: a chosen id (new_session_id) is used up (docs/sessions.md).
             options = msgspec.structs.replace(
-                options, resume=result.session_id, continue_session=False
+                options, resume=result.session_id, continue_session=False, new_session_id=None
             )
             continue
         return _added_up(results, value)

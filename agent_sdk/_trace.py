@@ -254,7 +254,10 @@ def run_span(options: AgentOptions, redaction: Redaction, stream: Stream) -> Age
     """The span of a print-mode run starting now, watching the tool calls of its
     ``stream``; ``None`` when nothing records it."""
     span = agent_span(
-        "print", model=options.model, session_id=options.resume, redact=redaction.text
+        "print",
+        model=options.model,
+        session_id=options.resume or options.new_session_id,
+        redact=redaction.text,
     )
     if span is not None:
         stream.watch_tool_calls(span.tool_calls)

@@ -12,6 +12,7 @@
     │   ├── AgentWorkspaceError    workspace path missing
     │   ├── AgentUsageLimitError   usage limit reached
     │   ├── AgentOptionError       an option or value the CLI refused
+    │   ├── AgentSessionInUseError a new_session_id some chat already has (single use)
     │   ├── AgentRefusedError      the service refused the request as sent (never retried)
     │   └── AgentRetriableError    the CLI gave up after reconnecting
     │       └── AgentConfigRaceError   lost the config-file race to a parallel run
@@ -61,6 +62,7 @@ __all__ = [
     "AgentRefusedError",
     "AgentResultError",
     "AgentRetriableError",
+    "AgentSessionInUseError",
     "AgentStartError",
     "AgentTimeoutError",
     "AgentTrustError",
@@ -221,6 +223,13 @@ class AgentOptionError(AgentProcessError):
     """The CLI refused an option or its value (e.g. from ``extra_args``)."""
 
 
+class AgentSessionInUseError(AgentProcessError):
+    """``AgentOptions(new_session_id=...)`` named an id a chat already has: an id chosen up
+    front starts one chat only (docs/protocol.md §5). Continue that chat with ``resume=``
+    or ``Session(id)``, or start another with a new id (:func:`agent_sdk.new_session_id`).
+    :attr:`session_id` is that id."""
+
+
 class _ServiceWords:
     """The code in brackets and the words of the CLI's ``RetriableError: [<code>] <words>``
     line (docs/protocol.md §3.6), read from the error's context."""
@@ -369,15 +378,8 @@ class AgentChannelError(AgentError):
         channel: the ``tools_channel`` the run used.
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        missing: tuple[str, ...] = (),
-        channel: str = "",
-        context: ErrorContext | None = None,
-        hint: str | None = None,
-    ) -> None:
+    def __init__(self, message: str, *, missing: tuple[str, ...] = (), channel: str = "",
+                 context: ErrorContext | None = None, hint: str | None = None) -> None:  # fmt: skip
         super().__init__(message, context=context, hint=hint)
         self.missing = missing
         self.channel = channel

@@ -16,9 +16,9 @@ from types import TracebackType
 from typing import Any, TypeVar, overload
 
 import anyio
-import msgspec
 
 from ._run import Batches, Run
+from ._session_chat import Chat
 from ._spending import Spending
 from ._structured import output_run
 from ._transport.base import Transport
@@ -37,7 +37,9 @@ class Session:
     """A chat with the agent over several turns.
 
     The first turn starts a chat; each later turn resumes it (``--resume <session_id>``,
-    the id taken from the events). Turns of one session never overlap: a turn started
+    the id taken from the events). A new chat's id can be chosen up front, known before
+    the first turn: ``Session(options=AgentOptions(new_session_id=new_session_id()))``
+    (docs/sessions.md). Turns of one session never overlap: a turn started
     while another runs waits until that one has finished, or until its CLI has exited
     (waiting turns run in the order they were started), so a bot can hand every message
     of a user to that user's session as it arrives. The wait is not part of the waiting
@@ -48,7 +50,9 @@ class Session:
     Args:
         session_id: an id stored from an earlier run or session, to reopen that chat.
             ``None`` starts a new chat on the first turn.
-        options: options of every turn; ``resume`` is managed by the session. Their
+        options: options of every turn; ``resume`` and ``new_session_id`` are managed by
+            the session (the turn that makes the chat passes its ``new_session_id``, later
+            ones resume it). Their
             ``budget`` is the session's: its turns count together, and once it is spent
             later turns raise :class:`~agent_sdk.AgentBudgetError` without starting
             (docs/budgets.md).
@@ -57,8 +61,8 @@ class Session:
 
     Raises:
         AgentConfigError: ``options`` asks for ``continue_session`` (the session resumes
-            its own chat), or is not an :class:`~agent_sdk.AgentOptions`. Also a
-            ``ValueError``.
+            its own chat), or for ``new_session_id`` with a ``session_id`` to reopen, or is
+            not an :class:`~agent_sdk.AgentOptions`. Also a ``ValueError``.
 
     Example::
 
@@ -81,7 +85,7 @@ class Session:
                 "a Session resumes its own chat: drop continue_session, and pass the "
                 "chat id as Session(session_id) to reopen one"
             )
-        self._session_id = session_id if session_id is not None else options.resume
+        self._chat = Chat(session_id, options)
         self._options = options
         self._make_transport = transport
         self._turns = _Turns()
@@ -98,8 +102,9 @@ class Session:
 
     @property
     def session_id(self) -> str | None:
-        """The chat id: store it to reopen the chat later. ``None`` before the first turn."""
-        return self._session_id
+        """The chat id: store it to reopen the chat later. ``None`` before the first turn,
+        unless given or chosen up front (``new_session_id``)."""
+        return self._chat.id
 
     @property
     def options(self) -> AgentOptions:
@@ -142,12 +147,8 @@ class Session:
                 pass
         return turn.result
 
-    def _learn(self, session_id: str | None) -> None:
-        if session_id is not None:
-            self._session_id = session_id
-
     def __repr__(self) -> str:
-        return f"Session(session_id={self._session_id!r})"
+        return f"Session(session_id={self._chat.id!r})"
 
 
 class Turn:
@@ -175,9 +176,7 @@ class Turn:
         if self._run is None:
             session = self._session
             await session._turns.acquire(self)
-            options = self._options or session.options
-            if session.session_id is not None:
-                options = msgspec.structs.replace(options, resume=session.session_id)
+            options = session._chat.options_for(self._options or session.options)
             make = session._make_transport
             self.transport = make() if make is not None else None
             run = Run(self._prompt, options, transport=self.transport)._share(session._spending)
@@ -186,7 +185,7 @@ class Turn:
 
     def _end(self) -> None:
         if self._run is not None:
-            self._session._learn(self._run.session_id)
+            self._session._chat.learn(self._run)
         self._session._turns.release(self)
 
     # --- the Run's surface ----------------------------------------------------------
@@ -328,7 +327,8 @@ class _Turns:
     def _current_holder(self) -> Turn | None:
         holder = self._holder() if self._holder is not None else None
         if holder is not None and _cli_exited(holder):
-            holder._session._learn(holder.session_id)
+            if holder._run is not None:
+                holder._session._chat.learn(holder._run)
             holder = None
         if holder is None:
             self._holder = None

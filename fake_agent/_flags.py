@@ -72,6 +72,8 @@ MAIN_FLAGS: tuple[Flag, ...] = (
     # Hidden in the real CLI's help (docs/protocol.md §1, "Hidden flags"): with the json
     # format, the result gains `thinking_blocks`.
     Flag("--show-thinking", "show_thinking", hidden=True),
+    # Hidden too: the run's chat gets this id; single use (_chats.py).
+    Flag("--new-session-id <uuid>", "new_session_id", "value", hidden=True),
     Flag("-v, --version", "version"),
     Flag("-h, --help", "help"),
 )
@@ -112,6 +114,8 @@ class Options:
         #: ``True`` for a bare ``--resume``, the chat id for ``--resume ID``.
         self.resume: str | bool | None = None
         self.continue_ = False
+        #: ``--new-session-id``: the id of the chat this run makes.
+        self.new_session_id: str | None = None
         self.workspace: str | None = None
         self.api_key: str | None = None
         self.headers: list[str] = []

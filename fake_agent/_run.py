@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from ._build import Build, Quirk, build_of
+from ._chats import in_use_message, make_chat, taken
 from ._credentials import credentials
 from ._directives import missing_environment, run_directive
 from ._faults import seconds_env, stdin_delay
@@ -139,6 +140,8 @@ def _refusal(options: Options) -> tuple[str, int] | None:
         return f"Cannot use this model: {model}. Available models: {available}\n", 1
     if options.workspace is not None and not os.path.isdir(options.workspace):
         return f"Error: Workspace path does not exist: {options.workspace}\n", 1
+    if options.new_session_id is not None and taken(options.new_session_id, os.environ):
+        return in_use_message(options.new_session_id), 1
     return None
 
 
@@ -171,6 +174,10 @@ def _init_facts(options: Options, workspace: str, choice: Choice | None) -> dict
 
 
 def _session_id(options: Options) -> str:
+    if options.new_session_id is not None:
+        # The chat of a chosen id (docs/protocol.md §1, "Hidden flags"); with --resume as
+        # well, what the real CLI does is unknown: the fake takes this one.
+        return options.new_session_id
     if isinstance(options.resume, str):
         # Resuming keeps the chat id: it *is* the session id of every event.
         return options.resume
@@ -242,6 +249,8 @@ def run_headless(options: Options) -> int:
     given = credentials(options.api_key, options.headers, os.environ)
     init = _init_facts(options, workspace, choice)
     run = _Run(renderer, _session_id(options), prompt, init, given, options, build, signed_in)
+    if options.new_session_id is not None and signed_in:
+        make_chat(options.new_session_id, workspace, os.environ)  # before its first event
     try:
         # Both before the first event (the init line): sessionStart fires at the start
         # (§6.2), and print runs wait for their stdio servers to start (§7).

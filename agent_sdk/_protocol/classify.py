@@ -18,9 +18,11 @@ from .._cli_words import (
     KEYCHAIN,
     KEYCHAIN_HINT,
     MODEL_ERROR,
+    SESSION_IN_USE,
     cli_text,
     listed_models,
     service_error,
+    session_in_use,
 )
 from ..errors import (
     AgentAuthError,
@@ -30,6 +32,7 @@ from ..errors import (
     AgentProcessError,
     AgentRefusedError,
     AgentRetriableError,
+    AgentSessionInUseError,
     AgentTrustError,
     AgentUsageLimitError,
     AgentWorkspaceError,
@@ -143,6 +146,15 @@ def _fixed(hint: str) -> Callable[[str], str]:
     return lambda _: hint
 
 
+def _in_use_hint(text: str) -> str:
+    chat = session_in_use(text) or "<id>"
+    return (
+        f"an id given as new_session_id is single use, and {chat} is taken: continue its "
+        f"chat with AgentOptions(resume={chat!r}) or Session({chat!r}), or start a new "
+        "chat with a new id (agent_sdk.new_session_id())"
+    )
+
+
 def _refused_hint(text: str) -> str:
     found = service_error(text)
     code, words = found if found is not None else (None, "")
@@ -186,6 +198,7 @@ _RULES: list[tuple[str | Callable[[str], bool], type[AgentProcessError], Callabl
         AgentWorkspaceError,
         _fixed("create the directory or fix AgentOptions(workspace=...)"),
     ),
+    (SESSION_IN_USE, AgentSessionInUseError, _in_use_hint),
     (
         r"hit your usage limit",
         AgentUsageLimitError,

@@ -157,6 +157,7 @@ def _outcome(
         return RunResult(
             result=stream.text,
             text=stream.text,
+            session_id=stream.session_id,  # one chosen up front, else None (docs/sessions.md)
             events=stream.events,
             exit_code=exit_code,
             stderr=ctx.stderr,

@@ -101,6 +101,7 @@ class Stream:
         keep_events: bool = False,
         on_other_line: Callable[[str], None] | None = None,
         redact: Callable[[str], str] | None = None,
+        session_id: str | None = None,
     ) -> None:
         self._framer = LineFramer()
         self._decoder = LineDecoder(partial=bool(partial))
@@ -120,8 +121,11 @@ class Stream:
         self._watch: Callable[[list[ToolCallStarted | ToolCallCompleted]], None] | None = None
         self.interactions = InteractionTracker()
         """Interaction queries paired as they stream (docs/protocol.md §3.6b)."""
-        self.session_id: str | None = None
-        """The chat id, from the latest event that carried one."""
+        self.session_id = session_id
+        """The chat id: the one chosen up front (``session_id=``, docs/sessions.md) until
+        an event carries one, then the latest event's."""
+        self.session_reported = False
+        """Whether an event has carried the chat id (so the CLI has made the chat)."""
         self.result_event: ResultEvent | None = None
         """The ``result`` event that decides the run (docs/protocol.md §5, failed-run rule):
         the latest one, except that an error result, once seen, stays: a later result is
@@ -218,6 +222,7 @@ class Stream:
         for event in reversed(events):
             if event.session_id is not None:
                 self.session_id = event.session_id
+                self.session_reported = True
                 break
         if self.keep_events:
             self.events += events

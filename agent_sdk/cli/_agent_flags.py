@@ -32,6 +32,11 @@ AGENT_FLAGS: dict[str, Flag] = {
     "mode": Flag(("--mode",), "read-only modes"),
     "resume": Flag(("--resume",), "continue the chat with this session id", "ID"),
     "continue_session": Flag(("--continue",), "continue the last chat"),
+    "new_session_id": Flag(
+        ("--new-session-id",),
+        "start a new chat of this id, a lowercase UUID (single use: then --resume it)",
+        "UUID",
+    ),
     "env": Flag(
         ("--env",), "set a variable in the agent's environment (repeatable)", "NAME=VALUE", "="
     ),

@@ -48,6 +48,9 @@ _PHRASES: list[tuple[str, str]] = [
     (" (an int or a float, finite), or None", ""),
     (" (an int or a float, finite)", ""),
     (".available_models", "`cursor-agent models`"),
+    # A chat id chosen up front (docs/sessions.md): minted in Python, or by any UUID tool.
+    ("(agent_sdk.new_session_id())", "(e.g. `uuidgen | tr A-F a-f`)"),
+    ("agent_sdk.new_session_id(), or str(uuid.uuid4())", "`uuidgen | tr A-F a-f`"),
     # A budget is a JSON object on the command line (_budget_arg.py): its forms below.
     ("Fleet(budget=...)", "--fleet-budget JSON"),
     (" (an int) or None", " or null"),
@@ -68,6 +71,7 @@ _LEAVE_UNSET = re.compile(r"\bleave (?P<name>\w+) unset\b")
 _BARE = re.compile(r"(?<![\w.$-])(?P<name>[a-z_]+)=" + _VALUE)
 _UNDERSCORED = re.compile(r"(?<![\w.$`-])(?P<name>[a-z]+(?:_[a-z]+)+)\b(?![=(`])")
 _SESSION = ("session_id", "<session_id>", "<session id>")
+_PYTHON_SESSION = re.compile(r" or Session\('[^']*'\)")  # no Session on the command line
 # Budget(tool_calls=20), Budget(tool_calls_by_kind={'shell': 3}),
 # Budget(tool_calls_by_kind['shell']=-1), Budget(tool_calls_by_kind=...)
 _BUDGET = re.compile(
@@ -168,6 +172,7 @@ def in_flag_terms(text: str, session_id: str | None = None, *, quotes: bool = Fa
         return text
     for python, flags in _PHRASES:
         text = text.replace(python, flags)
+    text = _PYTHON_SESSION.sub("", text)
     if "Budget(" in text:
         text = _BUDGET.sub(_budget_json, text)
     text = _CHECKED.sub(r"\g<call>: ", text)

@@ -27,6 +27,7 @@ from ..errors import (
     AgentNotFoundError,
     AgentOptionError,
     AgentResultError,
+    AgentSessionInUseError,
     AgentStartError,
     AgentTimeoutError,
     AgentTrustError,
@@ -129,7 +130,8 @@ def reader_gone(stream: TextIO) -> Callable[[], bool] | None:
 
 # The errors of a flag the run cannot use (exit 2, as argparse's): nothing started
 # (--cwd, --binary, none found, the command line too long), or cursor-agent refused a
-# flag's value before doing anything (--model, --workspace, an --extra-arg, --no-trust).
+# flag's value before doing anything (--model, --workspace, an --extra-arg, --no-trust,
+# a --new-session-id some chat has).
 _USAGE_ERRORS = (
     AgentConfigError,
     AgentStartError,
@@ -137,6 +139,7 @@ _USAGE_ERRORS = (
     AgentOptionError,
     AgentWorkspaceError,
     AgentTrustError,
+    AgentSessionInUseError,
 )
 
 

@@ -112,10 +112,10 @@ class Fleet:
             Ray backend.
 
     Raises:
-        AgentConfigError: an argument is wrong (a duplicate task id, ``"worktree"`` for
-            a task without ``repo``, a ``limit`` that is not a whole number >= 1, a
-            ``stagger`` that is not a finite number >= 0, a ``budget`` with the Ray
-            backend).
+        AgentConfigError: an argument is wrong (a duplicate task id or ``new_session_id``,
+            ``"worktree"`` for a task without ``repo``, a ``limit`` that is not a whole
+            number >= 1, a ``stagger`` that is not a finite number >= 0, a ``budget``
+            with the Ray backend).
 
     Leaving the ``async with`` block before every outcome was delivered cancels the tasks
     still running, and their CLIs' process groups end with them. An exception raised in
@@ -343,6 +343,7 @@ def _named(
     """The tasks, each with an id and options, checked."""
     named: list[Task] = []
     seen: set[str] = set()
+    chats: dict[str, str] = {}  # the new_session_id of each task that has one
     for index, task in enumerate(tasks, 1):
         if isinstance(task, str):
             task = Task(prompt=task)
@@ -357,6 +358,14 @@ def _named(
         if worktrees and task.repo is None:
             raise AgentConfigError(
                 f"task {task.id!r} has no repo: isolation 'worktree' needs Task(repo=...)"
+            )
+        chosen = task.options.new_session_id if task.options is not None else None
+        if chosen is not None and chats.setdefault(chosen, task.id) != task.id:
+            raise AgentConfigError(
+                f"tasks {chats[chosen]!r} and {task.id!r} have the same new_session_id "
+                f"{chosen!r}: an id chosen up front is single use",
+                hint="give each task its own, in its Task(options=...) "
+                "(agent_sdk.new_session_id()), or none in the fleet's options",
             )
         seen.add(task.id)
         named.append(task)

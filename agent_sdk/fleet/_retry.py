@@ -22,6 +22,7 @@ from ..errors import (
     AgentOptionError,
     AgentRefusedError,
     AgentRetriableError,
+    AgentSessionInUseError,
     AgentTrustError,
     AgentUsageError,
     AgentUsageLimitError,
@@ -39,6 +40,7 @@ NEVER_RETRIED: tuple[type[AgentError], ...] = (
     AgentOptionError,
     AgentRefusedError,  # the CLI already retried it (docs/protocol.md §3.6)
     AgentWorkspaceError,
+    AgentSessionInUseError,  # the id stays taken (docs/sessions.md)
     AgentConfigError,
     AgentUsageError,
     AgentBudgetError,  # it would spend the same budget again (docs/budgets.md)

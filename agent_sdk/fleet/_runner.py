@@ -236,8 +236,10 @@ async def _attempts(
         except AgentError as error:
             if not policy.retries(error, attempt):
                 raise
-            # Work was done in that chat: go on in it rather than start over.
-            resume = (error.session_id or tally.session_id) if tally.worked else None
+            # Work was done in that chat: go on in it rather than start over. A chat of an
+            # id chosen up front that exists cannot be started over: that id is used up.
+            made = tally.session_id is not None and tally.session_id == options.new_session_id
+            resume = (error.session_id or tally.session_id) if tally.worked or made else None
             delay = policy.delay(attempt)
             log(
                 "fleet",
@@ -255,7 +257,9 @@ async def _attempts(
             await anyio.sleep(delay)
             if resume is not None:
                 prompt = policy.resume_prompt
-                options = msgspec.structs.replace(options, resume=resume, continue_session=False)
+                options = msgspec.structs.replace(
+                    options, resume=resume, continue_session=False, new_session_id=None
+                )
 
 
 def _in_directory(options: AgentOptions, directory: str) -> AgentOptions:

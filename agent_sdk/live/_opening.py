@@ -36,9 +36,17 @@ def check_live_options(options: AgentOptions) -> None:
     """What print-mode options a live agent cannot honour, refused rather than ignored.
 
     Raises:
-        AgentConfigError: hooks (no hook fired under ACP, docs/acp.md §5.2), or a token
-            budget (the live agent reports no token usage, docs/acp.md §3.9).
+        AgentConfigError: hooks (no hook fired under ACP, docs/acp.md §5.2), a token
+            budget (the live agent reports no token usage, docs/acp.md §3.9), or a
+            ``new_session_id`` (a print-mode flag: ACP's ``session/new`` picks the id).
     """
+    if options.new_session_id is not None:
+        raise AgentConfigError(
+            "AgentOptions(new_session_id=...) is for print-mode runs: a live session's id "
+            "is the one session/new gives (docs/sessions.md)",
+            hint="drop new_session_id; read the id from agent.new_session()'s session, "
+            "and reopen it later with agent.load_session(id)",
+        )
     if options.hooks is not None:
         raise AgentConfigError(
             "AgentOptions(hooks=...) is for print-mode runs: the live agent runs no hooks",

@@ -113,6 +113,21 @@ def test_unknown_model_is_a_usage_error_with_the_hint_in_flag_terms() -> None:
     assert "AgentOptions" not in done.stderr
 
 
+def test_a_chosen_chat_id_is_the_runs_and_reusing_it_is_a_usage_error(tmp_path: Path) -> None:
+    chosen = str(uuid.uuid4())
+    # The fake keeps its chat store only under CURSOR_CONFIG_DIR.
+    args = ("--fake", "hello", "--env", f"CURSOR_CONFIG_DIR={tmp_path}", "--new-session-id")
+    first = cli(*args, chosen, "hi")
+    assert first.returncode == 0, first.stderr
+    assert f"session  {chosen}" in first.stderr
+    again = cli(*args, chosen, "hi")
+    assert again.returncode == 2
+    assert f'Session ID "{chosen}" is already in use.' in again.stderr
+    assert f"continue its chat with --resume {chosen}, or start a new chat" in again.stderr
+    assert "AgentOptions" not in again.stderr
+    assert "Session(" not in again.stderr
+
+
 def test_result_with_is_error_exits_1() -> None:
     done = cli("--fake", "is_error", "hi")
     assert done.returncode == 1

@@ -143,6 +143,13 @@ def test_every_flag_maps_to_agent_options() -> None:
     )
 
 
+def test_new_session_id_maps_to_its_option() -> None:
+    chosen = "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10"
+    command = parse_run_args(["--new-session-id", chosen, "hi"])
+    assert command.options.new_session_id == chosen
+    assert command.prompt == "hi"
+
+
 def test_continue_and_non_stream_formats_map_without_partial_output() -> None:
     options = parse_run_args(["--continue", "--output-format", "json", "hi"]).options
     assert options.continue_session is True
@@ -158,6 +165,11 @@ def test_continue_and_non_stream_formats_map_without_partial_output() -> None:
         (["--timeout", "0", "hi"], "--timeout 0.0: must be a positive number"),
         (["--header", "NoColon", "hi"], "--header wants NAME:VALUE"),
         (["--resume", "x", "--continue", "hi"], "either --resume ID or --continue"),
+        (["--new-session-id", "abc", "hi"], "--new-session-id abc: it must be a UUID"),
+        (
+            ["--new-session-id", "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10", "--resume", "x", "hi"],
+            "pass either --new-session-id UUID (a new chat) or --resume x",
+        ),
     ],
 )
 def test_bad_values_are_usage_errors_that_say_why(

@@ -54,6 +54,10 @@ def test_default_invocation_sends_nothing_on_stdin() -> None:
             {"resume": "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10"},
             "--resume=0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10",
         ),
+        (
+            {"new_session_id": "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10"},
+            "--new-session-id=0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10",
+        ),
         ({"workspace": "/home/dev/shop"}, "--workspace=/home/dev/shop"),
         ({"workspace": Path("/home/dev/shop")}, "--workspace=/home/dev/shop"),
         ({"sandbox": "enabled"}, "--sandbox=enabled"),
@@ -218,3 +222,11 @@ def test_repr_of_invocation_hides_the_api_key() -> None:
 def test_the_worktree_details_need_a_worktree(given: dict[str, Any]) -> None:
     with pytest.raises(AgentConfigError, match="need worktree=True"):
         AgentOptions(**given)
+
+
+def test_a_chosen_chat_id_is_passed_once_and_nothing_resumes() -> None:
+    chosen = "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10"
+    given = flags(invoke("hi", new_session_id=chosen))
+    assert [arg for arg in given if "session" in arg or "resume" in arg or arg == "--continue"] == [
+        f"--new-session-id={chosen}"
+    ]

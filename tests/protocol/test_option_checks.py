@@ -295,6 +295,7 @@ VALID: list[tuple[str, Any]] = [
     ("mode", "plan"),
     ("resume", "chat-1"),
     ("continue_session", True),
+    ("new_session_id", "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10"),
     ("api_key", SECRET),
     ("auth_token", SECRET),
     ("env", {"A": "1", "CURSOR_CONFIG_DIR": "/c"}),
