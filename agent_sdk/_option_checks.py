@@ -23,7 +23,7 @@ import msgspec
 
 from .errors import AgentConfigError
 
-__all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "a_value", "shown", "unknown_option"]
+__all__ = ["HIDDEN", "SECRET_FIELDS", "OptionChecks", "a_value", "shown"]
 
 # The credentials (docs/protocol.md §1, "Environment"): never in a repr or an error.
 SECRET_FIELDS = frozenset({"api_key", "auth_token"})
@@ -48,27 +48,6 @@ def shown(name: str, value: Any) -> Any:
     if name == "env" and isinstance(value, Mapping):
         return {key: HIDDEN if key in SECRET_ENV else item for key, item in value.items()}
     return value
-
-
-def unknown_option(
-    owner: str, names: Sequence[str], args: tuple[Any, ...], kwargs: Collection[str]
-) -> str:
-    """Why ``owner(*args, **kwargs)`` names no option: a positional value or a typo."""
-    if args:
-        return (
-            f"{owner} takes its options by keyword only, e.g. {owner}(model='gpt-5'); "
-            f"got {len(args)} positional argument{'s' if len(args) > 1 else ''}"
-        )
-    import difflib  # only this error needs it; `import agent_sdk` stays fast
-
-    wrong = next(key for key in kwargs if key not in names)
-    close = difflib.get_close_matches(wrong, names, n=3)
-    # difflib ranks 'mode' above 'model' for 'modle'; two swapped letters are the likelier
-    # typo, so a name of the same letters comes first (the sort is stable).
-    close.sort(key=lambda name: sorted(name) != sorted(wrong))
-    if close:
-        return f"{owner} has no option {wrong!r}; did you mean {close[0]!r}?"
-    return f"{owner} has no option {wrong!r}; its options are {', '.join(names)}"
 
 
 # --- what a field's annotation means ----------------------------------------------------

@@ -15,14 +15,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from ._option_checks import (
-    HIDDEN,
-    SECRET_FIELDS,
-    OptionChecks,
-    a_value,
-    shown,
-    unknown_option,
-)
+from ._keywords import KeywordsMeta
+from ._option_checks import HIDDEN, SECRET_FIELDS, OptionChecks, a_value, shown
 from .budget import Budget
 from .errors import AgentConfigError
 
@@ -49,29 +43,21 @@ _SECRET_FLAGS = ("--api-key", "--auth-token")
 _KEYWORDS_CHECKED: ContextVar[bool] = ContextVar("agent_sdk_keywords_checked", default=False)
 
 
-class _OptionsMeta(msgspec.StructMeta):
-    """The metaclass of :class:`AgentOptions`: a call checks its keywords, names and
-    values, before the options exist, so a typo is named with the option meant. (A
-    Struct cannot define ``__init__``; its metaclass can be subclassed since msgspec
-    0.20.) Type checkers still see the fields' signature, as ``__call__`` returns Any.
+class _OptionsMeta(KeywordsMeta):
+    """The metaclass of :class:`AgentOptions`: a call checks its keywords (names, as every
+    :class:`~agent_sdk._keywords.KeywordsMeta` does) and its values, before the options
+    exist, so a typo is named with the option meant and a wrong value with its fix.
     """
 
-    _option_names: frozenset[str]
-
-    # A metaclass's methods take the class (ruff knows only type's subclasses as such).
-    def __init__(cls, *args: Any, **kwargs: Any) -> None:  # noqa: N805
-        super().__init__(*args, **kwargs)
-        cls._option_names = frozenset(cls.__struct_fields__)
+    _keyword_example = "AgentOptions(model='gpt-5')"
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
-        if args or not cls._option_names.issuperset(kwargs):
-            raise AgentConfigError(
-                unknown_option(cls.__name__, cls.__struct_fields__, args, kwargs)
-            )
+        cls.check_keywords(args, kwargs)
         _CHECK_VALUES.check(kwargs)
         token = _KEYWORDS_CHECKED.set(True)
         try:
-            return super().__call__(**kwargs)
+            # msgspec's own call: the keywords are checked already.
+            return msgspec.StructMeta.__call__(cls, **kwargs)
         finally:
             _KEYWORDS_CHECKED.reset(token)
 

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from ._keywords import KeywordsMeta
 from .errors import AgentConfigError
 
 __all__ = ["Budget", "kind_word"]
@@ -55,7 +56,7 @@ def kind_word(kind: str) -> str:
     return " ".join(word.lower() for word in words) or "tool call"
 
 
-class Budget(msgspec.Struct, frozen=True, kw_only=True):
+class Budget(msgspec.Struct, frozen=True, kw_only=True, metaclass=KeywordsMeta):
     """Limits agent_sdk enforces as the events arrive; ``None`` (the default) is no limit.
 
     Attributes:

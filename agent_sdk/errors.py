@@ -159,8 +159,9 @@ class AgentConfigError(AgentError, TypeError, ValueError):
     """:class:`~agent_sdk.AgentOptions` got a value it cannot use: an unknown option, a
     value of the wrong type (``force="false"``), a number out of range, a NUL byte.
     Raised when the options are built, before anything starts; the message names the
-    option, the value and the fix. Also a ``TypeError`` and a ``ValueError``, as a
-    Python constructor's errors would be."""
+    option, the value and the fix. ``Budget``, ``Hooks``, ``Allow``, ``Deny`` and the
+    fleet's ``Task`` raise it too for a keyword they do not have ("did you mean ...?").
+    Also a ``TypeError`` and a ``ValueError``, as a Python constructor's errors would be."""
 
 
 class AgentUsageError(AgentError, RuntimeError):

@@ -11,8 +11,9 @@ shows it and asks ``Allow? [y/N]`` on stderr, reading the answer from stdin; any
 else (the bot's own tools, edits in the workspace) is allowed: one approval callback
 (``approval_hooks``) decides for the whole run, and the same callback would serve a live
 session (``approval_permission``). With the fake agent the prompt plays ``issue_bot``:
-it looks the issue up, runs ``echo tests pass``, writes ``triage.md`` in the current
-directory and comments. Exit status: 0, or 1 when the run fails.
+it looks the issue up, runs ``echo tests pass``, writes ``triage.md`` (a write the fake
+only simulates: nothing is left in the current directory) and comments. Exit status: 0,
+or 1 when the run fails.
 """
 
 from __future__ import annotations

@@ -197,13 +197,13 @@ DIRECTIVES: dict[str, Directive] = {
     "write_file": Directive(
         _files.run_write_file,
         {"path": (str,), "text": (str,)},
-        optional={"call_id": (str,), "model_call_id": (str,)},
+        optional={"call_id": (str,), "model_call_id": (str,), "real": (bool,)},
         check=_files.check_path,
     ),
     "delete_file": Directive(
         _files.run_delete_file,
         {"path": (str,)},
-        optional={"call_id": (str,), "model_call_id": (str,)},
+        optional={"call_id": (str,), "model_call_id": (str,), "real": (bool,)},
         check=_files.check_path,
     ),
     # A shell command, run for real in a session of its own, through the hooks (§6).

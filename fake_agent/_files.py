@@ -1,4 +1,4 @@
-"""The agent changing files for real: the ``write_file`` and ``delete_file`` directives.
+"""The agent changing files: the ``write_file`` and ``delete_file`` directives.
 
 Each acts in the run's workspace (``--workspace``, else the current directory) and
 shows in the stream as the real CLI's ``writeToolCall`` / ``deleteToolCall`` would
@@ -7,15 +7,24 @@ outcome. As with the real CLI, a headless run without ``--force`` gets the call
 ``rejected`` and the file is left alone. Paths are relative to the workspace and may not
 leave it: checked when the scenario loads (absolute or ``..``-escaping paths) and again
 before acting (a symlink pointing out of the workspace makes an ``error`` outcome).
+
+A change is **simulated** unless asked for (:class:`FileChanges`): the same events,
+outcome and hooks, the disk untouched, so that a bundled scenario played from a reader's
+own checkout (README.md's hooks block) leaves nothing behind. A scenario line with
+``"real": true`` asks for it (``fix_tests``, whose point is the diff), and
+``$FAKE_AGENT_FILES`` decides for every line of a run (``real`` or ``simulated``).
 """
 
 from __future__ import annotations
 
+import enum
+import errno
 import os
 import posixpath
 import re
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from ._hooks import Hooks, Verdict
@@ -24,6 +33,48 @@ from ._hooks import Hooks, Verdict
 DEFAULT_MODEL_CALL_ID = "3f6a9c2e-8b1d-4e7a-9c5f-1a2b3c4d5e6f-0-fs1x"
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
+
+#: Env var: whether every ``write_file`` and ``delete_file`` of a run changes the disk.
+FILES_ENV = "FAKE_AGENT_FILES"
+
+
+class FileChanges(enum.Enum):
+    """What a file directive does to the disk once it may act."""
+
+    #: The file is written or deleted.
+    REAL = "real"
+    #: Everything but: events, outcome and hooks as for a real change.
+    SIMULATED = "simulated"
+
+
+def files_setting(environ: Mapping[str, str]) -> FileChanges | None:
+    """``$FAKE_AGENT_FILES``: what every file directive of the run does; None (unset or
+    empty) lets each line say (``"real": true``, else simulated).
+
+    Raises:
+        ValueError: a value the fake does not know (the fake's own setup is wrong).
+    """
+    value = environ.get(FILES_ENV, "").strip()
+    if not value:
+        return None
+    try:
+        return FileChanges(value)
+    except ValueError:
+        choices = ", ".join(repr(member.value) for member in FileChanges)
+        raise ValueError(f"{FILES_ENV} must be one of {choices}, not {value!r}") from None
+
+
+def _changes(spec: dict[str, Any]) -> FileChanges:
+    """What this directive does: as the run says, else as its line says."""
+    chosen = files_setting(os.environ)  # checked before the run printed anything
+    if chosen is not None:
+        return chosen
+    return FileChanges.REAL if spec.get("real") is True else FileChanges.SIMULATED
+
+
+def _fail(code: int, target: str) -> OSError:
+    """The error a real change of ``target`` would have met, for a simulated one."""
+    return OSError(code, os.strerror(code), target)
 
 
 class FilesContext(Protocol):
@@ -146,8 +197,9 @@ def _where(workspace: str, path: Any, default: str) -> str:
 
 
 def run_write_file(spec: dict[str, Any], ctx: FilesContext) -> None:
-    """Write ``text`` to ``path`` (parents created, an existing file replaced), through
-    the run's preToolUse, postToolUse and afterFileEdit hooks."""
+    """Write ``text`` to ``path`` (parents created, an existing file replaced; only
+    played unless :func:`_changes` says real), through the run's preToolUse,
+    postToolUse and afterFileEdit hooks."""
     path, text = spec["path"], spec["text"]
     started, completed = tool_events("writeToolCall", {"path": path, "fileText": text}, spec)
     ctx.emit(started)
@@ -167,10 +219,11 @@ def run_write_file(spec: dict[str, Any], ctx: FilesContext) -> None:
         data = text.encode("utf-8", errors="surrogatepass")
         began = time.monotonic()
         try:
-            old = _old_text(target)
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "wb") as file:
-                file.write(data)
+            old = _old_text(target)  # a directory fails here, as writing it would
+            if _changes(spec) is FileChanges.REAL:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "wb") as file:
+                    file.write(data)
         except OSError as exc:
             outcome = {"error": {"message": f"{exc.strerror}: {target}"}}
         else:
@@ -195,8 +248,9 @@ def _old_text(target: str) -> str:
 
 
 def run_delete_file(spec: dict[str, Any], ctx: FilesContext) -> None:
-    """Delete the file ``path``, through the run's preToolUse and postToolUse hooks; a
-    missing one (or a directory) is an ``error`` outcome."""
+    """Delete the file ``path`` (only played unless :func:`_changes` says real), through
+    the run's preToolUse and postToolUse hooks; a missing one (or a directory) is an
+    ``error`` outcome."""
     path = spec["path"]
     started, completed = tool_events("deleteToolCall", {"path": path}, spec)
     ctx.emit(started)
@@ -214,7 +268,12 @@ def run_delete_file(spec: dict[str, Any], ctx: FilesContext) -> None:
     if outcome is None:
         began = time.monotonic()
         try:
-            os.remove(target)
+            if _changes(spec) is FileChanges.REAL:
+                os.remove(target)
+            elif not os.path.lexists(target):
+                raise _fail(errno.ENOENT, target)
+            elif os.path.isdir(target) and not os.path.islink(target):
+                raise _fail(errno.EISDIR, target)
         except OSError as exc:
             outcome = {"error": {"message": f"{exc.strerror}: {target}"}}
         else:

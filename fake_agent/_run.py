@@ -14,6 +14,7 @@ from ._chats import in_use_message, make_chat, taken
 from ._credentials import credentials
 from ._directives import missing_environment, run_directive
 from ._faults import seconds_env, stdin_delay
+from ._files import files_setting
 from ._flags import Options
 from ._fleet import CONFIG_WRITE_DELAY_ENV, EndRun, current_config, logged_in, write_config
 from ._hooks import Hooks, print_mode_files
@@ -193,6 +194,7 @@ def run_headless(options: Options) -> int:
         config_delay = seconds_env(os.environ, CONFIG_WRITE_DELAY_ENV)
         logged_in(options.api_key, os.environ)  # checks $FAKE_AGENT_REQUIRE_LOGIN
         build = build_of(os.environ)  # checks $FAKE_AGENT_BUILD, $FAKE_AGENT_PLUGIN_SERVERS
+        files_setting(os.environ)  # checks $FAKE_AGENT_FILES, read by each file directive
     except ValueError as exc:
         # The fake's own setup is wrong, as with a bad scenario: exit 2, no output.
         write_stderr(f"fake_agent: {exc}\n")

@@ -27,6 +27,7 @@ from typing import Any, Literal, NamedTuple, TypeAlias
 import anyio
 import msgspec
 
+from .._keywords import KeywordsMeta
 from .._option_checks import OptionChecks
 from ..errors import AgentConfigError
 from ._guard import isolated
@@ -53,14 +54,14 @@ __all__ = [
 ]
 
 
-class Allow(msgspec.Struct, frozen=True, kw_only=True):
+class Allow(msgspec.Struct, frozen=True, kw_only=True, metaclass=KeywordsMeta):
     """Let the call run; with ``updated_input``, run it with these arguments instead
     (``preToolUse`` only: a shell command cannot be changed, §6.3)."""
 
     updated_input: dict[str, Any] | None = None
 
 
-class Deny(msgspec.Struct, frozen=True):
+class Deny(msgspec.Struct, frozen=True, metaclass=KeywordsMeta):
     """Do not run the call. ``reason`` is what the model reads, and the stream's
     ``rejected`` reason of a ``preToolUse`` deny (§6.4; a ``beforeShellExecution`` deny
     shows the CLI's fixed words instead)."""
@@ -75,7 +76,7 @@ _Gate = Callable[[Any], "Decision | Awaitable[Decision]"]
 _Observer = Callable[[Any], "str | Awaitable[str | None] | None"]
 
 
-class Hooks(msgspec.Struct, frozen=True, kw_only=True):
+class Hooks(msgspec.Struct, frozen=True, kw_only=True, metaclass=KeywordsMeta):
     """The callbacks a print-mode run calls while the agent works (§6.2: the events
     print mode fires). Each may be sync (run in a daemon thread, as tools are) or async.
 

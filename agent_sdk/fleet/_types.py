@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from .._keywords import KeywordsMeta
 from ..errors import AgentError
 from ..events import Event, Usage
 from ..options import AgentOptions
@@ -35,7 +36,7 @@ from the user's (no race on the CLI's config file); ``"worktree"``, a git worktr
 repository (no two agents writing in one checkout)."""
 
 
-class Task(msgspec.Struct, frozen=True, kw_only=True):
+class Task(msgspec.Struct, frozen=True, kw_only=True, metaclass=KeywordsMeta):
     """One job of a fleet: a prompt, its options, optionally a repository to work in.
 
     Attributes:

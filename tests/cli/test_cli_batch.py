@@ -388,7 +388,7 @@ def _stubborn_scenario(path: Path) -> Path:
     lines: list[dict[str, Any]] = [
         {"type": "system", "subtype": "init", "session_id": "s"},
         {"fake": "ignore_sigterm"},
-        {"fake": "write_file", "path": "started.txt", "text": "x"},
+        {"fake": "write_file", "path": "started.txt", "text": "x", "real": True},
         {"fake": "stall"},
     ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))

@@ -10,7 +10,7 @@ import pytest
 from plugin_world import HANDSHAKE, World, call, outcomes
 from test_fake_acp import INIT, Client, prompt
 
-WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1"}
+WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1", "real": True}
 
 
 def everything(world: World) -> tuple[str, ...]:

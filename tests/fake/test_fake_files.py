@@ -1,5 +1,6 @@
-"""The agent changing files for real: ``write_file``, ``delete_file`` and the ``fix_tests``
-scenario, in the run's workspace, shown as the real CLI's writeToolCall/deleteToolCall."""
+"""The agent changing files: ``write_file``, ``delete_file`` and the ``fix_tests`` scenario,
+in the run's workspace, shown as the real CLI's writeToolCall/deleteToolCall; simulated
+unless a scenario line or the run asks for real changes."""
 
 from __future__ import annotations
 
@@ -10,23 +11,30 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
-from fake_env import fake_env
+from fake_env import clean_env, fake_env
 
+import fake_agent
+from agent_sdk import AgentOptions, run_sync
 from fake_agent import SCENARIOS_DIR
 
 WAIT = 60
 
 
 def run(
-    cwd: Path, *args: str, scenario: str | Path, force: bool = True
+    cwd: Path,
+    *args: str,
+    scenario: str | Path,
+    force: bool = True,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     flags = ["-p", "--trust", "--output-format", "stream-json", *(["--force"] if force else [])]
     return subprocess.run(
         [sys.executable, "-m", "fake_agent", *flags, *args, "--", "go"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
-        env=fake_env(FAKE_AGENT_SCENARIO=str(scenario)),
+        env=fake_env(FAKE_AGENT_SCENARIO=str(scenario), **(env or {})),
         cwd=cwd,
         timeout=WAIT,
         check=False,
@@ -65,7 +73,13 @@ def test_write_file_writes_in_the_workspace_and_shows_a_write_tool_call(
 ) -> None:
     here, ws = dirs
     text = "print('héllo')\nx = 1"
-    step = {"fake": "write_file", "path": "src/pkg/x.py", "text": text, "call_id": "c1"}
+    step = {
+        "fake": "write_file",
+        "path": "src/pkg/x.py",
+        "text": text,
+        "call_id": "c1",
+        "real": True,
+    }
     proc = run(here, f"--workspace={ws}", scenario=scenario(here, step))
     assert proc.returncode == 0
     assert (ws / "src" / "pkg" / "x.py").read_bytes() == text.encode()
@@ -86,7 +100,7 @@ def test_write_file_writes_in_the_workspace_and_shows_a_write_tool_call(
 def test_write_file_replaces_a_file_in_the_current_directory(dirs: tuple[Path, Path]) -> None:
     here, ws = dirs
     (ws / "a.txt").write_text("old old old\n")
-    step = {"fake": "write_file", "path": "./a.txt", "text": "new\n"}
+    step = {"fake": "write_file", "path": "./a.txt", "text": "new\n", "real": True}
     proc = run(ws, scenario=scenario(here, step))
     assert proc.returncode == 0
     assert (ws / "a.txt").read_text() == "new\n"
@@ -101,8 +115,8 @@ def test_without_force_the_calls_are_rejected_and_nothing_changes(
     here, ws = dirs
     (ws / "keep.txt").write_text("keep\n")
     steps = [
-        {"fake": "write_file", "path": "new.txt", "text": "x"},
-        {"fake": "delete_file", "path": "keep.txt"},
+        {"fake": "write_file", "path": "new.txt", "text": "x", "real": True},
+        {"fake": "delete_file", "path": "keep.txt", "real": True},
     ]
     proc = run(ws, scenario=scenario(here, *steps), force=False)
     assert proc.returncode == 0
@@ -120,8 +134,8 @@ def test_delete_file_deletes_and_a_missing_file_is_an_error_outcome(
     (ws / "old").mkdir()
     (ws / "old" / "gone.py").write_text("x = 1\n")
     steps = [
-        {"fake": "delete_file", "path": "old/gone.py", "call_id": "d1"},
-        {"fake": "delete_file", "path": "old/gone.py", "call_id": "d2"},
+        {"fake": "delete_file", "path": "old/gone.py", "call_id": "d1", "real": True},
+        {"fake": "delete_file", "path": "old/gone.py", "call_id": "d2", "real": True},
     ]
     proc = run(here, f"--workspace={ws}", scenario=scenario(here, *steps))
     assert proc.returncode == 0
@@ -154,12 +168,95 @@ def test_a_symlink_out_of_the_workspace_is_an_error_outcome(dirs: tuple[Path, Pa
     outside = here / "outside"
     outside.mkdir()
     os.symlink(outside, ws / "link")
-    proc = run(ws, scenario=scenario(here, {"fake": "write_file", "path": "link/x", "text": "x"}))
+    step = {"fake": "write_file", "path": "link/x", "text": "x", "real": True}
+    proc = run(ws, scenario=scenario(here, step))
     assert proc.returncode == 0
     assert list(outside.iterdir()) == []
     assert (
         "outside the workspace" in outcome(tool_calls(proc)[1], "writeToolCall")["error"]["message"]
     )
+
+
+# --------------------------------------------------------------- simulated or real
+# A run leaves the user's files alone unless it asks for real changes: a reader who plays
+# a bundled scenario from their own checkout (README.md's hooks block, issue_bot) finds
+# nothing left behind. The calls, their outcomes and the hooks are the same either way.
+def test_a_file_change_is_simulated_unless_asked_for(dirs: tuple[Path, Path]) -> None:
+    here, ws = dirs
+    (ws / "old.txt").write_text("old\n")
+    steps = [
+        {"fake": "write_file", "path": "src/new.py", "text": "x = 1\n", "call_id": "w"},
+        {"fake": "delete_file", "path": "old.txt", "call_id": "d"},
+        {"fake": "delete_file", "path": "missing.txt", "call_id": "m"},
+    ]
+    proc = run(here, f"--workspace={ws}", scenario=scenario(here, *steps))
+    assert proc.returncode == 0
+    assert sorted(p.name for p in ws.iterdir()) == ["old.txt"]  # as it was
+    assert (ws / "old.txt").read_text() == "old\n"
+    calls = tool_calls(proc)
+    success = {"path": str(ws / "src" / "new.py"), "linesCreated": 1, "fileSize": 6}
+    assert outcome(calls[1], "writeToolCall") == {"success": success}
+    assert outcome(calls[3], "deleteToolCall") == {"success": {}}
+    # What a real delete of a missing file says, though nothing was deleted.
+    missing = f"No such file or directory: {ws / 'missing.txt'}"
+    assert outcome(calls[5], "deleteToolCall") == {"error": {"message": missing}}
+
+
+@pytest.mark.parametrize(
+    ("line", "files", "real"),
+    [
+        ({"real": True}, None, True),  # the scenario asks
+        ({}, "real", True),  # the run asks
+        ({"real": True}, "simulated", False),  # the run overrides the scenario
+        ({}, "", False),  # empty: as unset
+    ],
+)
+def test_a_scenario_line_or_the_run_asks_for_real_changes(
+    dirs: tuple[Path, Path], line: dict[str, Any], files: str | None, real: bool
+) -> None:
+    here, ws = dirs
+    step = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", **line}
+    env = {} if files is None else {"FAKE_AGENT_FILES": files}
+    proc = run(here, f"--workspace={ws}", scenario=scenario(here, step), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert (ws / "notes.txt").exists() is real
+    assert "success" in outcome(tool_calls(proc)[1], "writeToolCall")
+
+
+def test_an_unknown_files_setting_fails_before_any_output(dirs: tuple[Path, Path]) -> None:
+    here, ws = dirs
+    step = {"fake": "write_file", "path": "notes.txt", "text": "hi\n"}
+    proc = run(ws, scenario=scenario(here, step), env={"FAKE_AGENT_FILES": "yes"})
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert b"FAKE_AGENT_FILES must be one of 'real', 'simulated', not 'yes'" in proc.stderr
+
+
+def test_real_must_be_a_bool(dirs: tuple[Path, Path]) -> None:
+    here, ws = dirs
+    step = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "real": "yes"}
+    proc = run(ws, scenario=scenario(here, step))
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert b"real" in proc.stderr
+
+
+def test_the_issue_bot_scenario_leaves_the_directory_it_runs_in_unchanged(
+    tmp_path: Path,
+) -> None:
+    # README.md's hooks block, as a reader runs it from their checkout: force=True, and a
+    # scenario that writes triage.md.
+    cwd, home = tmp_path / "checkout", tmp_path / "home"
+    cwd.mkdir()
+    home.mkdir()
+    env = clean_env(FAKE_AGENT_SCENARIO="issue_bot", HOME=str(home))
+    options = AgentOptions(binary=fake_agent.executable(), cwd=cwd, force=True, env=env)
+    result = run_sync("Triage issue 26", options=options)
+    (write,) = [call for call in result.tool_calls if call.kind == "writeToolCall"]
+    assert write.outcome == "success"
+    assert list(cwd.iterdir()) == []
+    # Asked for, the write is real.
+    env["FAKE_AGENT_FILES"] = "real"
+    run_sync("Triage issue 26", options=msgspec.structs.replace(options, env=env))
+    assert (cwd / "triage.md").read_text() == "issue 26: triaged\n"
 
 
 # --------------------------------------------------------------------------- fix_tests

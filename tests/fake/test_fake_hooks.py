@@ -97,8 +97,14 @@ def place(tmp_path: Path) -> Place:
     return Place(tmp_path)
 
 
-WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hello\n", "call_id": "w1"}
-DELETE = {"fake": "delete_file", "path": "old.txt", "call_id": "d1"}
+WRITE = {
+    "fake": "write_file",
+    "path": "notes.txt",
+    "text": "hello\n",
+    "call_id": "w1",
+    "real": True,
+}
+DELETE = {"fake": "delete_file", "path": "old.txt", "call_id": "d1", "real": True}
 SHELL = {"fake": "shell", "command": "echo built", "call_id": "s1"}
 
 

@@ -15,7 +15,7 @@ from plugin_world import HANDSHAKE, Message, World, call, events, outcomes
 from test_fake_acp import INIT, Client, prompt
 
 TOOLS = str(ROOT / "tests" / "extend" / "tools_server.py")
-WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1"}
+WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1", "real": True}
 
 
 def success(result: Message) -> Message:

@@ -43,6 +43,7 @@ ON_IMPORT = {
     "agent_sdk._error_context",
     "agent_sdk._event_base",
     "agent_sdk._interaction_events",
+    "agent_sdk._keywords",
     "agent_sdk._option_checks",
     "agent_sdk._options",
     "agent_sdk._short_repr",

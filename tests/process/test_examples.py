@@ -554,7 +554,9 @@ def test_issue_bot_runs_the_shell_command_a_person_allowed(tmp_path: Path) -> No
     assert "The agent wants to run: echo tests pass. Allow? [y/N]" in proc.stderr
     assert "  shellToolCall: success" in proc.stdout.splitlines()
     assert "comment on #26: Triaged: the tests were checked." in proc.stdout.splitlines()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["triage.md"]  # the agent's only
+    # The agent's write of triage.md is the fake's simulated one: run from a reader's
+    # checkout, the example leaves nothing behind.
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_issue_bot_refuses_the_shell_command_when_no_one_answers(tmp_path: Path) -> None:

@@ -74,7 +74,9 @@ def workspace(temp_dir: Path) -> Path:
 @pytest.fixture
 def options(fake_binary: str, user: UserHome, workspace: Path) -> MakeOptions:
     def make(hooks: Hooks | None, **kwargs: Any) -> AgentOptions:
-        env = user.run_env(FAKE_AGENT_SCENARIO="issue_bot")
+        # Real writes (the fake simulates them unless asked): what a hook lets through
+        # or changes is on disk.
+        env = user.run_env(FAKE_AGENT_SCENARIO="issue_bot", FAKE_AGENT_FILES="real")
         kwargs.setdefault("tools", [lookup_issue, post_comment])
         return AgentOptions(
             binary=fake_binary, cwd=workspace, env=env, force=True, hooks=hooks, **kwargs

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -90,3 +92,44 @@ async def test_recording_keeps_partial_output_out_of_the_file(
     path = await record("go", tmp_path / "hello.ndjson", options=options)
     assistants = [line for line in path.read_text().splitlines() if '"assistant"' in line]
     assert len(assistants) == 1
+
+
+# --- without pytest -------------------------------------------------------------------
+# A program that plays a scripted CLI needs no test runner: agent_sdk.testing imports
+# without pytest, which only its fixture needs (loaded by pytest, from the entry point).
+WITHOUT_PYTEST = """
+import sys
+sys.modules["pytest"] = sys.modules["_pytest"] = None  # `import pytest` fails, as uninstalled
+import anyio
+from agent_sdk import run_async
+from agent_sdk.testing import Exit, MemoryTransport, Output, record
+
+async def main():
+    script = [Output.event({"type": "result", "result": "Hi", "session_id": "s"}), Exit(0)]
+    print((await run_async("hello", transport=MemoryTransport(script))).result)
+
+anyio.run(main)
+try:
+    from agent_sdk.testing import fake_cursor_agent
+except ImportError as exc:
+    print("ImportError:", exc)
+"""
+
+
+def test_the_test_kit_imports_and_plays_without_pytest() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", WITHOUT_PYTEST], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    played, refused = proc.stdout.splitlines()
+    assert played == "Hi"
+    # The fixture alone needs pytest, and says how to get it.
+    assert refused.startswith("ImportError: ")
+    assert "pip install pytest" in refused
+
+
+def test_the_plugin_entry_point_is_the_fixtures_module_not_the_kit() -> None:
+    # pytest imports the plugin's module; that one alone imports pytest.
+    text = (Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8")
+    section = text.split("[project.entry-points.pytest11]", 1)[1].split("\n[", 1)[0]
+    assert 'agent_sdk = "agent_sdk.testing._plugin"' in section.splitlines()
