@@ -55,8 +55,8 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     "readme:stream-a-run-1": ["I'll read the cart module", "read src/cart.py", "session: "],
     "readme:one-call-in-a-script-1": ["✓ $ pytest -q tests/test_cart.py 0"],
     "readme:your-own-tool-with-a-gate-and-a-budget-1": [
-        "#26",
-        "shellToolCall rejected (by a hook)",
+        "comment on #26: ",
+        "$ echo tests pass -> blocked",
     ],
     "running:streaming-1": ["I'll read the cart module", "read src/cart.py", "session: "],
     "running:a-read-at-a-time-1": ["I'll read the cart module and look", "session: "],
@@ -95,6 +95,9 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
         "2 of 2 succeeded",
     ],
     "fleet:on-a-ray-cluster-1": ["2 of 2 succeeded on Ray"],
+    "testing:testing-code-built-on-agent-sdk-1": ["played: Hi"],
+    "testing:recipe-a-hook-against-a-command-you-choose-1": ["$ touch deployed rejected (by the hook)"],
+    "sessions:the-chat-id-chosen-up-front-1": ["True"],
     "traces:tracing-a-run-1": [
         "execute_tool readToolCall read src/cart.py\n",
         "execute_tool shellToolCall $ pytest -q tests/test_cart.py\n",
