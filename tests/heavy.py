@@ -8,8 +8,13 @@ lowest-level waits. Each entry says why, in a reader's words.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
 NEEDS_A_PART = "needs a part of the test-full extra"
-SLOW = "slow: a crowd, a soak or long waits"
+SLOW = "slow: a process per case over a whole corpus, a crowd, a soak, or long waits"
 
 HEAVY: dict[str, str] = {
     # a real terminal read back by a terminal emulator (pyte)
@@ -35,7 +40,43 @@ HEAVY: dict[str, str] = {
     # the OpenTelemetry SDK
     "tests/traces/": NEEDS_A_PART,
     "tests/secrets/test_secrets_logs_and_spans.py": NEEDS_A_PART,
+    # slow for what they add to the rest of the suite (each well over 30 s of test time)
+    "tests/cli/test_cli_batch.py": SLOW,  # a fleet of fake CLIs per test
+    "tests/cli/test_cli_doctor.py": SLOW,
+    "tests/process/test_scenarios.py": SLOW,  # every bundled scenario, in every format
+    "tests/process/test_benchmarks.py": SLOW,  # the benchmarks' smoke runs
+    "tests/process/test_start_errors.py": SLOW,  # descriptor exhaustion, cancelled starts
+    "tests/process/test_examples.py": SLOW,  # every example script
+    "tests/process/test_examples_first_use.py": SLOW,
+    "tests/process/test_live_examples.py": SLOW,
+    "tests/process/test_web_server.py": SLOW,
+    "tests/process/test_soak.py": SLOW,
+    "tests/process/test_parent_death.py": SLOW,  # programs killed, watchdogs waited on
+    "tests/output/test_output_hostile.py": SLOW,
+    "tests/output/test_output_types.py": SLOW,  # runs mypy
+    "tests/protocol/test_chunking_properties.py": SLOW,  # hypothesis, many examples
+    "tests/protocol/test_hostile_fuzz.py": SLOW,
+    "tests/secrets/test_secrets_command.py": SLOW,
+    # the fake agent's own tests: a contributor changing the SDK rarely needs them
+    "tests/fake/test_fake_agent.py": SLOW,
+    "tests/fake/test_fake_coverage.py": SLOW,
+    "tests/fake/test_fake_fleet_support.py": SLOW,
+    "tests/fake/test_fake_agent_cli.py": SLOW,
+    "tests/fake/test_fake_hooks.py": SLOW,
+    "tests/fake/test_fake_mcp.py": SLOW,
+    "tests/fake/test_fake_json_scenarios.py": SLOW,
 }
+
+
+def lean_sample(values: Sequence[Any], keep: Iterable[Any]) -> list[Any]:
+    """``values`` as parameters, those not in ``keep`` marked heavy: the README's command
+    runs a file's test over a few of them (say, three hostile inputs of 27), CI over all."""
+    kept = set(keep)
+    missing = kept - set(values)
+    assert not missing, f"lean_sample keeps values that are not there: {missing}"
+    return [
+        value if value in kept else pytest.param(value, marks=pytest.mark.heavy) for value in values
+    ]
 
 
 def heavy_reason(relative_path: str) -> str | None:

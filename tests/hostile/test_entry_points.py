@@ -18,6 +18,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from heavy import lean_sample
 from hostile import live_entries
 from hostile.corpus import RPC_CASES, VALUES
 from hostile.entries import ENTRIES, EXEMPT, Entry
@@ -25,6 +26,9 @@ from hostile.entries import ENTRIES, EXEMPT, Entry
 from agent_sdk import AgentError
 
 PACKAGE = Path(__file__).parents[2] / "agent_sdk"
+# The README's test command puts every entry point through three of the corpus's inputs;
+# CI through all of them (tests/heavy.py).
+LEAN_CASES = ("deep array", "invalid UTF-8", "not an object")
 GUARD = 60.0  # seconds: a hang guard, generous for a loaded machine, not a timing claim
 DECODERS = {
     "msgspec.json.decode",
@@ -127,7 +131,7 @@ def check_outcome(entry: Entry, error: BaseException | None) -> None:
         raise AssertionError(f"raised {type(error).__name__}, not {entry.allowed}") from error
 
 
-@pytest.mark.parametrize("case", list(VALUES))
+@pytest.mark.parametrize("case", lean_sample(list(VALUES), LEAN_CASES))
 @pytest.mark.parametrize("name", SYNC)
 def test_a_sync_entry_point_survives_the_hostile_input(name: str, case: str) -> None:
     entry = ENTRIES[name]
@@ -150,7 +154,7 @@ def test_a_sync_entry_point_survives_the_hostile_input(name: str, case: str) -> 
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("case", list(VALUES))
+@pytest.mark.parametrize("case", lean_sample(list(VALUES), LEAN_CASES))
 @pytest.mark.parametrize("name", ASYNC)
 async def test_an_async_entry_point_survives_the_hostile_input(name: str, case: str) -> None:
     entry = ENTRIES[name]
