@@ -21,6 +21,7 @@
     ├── AgentBudgetError         a Budget's limit was reached (tool calls, turns, tokens)
     ├── AgentCallbackError       a tool or hook callback raised what is no Exception
     ├── AgentChannelError        the CLI did not load the run's own tools or hooks
+    ├── AgentCheckpointError     a checkpoint could not be made, compared or rewound
     └── AgentTimeoutError        timeout or idle_timeout ran out (also a TimeoutError)
 
 A failed run never loses what it received: a streamed run has handed over every event
@@ -49,6 +50,7 @@ __all__ = [
     "AgentBudgetError",
     "AgentCallbackError",
     "AgentChannelError",
+    "AgentCheckpointError",
     "AgentConfigError",
     "AgentConfigRaceError",
     "AgentError",
@@ -381,6 +383,29 @@ class AgentChannelError(AgentError):
         super().__init__(message, context=context, hint=hint)
         self.missing = missing
         self.channel = channel
+
+
+class AgentCheckpointError(AgentError):
+    """A checkpoint of a working tree could not be made, compared or rewound
+    (``agent_sdk.checkpoints``, docs/sessions.md, "Checkpoints"); git's words are in the
+    message. Nothing was changed in the tree, unless ``reason`` is ``"git_failed"`` during
+    a rewind (the message says what was put back).
+
+    Attributes:
+        reason: ``"not_a_repository"``, ``"git_missing"``, ``"git_failed"``,
+            ``"unreadable"`` (files git could not read), ``"changed_since"`` (a rewind
+            refused: ``paths`` were changed after the run), ``"run_in_progress"`` (a
+            rewind refused), ``"rewind_in_progress"`` (a run or checkpoint refused),
+            ``"not_found"`` (no such checkpoint), ``"not_finished"`` (no snapshot after
+            the run) or ``"already_finished"``.
+        paths: the files concerned, relative to the repository's root, if any.
+    """
+
+    def __init__(self, message: str, *, reason: str = "git_failed", paths: tuple[str, ...] = (),
+                 context: ErrorContext | None = None, hint: str | None = None) -> None:  # fmt: skip
+        super().__init__(message, context=context, hint=hint)
+        self.reason = reason
+        self.paths = paths
 
 
 class AgentTimeoutError(AgentError, TimeoutError):
