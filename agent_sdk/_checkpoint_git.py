@@ -235,11 +235,11 @@ async def commit(repo: Repo, tree: str, parent: str | None, message: str) -> str
     return (await _checked(repo.root, args, stdin=message.encode())).decode().strip()
 
 
-async def set_ref(repo: Repo, name: str, new: str, old: str = NO_SHA) -> bool:
+async def set_ref(repo: Repo, name: str, new: str, old: str = NO_SHA) -> str | None:
     """Point ``name`` at ``new`` if it points at ``old`` now (``NO_SHA``: if it does not
-    exist); atomic, as every ref update of git's. Whether it was done."""
+    exist); atomic, as every ref update of git's. ``None`` when done, else what git said."""
     done = await git(repo.root, ["update-ref", "--no-deref", name, new, old])
-    return not done.returncode
+    return said(done) if done.returncode else None
 
 
 async def delete_ref(repo: Repo, name: str) -> None:

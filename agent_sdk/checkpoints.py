@@ -187,8 +187,12 @@ async def checkpoint(cwd: str | os.PathLike[str], *, label: str | None = None) -
         label=label,
     )
     sha = await commit(repo, tree, repo.head, _message(meta))
-    if not await set_ref(repo, REF_PREFIX + meta.id, sha):
-        raise AgentCheckpointError(f"checkpoint {meta.id} exists already: try again")
+    refused = await set_ref(repo, REF_PREFIX + meta.id, sha)
+    if refused is not None:
+        raise AgentCheckpointError(
+            f"git could not write the checkpoint's ref in {str(repo.root)!r}: {refused}",
+            hint="see what git said: the repository may be damaged (git fsck) or its disk full",
+        )
     return _of(meta, sha, None)
 
 
@@ -215,9 +219,15 @@ async def finish(cp: Checkpoint) -> Checkpoint:
             finished=datetime.now(timezone.utc),
         )
         sha = await commit(repo, tree, current.before, _message(meta))
-        if await set_ref(repo, current.ref, sha, current.before):
+        refused = await set_ref(repo, current.ref, sha, current.before)
+        if refused is None:
             return _of(meta, current.before, sha)
         current = await _load(repo, cp)  # finished by another meanwhile, or removed
+        if current.after is None:
+            raise AgentCheckpointError(
+                f"git could not write the checkpoint's ref in {str(repo.root)!r}: {refused}",
+                hint="see what git said: the repository may be damaged (git fsck)",
+            )
     raise AgentCheckpointError(
         f"checkpoint {cp.id} was finished already, at {current.finished}",
         reason="already_finished",
