@@ -194,7 +194,9 @@ async def snapshot(repo: Repo, where: Path) -> str:
     (``.gitignore`` honoured), staged in a temporary index in ``where``.
 
     The index starts as a copy of the user's (its stat cache spares hashing the files
-    that did not change), or HEAD's tree when there is none.
+    that did not change), or HEAD's tree when there is none. The copy keeps the index's
+    mtime: git re-reads a file whose mtime is not older than its index's ("racy git"),
+    and a copy dated now would hide a change made within that second, size unchanged.
 
     Raises:
         AgentCheckpointError: git could not read some files (``reason="unreadable"``,
@@ -203,7 +205,7 @@ async def snapshot(repo: Repo, where: Path) -> str:
     index = where / "index"
     env = {"GIT_INDEX_FILE": str(index)}
     try:
-        shutil.copyfile(repo.git_dir / "index", index)
+        shutil.copy2(repo.git_dir / "index", index)
     except FileNotFoundError:
         index.unlink(missing_ok=True)
         if repo.head is not None:

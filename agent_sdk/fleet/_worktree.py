@@ -77,12 +77,14 @@ def _safe_name(name: str) -> str:
 def _copy_index(own: Path, where: Path) -> Path:
     """A copy of a worktree's index in ``where`` (next to the worktree, so never one of its
     untracked files): its stat cache spares re-hashing every unchanged file. When it has
-    none, no file: git starts from an empty index."""
+    none, no file: git starts from an empty index. The copy keeps the index's mtime: git
+    re-reads a file not older than its index ("racy git"); a copy dated now would hide a
+    change made in the instant of the index, size unchanged."""
     fd, name = tempfile.mkstemp(prefix="index-", dir=where)
     os.close(fd)
     index = Path(name)
     try:
-        shutil.copyfile(own, index)
+        shutil.copy2(own, index)
     except FileNotFoundError:
         index.unlink()
     return index

@@ -336,3 +336,32 @@ def test_a_fresh_repo_helper_is_what_the_tests_think(tmp_path: Path) -> None:
         "MM a.txt\n?? notes.txt\n!! debug.log\n"
     )
     assert git(repo, "stash", "list").count("\n") == 1
+
+
+def racy(repo: Path) -> int:
+    """The state git's "racy git" check exists for: a file last written in the same
+    instant as the index that records it (as when an agent edits a file within a second
+    of ``git add``), the index entry not smudged by git. ctime not trusted, so only the
+    index's own mtime tells git to look at the content."""
+    git(repo, "config", "core.trustctime", "false")
+    mtime = (repo / "data.bin").stat().st_mtime_ns - 100 * 10**9
+    os.utime(repo / "data.bin", ns=(mtime, mtime))
+    git(repo, "add", "data.bin")  # the entry's mtime: 100 s ago; the index's: now
+    os.utime(repo / ".git" / "index", ns=(mtime, mtime))
+    return mtime
+
+
+def edit_unseen(repo: Path, mtime: int) -> None:
+    """Change data.bin, same size, same mtime: only its content tells."""
+    (repo / "data.bin").write_bytes(BINARY[::-1])
+    os.utime(repo / "data.bin", ns=(mtime, mtime))
+
+
+async def test_a_change_within_the_indexs_instant_is_seen(repo: Path) -> None:
+    mtime = racy(repo)
+    cp = await checkpoints.checkpoint(repo)
+    edit_unseen(repo, mtime)
+    assert (await checkpoints.changes(cp)).modified == ("data.bin",)
+    cp = await checkpoints.finish(cp)
+    assert (await checkpoints.rewind(cp)).restored == ("data.bin",)
+    assert (repo / "data.bin").read_bytes() == BINARY
