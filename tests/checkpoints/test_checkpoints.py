@@ -253,7 +253,9 @@ async def test_list_and_remove(repo: Path) -> None:
 async def test_finish_twice_is_refused(repo: Path) -> None:
     cp = await checkpoints.checkpoint(repo)
     done = await checkpoints.finish(cp)
-    assert done.before == cp.before and done.after is not None and done.finished
+    assert done.before == cp.before
+    assert done.after is not None
+    assert done.finished is not None
     assert git(repo, "rev-parse", f"{done.after}^").strip() == cp.before
     for again in (cp, done):
         with pytest.raises(AgentCheckpointError, match="finished already") as caught:
