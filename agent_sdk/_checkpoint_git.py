@@ -69,6 +69,7 @@ _ENV = {
     "LANGUAGE": "C",
 }
 _UNREADABLE = re.compile(rb"^error: unable to index file '(.*)'$", re.MULTILINE)
+_NO_COMMIT = re.compile(rb"^error: '(.*)/' does not have a commit checked out$", re.MULTILINE)
 
 
 class Repo(NamedTuple):
@@ -210,9 +211,9 @@ async def snapshot(repo: Repo, where: Path) -> str:
         index.unlink(missing_ok=True)
         if repo.head is not None:
             await _checked(repo.root, ["read-tree", repo.head], env)
-    added = await git(repo.root, ["add", "--all"], env)
-    if added.returncode:
-        unreadable = tuple(os.fsdecode(name) for name in _UNREADABLE.findall(added.stderr))
+    added, cannot = await _add_all(repo, env)
+    if cannot or added.returncode:
+        unreadable = tuple(sorted(map(os.fsdecode, cannot)))
         if unreadable:
             raise AgentCheckpointError(
                 f"cannot checkpoint {str(repo.root)!r}: git could not read "
@@ -229,6 +230,32 @@ async def snapshot(repo: Repo, where: Path) -> str:
             hint="see what git said; `git add --all --dry-run` there shows the same",
         )
     return (await _checked(repo.root, ["write-tree"], env)).decode().strip()
+
+
+async def _add_all(
+    repo: Repo, env: Mapping[str, str]
+) -> tuple[subprocess.CompletedProcess[bytes], list[bytes]]:
+    """``git add --all`` of the whole tree, and the files git could not read.
+
+    git stops at the first kind of failure (tracked files, then untracked ones): each
+    unreadable file is left out and the add run again, so that the error names them
+    all. A nested repository is staged as its commit; one without a commit yet (an
+    agent's ``git init``) fails the whole add: it is left out too, having nothing to
+    record (docs/sessions.md, "Checkpoints")."""
+    left_out: list[bytes] = []
+    unreadable: list[bytes] = []
+    first = None
+    while True:
+        spec = [os.fsdecode(b":(exclude,literal)" + path) for path in left_out]
+        added = await git(repo.root, ["add", "--all", "--", ".", *spec], env)
+        cannot = [p for p in _UNREADABLE.findall(added.stderr) if p not in unreadable]
+        more = [p for p in _NO_COMMIT.findall(added.stderr) if p not in left_out]
+        if not added.returncode or not (cannot or more):
+            return (first or added), unreadable
+        if cannot and not unreadable:
+            first = added  # what git said of them, for the error
+        unreadable += cannot
+        left_out += cannot + more
 
 
 async def commit(repo: Repo, tree: str, parent: str | None, message: str) -> str:
