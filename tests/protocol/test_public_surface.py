@@ -155,6 +155,21 @@ PUBLIC: dict[str, list[str]] = {
         "AgentWorkspaceError",
         "ErrorContext",
     ],
+    "agent_sdk.changes": [
+        "Changes",
+    ],
+    "agent_sdk.checkpoints": [
+        "Changes",
+        "Checkpoint",
+        "RewindResult",
+        "changes",
+        "checkpoint",
+        "finish",
+        "list_checkpoints",
+        "remove_checkpoint",
+        "rewind",
+        "running",
+    ],
     "agent_sdk.tool_calls": [
         "Plan",
         "ToolCall",
