@@ -28,6 +28,7 @@ import secrets
 from collections.abc import AsyncIterator
 from datetime import datetime, timezone
 
+import anyio
 import msgspec
 
 from ._checkpoint_git import (
@@ -186,8 +187,9 @@ async def checkpoint(cwd: str | os.PathLike[str], *, label: str | None = None) -
         head=repo.head,
         label=label,
     )
-    sha = await commit(repo, tree, repo.head, _message(meta))
-    refused = await set_ref(repo, REF_PREFIX + meta.id, sha)
+    with anyio.CancelScope(shield=True):  # git killed holding the ref's lock would leave it
+        sha = await commit(repo, tree, repo.head, _message(meta))
+        refused = await set_ref(repo, REF_PREFIX + meta.id, sha)
     if refused is not None:
         raise AgentCheckpointError(
             f"git could not write the checkpoint's ref in {str(repo.root)!r}: {refused}",
@@ -218,8 +220,9 @@ async def finish(cp: Checkpoint) -> Checkpoint:
             label=current.label,
             finished=datetime.now(timezone.utc),
         )
-        sha = await commit(repo, tree, current.before, _message(meta))
-        refused = await set_ref(repo, current.ref, sha, current.before)
+        with anyio.CancelScope(shield=True):  # as in checkpoint(): no lock file left
+            sha = await commit(repo, tree, current.before, _message(meta))
+            refused = await set_ref(repo, current.ref, sha, current.before)
         if refused is None:
             return _of(meta, current.before, sha)
         current = await _load(repo, cp)  # finished by another meanwhile, or removed
@@ -308,7 +311,9 @@ async def remove_checkpoint(cp: Checkpoint) -> None:
     default; ``git gc --prune=now`` at once)."""
     if not _ID.fullmatch(cp.id):
         raise AgentCheckpointError(f"{cp.id!r} is not a checkpoint id", reason="not_found")
-    await delete_ref(await open_repo(cp.root), cp.ref)
+    repo = await open_repo(cp.root)
+    with anyio.CancelScope(shield=True):  # as in checkpoint(): no lock file left
+        await delete_ref(repo, cp.ref)
 
 
 @contextlib.asynccontextmanager

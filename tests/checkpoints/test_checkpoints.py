@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
+import anyio
 import msgspec
 import pytest
 from checkpoint_trees import BINARY, blob, files, in_tree, left_in, make_repo, user_state
 from gitrepo import git
 
-from agent_sdk import AgentCheckpointError, checkpoints
+from agent_sdk import AgentCheckpointError, _checkpoint_git, checkpoints
 from agent_sdk.checkpoints import Checkpoint, RewindResult
 from agent_sdk.fleet import Changes
 
@@ -367,3 +371,74 @@ async def test_a_change_within_the_indexs_instant_is_seen(repo: Path) -> None:
     cp = await checkpoints.finish(cp)
     assert (await checkpoints.rewind(cp)).restored == ("data.bin",)
     assert (repo / "data.bin").read_bytes() == BINARY
+
+
+# --- cancellation, odd names --------------------------------------------------------------
+def cancelled_at(monkeypatch: pytest.MonkeyPatch, step: str) -> anyio.CancelScope:
+    """A scope cancelled the moment the checkpoints' git is asked to run ``step``."""
+    scope = anyio.CancelScope()
+    real = _checkpoint_git.run_git
+
+    async def cancelling(
+        cwd: Path, args: Sequence[str], env: Mapping[str, str] | None = None, **more: Any
+    ) -> subprocess.CompletedProcess[bytes]:
+        if args[0] == step:
+            scope.cancel()
+        return await real(cwd, args, env, **more)
+
+    monkeypatch.setattr(_checkpoint_git, "run_git", cancelling)
+    return scope
+
+
+@pytest.mark.parametrize("step", ["add", "write-tree", "commit-tree", "update-ref"])
+async def test_a_cancelled_checkpoint_is_whole_or_none(
+    repo: Path, temp_dir: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    state = user_state(repo)
+    with cancelled_at(monkeypatch, step) as scope:
+        await checkpoints.checkpoint(repo)
+    assert scope.cancel_called
+    monkeypatch.undo()
+    # Cancelled while snapshotting: nothing; once writing its commit and ref: all of it.
+    listed = await checkpoints.list_checkpoints(repo)
+    assert len(listed) == (1 if step in ("commit-tree", "update-ref") else 0)
+    assert user_state(repo) == state
+    assert left_in(temp_dir) == []
+    assert [p.name for p in (repo / ".git").rglob("*.lock") if p.name != "tree.lock"] == []
+
+
+async def test_a_cancelled_rewind_finishes_its_writing(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = files(repo)
+    cp = await checkpoints.checkpoint(repo)
+    agent_works(repo)
+    cp = await checkpoints.finish(cp)
+    with cancelled_at(monkeypatch, "update-index") as scope:
+        await checkpoints.rewind(cp)
+    assert scope.cancel_called
+    after = files(repo)
+    assert after.pop("build.log")[0] == b"ignored, so not the checkpoint's\n"
+    assert after == before
+
+
+ODD = ("-rf", "ü nicode.txt", "new\nline.txt", ":(exclude)magic", "tab\tand 'quote\".txt")
+
+
+def odd_names(repo: Path) -> None:
+    for name in ODD:
+        (repo / name).write_text(f"{name}\n")
+    (repo / "-rf").write_text("changed\n")
+
+
+async def test_odd_file_names(repo: Path) -> None:
+    (repo / "-rf").write_text("an option's name\n")
+    cp = await checkpoints.checkpoint(repo)
+    odd_names(repo)
+    cp = await checkpoints.finish(cp)
+    changed = await checkpoints.changes(cp)
+    assert changed.modified == ("-rf",)
+    assert changed.added == tuple(sorted(ODD[1:]))
+    result = await checkpoints.rewind(cp)
+    assert result == RewindResult(restored=("-rf",), removed=tuple(sorted(ODD[1:])))
+    assert (repo / "-rf").read_text() == "an option's name\n"
