@@ -5,7 +5,8 @@ and one of 50,000, each committed, its index fresh (as after the user's ``git st
     python benchmarks/checkpoints.py --files 1000     # one size
 
 For each size: ``git status`` (what the user pays already, for scale), a checkpoint of
-the clean tree, then a "run" that modifies 10 files, deletes 5 and adds 10, and:
+the clean tree, ``running`` entered and left (what a run holding the tree pays), then a
+"run" that modifies 10 files, deletes 5 and adds 10, and:
 ``finish`` (the snapshot after it), ``changes`` (the diff as values) and ``rewind`` (the
 25 files put back). Every round makes and rewinds its own checkpoint and removes it; the
 best of the rounds is kept. The figures are in docs/benchmarks.md.
@@ -29,7 +30,7 @@ from agent_sdk import checkpoints
 
 T = TypeVar("T")
 PER_DIR = 100
-STEPS = ("git status", "checkpoint", "finish", "changes", "rewind")
+STEPS = ("git status", "checkpoint", "running", "finish", "changes", "rewind")
 
 
 def git(repo: Path, *args: str) -> None:
@@ -77,10 +78,16 @@ async def git_status(repo: Path) -> None:
     await anyio.run_process(["git", "-C", str(repo), "status", "--porcelain"])
 
 
+async def hold(repo: Path) -> None:
+    async with checkpoints.running(repo):
+        pass
+
+
 async def one_round(repo: Path, count: int) -> dict[str, float]:
     took: dict[str, float] = {}
     took["git status"], _ = await timed(lambda: git_status(repo))
     took["checkpoint"], cp = await timed(lambda: checkpoints.checkpoint(repo))
+    took["running"], _ = await timed(lambda: hold(repo))
     the_run(repo, count)
     took["finish"], cp = await timed(lambda: checkpoints.finish(cp))
     took["changes"], changed = await timed(lambda: checkpoints.changes(cp))
