@@ -128,7 +128,7 @@ def hold(git_dir: Path, what: Hold, label: str | None = None) -> Iterator[None]:
         except BlockingIOError:
             raise _busy(git_dir, what) from None
         if what is Hold.REWIND:
-            holders(git_dir)  # none of them lives: their files go
+            holders(git_dir)  # the files of dead holders go (no live one but us)
         mine = place / "runs" / f"{what.value}-{os.getpid()}-{secrets.token_hex(4)}.json"
         made = os.open(mine, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
         with os.fdopen(made, "wb") as file:
