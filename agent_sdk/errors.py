@@ -386,19 +386,10 @@ class AgentChannelError(AgentError):
 
 
 class AgentCheckpointError(AgentError):
-    """A checkpoint of a working tree could not be made, compared or rewound
-    (``agent_sdk.checkpoints``, docs/sessions.md, "Checkpoints"); git's words are in the
-    message. Nothing was changed in the tree, unless ``reason`` is ``"git_failed"`` during
-    a rewind (the message says what was put back).
-
-    Attributes:
-        reason: ``"not_a_repository"``, ``"git_missing"``, ``"git_failed"``,
-            ``"unreadable"`` (files git could not read), ``"changed_since"`` (a rewind
-            refused: ``paths`` were changed after the run), ``"run_in_progress"`` (a
-            rewind refused), ``"rewind_in_progress"`` (a run or checkpoint refused),
-            ``"not_found"`` (no such checkpoint), ``"not_finished"`` (no snapshot after
-            the run) or ``"already_finished"``.
-        paths: the files concerned, relative to the repository's root, if any.
+    """A checkpoint of a working tree could not be made, compared or rewound (what git
+    said is in the message). ``reason`` says why, ``paths`` the files concerned, if any:
+    docs/sessions.md, "Checkpoints", lists the reasons (``"not_a_repository"``,
+    ``"unreadable"``, ``"changed_since"``, ``"run_in_progress"``...).
     """
 
     def __init__(self, message: str, *, reason: str = "git_failed", paths: tuple[str, ...] = (),

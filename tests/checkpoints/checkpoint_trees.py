@@ -1,5 +1,6 @@
 """What the checkpoints' tests share: a repository with a user's work in progress in it,
-what of the user's state must never move, the files of a tree, and a child process."""
+what a run does there, what of the user's state must never move, the files of a tree, and
+a child process (one that checkpoints: ``CHECKPOINT``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,16 @@ from pathlib import Path
 from gitrepo import git
 
 BINARY = bytes(range(256)) * 4  # has NUL bytes: git calls it binary
+
+CHECKPOINT = """
+import sys, anyio
+from agent_sdk import AgentCheckpointError, checkpoints
+try:
+    cp = anyio.run(checkpoints.checkpoint, sys.argv[1], backend=sys.argv[2])
+    print("made", cp.before, sep="\\n")
+except AgentCheckpointError as exc:
+    print(exc.reason, "|".join(exc.paths), str(exc), sep="\\n")
+"""
 
 
 def make_repo(path: Path) -> Path:
@@ -115,3 +126,17 @@ def _drop_read_override() -> None:
 def left_in(temp_dir: Path) -> list[str]:
     """The checkpoints' scratch directories still in the temp dir."""
     return sorted(p.name for p in temp_dir.iterdir() if p.name.startswith("agent-sdk-"))
+
+
+def agent_works(repo: Path) -> None:
+    """What a run might do: every kind of change."""
+    (repo / "a.txt").write_text("the agent's a\n")
+    (repo / "b.txt").unlink()
+    (repo / "run.sh").chmod(0o644)
+    (repo / "data.bin").write_bytes(BINARY[::-1])
+    (repo / "link").unlink()
+    (repo / "link").symlink_to("b.txt")
+    (repo / "new" / "deep").mkdir(parents=True)
+    (repo / "new" / "deep" / "made.py").write_text("print('new')\n")
+    (repo / "sub" / "d.txt").write_text("added next to c\n")
+    (repo / "build.log").write_text("ignored, so not the checkpoint's\n")
