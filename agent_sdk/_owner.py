@@ -37,11 +37,13 @@ PREFIXES = (
     "agent-sdk-tools-",
     "agent-sdk-home-",
     "agent-sdk-plugin-",
+    "agent-sdk-checkpoint-",
 )
 """How the names of the directories agent_sdk makes begin (the third: a run's, given a
 model, ``_transport/config_dir.py``; the fourth: the socket of a run's tools,
 ``extend/_host.py``; the fifth: a run's own HOME for its tools, ``_transport/tools_home.py``;
-the last: a run's own plugin folder for them, ``_transport/tools_plugin.py``)."""
+the sixth: a run's own plugin folder for them, ``_transport/tools_plugin.py``; the last: a
+checkpoint's temporary indexes, ``_checkpoint_git.py``)."""
 
 _MAX_MARKER = 64 * 1024  # bytes read of a marker at most: it is a few dozen
 

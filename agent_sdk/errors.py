@@ -22,6 +22,7 @@
     ├── AgentBudgetError         a Budget's limit was reached (tool calls, turns, tokens)
     ├── AgentCallbackError       a tool or hook callback raised what is no Exception
     ├── AgentChannelError        the CLI did not load the run's own tools or hooks
+    ├── AgentCheckpointError     a checkpoint could not be made, compared or rewound
     └── AgentTimeoutError        timeout or idle_timeout ran out (also a TimeoutError)
 
 A failed run never loses what it received: a streamed run has handed over every event
@@ -50,6 +51,7 @@ __all__ = [
     "AgentBudgetError",
     "AgentCallbackError",
     "AgentChannelError",
+    "AgentCheckpointError",
     "AgentConfigError",
     "AgentConfigRaceError",
     "AgentError",
@@ -384,6 +386,20 @@ class AgentChannelError(AgentError):
         super().__init__(message, context=context, hint=hint)
         self.missing = missing
         self.channel = channel
+
+
+class AgentCheckpointError(AgentError):
+    """A checkpoint of a working tree could not be made, compared or rewound (what git
+    said is in the message). ``reason`` says why, ``paths`` the files concerned, if any:
+    docs/sessions.md, "Checkpoints", lists the reasons (``"not_a_repository"``,
+    ``"unreadable"``, ``"changed_since"``, ``"run_in_progress"``...).
+    """
+
+    def __init__(self, message: str, *, reason: str = "git_failed", paths: tuple[str, ...] = (),
+                 context: ErrorContext | None = None, hint: str | None = None) -> None:  # fmt: skip
+        super().__init__(message, context=context, hint=hint)
+        self.reason = reason
+        self.paths = paths
 
 
 class AgentTimeoutError(AgentError, TimeoutError):

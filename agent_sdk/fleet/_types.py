@@ -11,6 +11,7 @@ from typing import Any, Literal
 import msgspec
 
 from .._keywords import KeywordsMeta
+from ..changes import Changes
 from ..errors import AgentError
 from ..events import Event, Usage
 from ..options import AgentOptions
@@ -60,34 +61,6 @@ class Task(msgspec.Struct, frozen=True, kw_only=True, metaclass=KeywordsMeta):
     repo: str | None = None
     base: str = "HEAD"
     output_type: Any = None
-
-
-class Changes(msgspec.Struct, frozen=True, kw_only=True):
-    """What a task changed in its worktree, against the commit it was made from.
-
-    Attributes:
-        diff: ``git diff`` of everything the task left (commits it made, and files
-            changed, added or deleted but not committed), binary files as ``Binary
-            files ... differ``.
-        added: paths added, relative to the repository's root.
-        modified: paths modified.
-        deleted: paths deleted.
-        base: the commit the worktree was made from (a full sha).
-        worktree: where the worktree is, when it was kept (``keep_worktrees=True``);
-            ``None`` once it was removed.
-    """
-
-    diff: str
-    added: tuple[str, ...] = ()
-    modified: tuple[str, ...] = ()
-    deleted: tuple[str, ...] = ()
-    base: str = ""
-    worktree: str | None = None
-
-    @property
-    def files(self) -> tuple[str, ...]:
-        """Every path the task touched, sorted."""
-        return tuple(sorted((*self.added, *self.modified, *self.deleted)))
 
 
 class _Ended(msgspec.Struct, frozen=True, kw_only=True):

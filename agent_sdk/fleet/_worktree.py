@@ -19,6 +19,8 @@ from pathlib import Path
 import anyio
 from anyio.lowlevel import RunVar
 
+from .._git import run_git
+from .._git import said as _said
 from .._owner import MARKER
 from ..errors import AgentConfigError, AgentError, AgentStartError
 from ._isolation import remove_tree, temp_dir
@@ -30,13 +32,6 @@ _GIT_LIMIT = 60.0
 """Seconds a shielded git command (making or removing a worktree) may take: past it, git is
 killed and what is left of its work is cleaned up as far as it can be."""
 
-
-# --- worktree isolation ----------------------------------------------------------------
-# Variables that point git at another repository, index or tree: inherited from a git hook
-# or a caller's shell, they would make every command below act on the wrong thing.
-_LOCATION_VARS = frozenset(("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"))
-_LOCATION_VARS |= {"GIT_COMMON_DIR", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE"}
-_LOCATION_VARS |= {"GIT_PREFIX", "GIT_IMPLICIT_WORK_TREE"}
 
 # One lock per repository (by its real common git dir) and per event loop: git commands
 # run together on one repository's worktree list fail (`worktree add` run 32 at once:
@@ -55,13 +50,6 @@ def _repo_lock(key: str) -> anyio.Lock:
     return locks.setdefault(key, anyio.Lock())
 
 
-def _git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _LOCATION_VARS}
-    env["GIT_TERMINAL_PROMPT"] = "0"  # never wait on a prompt nobody sees
-    env.update(extra or {})
-    return env
-
-
 async def _git(
     cwd: Path, args: Sequence[str], env: Mapping[str, str] | None = None
 ) -> subprocess.CompletedProcess[bytes]:
@@ -70,11 +58,8 @@ async def _git(
     Raises:
         AgentStartError: git is not installed or could not be started.
     """
-    argv = ["git", "-c", "core.quotePath=false", "-C", str(cwd), *args]
     try:
-        return await anyio.run_process(
-            argv, stdin=subprocess.DEVNULL, check=False, env=_git_env(env)
-        )
+        return await run_git(cwd, args, env)
     except FileNotFoundError as exc:
         raise AgentStartError(
             "git was not found: worktree isolation runs git",
@@ -82,11 +67,6 @@ async def _git(
         ) from exc
     except OSError as exc:
         raise AgentStartError(f"could not run git: {exc}") from exc
-
-
-def _said(done: subprocess.CompletedProcess[bytes]) -> str:
-    text = (done.stderr or done.stdout).decode("utf-8", "replace").strip()
-    return text or f"exit code {done.returncode}"
 
 
 def _safe_name(name: str) -> str:
@@ -97,12 +77,14 @@ def _safe_name(name: str) -> str:
 def _copy_index(own: Path, where: Path) -> Path:
     """A copy of a worktree's index in ``where`` (next to the worktree, so never one of its
     untracked files): its stat cache spares re-hashing every unchanged file. When it has
-    none, no file: git starts from an empty index."""
+    none, no file: git starts from an empty index. The copy keeps the index's mtime: git
+    re-reads a file not older than its index ("racy git"); a copy dated now would hide a
+    change made in the instant of the index, size unchanged."""
     fd, name = tempfile.mkstemp(prefix="index-", dir=where)
     os.close(fd)
     index = Path(name)
     try:
-        shutil.copyfile(own, index)
+        shutil.copy2(own, index)
     except FileNotFoundError:
         index.unlink()
     return index

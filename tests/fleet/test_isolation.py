@@ -236,6 +236,28 @@ async def test_nothing_changed_is_an_empty_diff(repo: Path, trees: Path) -> None
     assert (changes.diff, changes.files) == ("", ())
 
 
+def edit_in_the_indexs_instant(tree: Path) -> None:
+    """Change data.bin as git's "racy git" check exists for: the index written in the
+    instant the file was (an agent editing within a second of a checkout); same size,
+    ctime not trusted, so only the index's own mtime tells git to read the content."""
+    git(tree, "config", "core.trustctime", "false")
+    mtime = (tree / "data.bin").stat().st_mtime_ns - 100 * 10**9
+    os.utime(tree / "data.bin", ns=(mtime, mtime))
+    git(tree, "add", "data.bin")  # the entry's mtime: 100 s ago; the index's: now
+    index = Path(git(tree, "rev-parse", "--git-path", "index").strip())
+    os.utime(tree / index, ns=(mtime, mtime))
+    (tree / "data.bin").write_bytes(BINARY[::-1])
+    os.utime(tree / "data.bin", ns=(mtime, mtime))
+
+
+async def test_a_change_within_the_indexs_instant_is_seen(repo: Path, trees: Path) -> None:
+    # The index's copy keeps its mtime: dated now, it would hide the change from git.
+    async with worktree(repo, "HEAD", "t", keep=False, parent=trees) as tree:
+        edit_in_the_indexs_instant(tree.path)
+        changes = await tree.changes()
+    assert changes.modified == ("data.bin",)
+
+
 def add_feature_branch(repo: Path) -> str:
     git(repo, "checkout", "-q", "-b", "feature")
     (repo / "feature.txt").write_text("feature\n")

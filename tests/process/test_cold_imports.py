@@ -62,8 +62,14 @@ ON_IMPORT = {
 }
 
 # What no plain run loads: extensions (custom tools, hooks: agent_sdk.extend), budgets,
-# the fleet, the live agent, tracing, the command line, sessions.
+# the fleet, the live agent, tracing, the command line, sessions, checkpoints.
 OPTIONAL = (
+    "agent_sdk.checkpoints",
+    "agent_sdk._checkpoint_git",
+    "agent_sdk._checkpoint_lock",
+    "agent_sdk._checkpoint_rewind",
+    "agent_sdk._git",
+    "agent_sdk.changes",
     "agent_sdk.extend",
     "agent_sdk._custom_tools",
     "agent_sdk._spending",

@@ -22,6 +22,8 @@ import agent_sdk
 PUBLIC_MODULES = [
     "agent_sdk",
     "agent_sdk.budget",
+    "agent_sdk.changes",
+    "agent_sdk.checkpoints",
     "agent_sdk.errors",
     "agent_sdk.events",
     "agent_sdk.extend",
