@@ -186,6 +186,12 @@ def run_parser(
         action="store_true",
         help="use cursor-agent when it is installed, else the bundled fake agent (and say so)",
     )
+    show.add_argument(
+        "--fake-path",
+        action="store_true",
+        help="print the path of the bundled fake agent, then exit: "
+        'export CURSOR_AGENT_BIN="$(.venv/bin/agent-sdk --fake-path)" points agent_sdk at it',
+    )
     add_agent_flags(parser, fields)
     return parser
 
@@ -220,6 +226,7 @@ class RunCommand:
         thinking: show the thinking text instead of a one-line indicator.
         fake_if_missing: run the bundled fake agent when cursor-agent is not installed.
         version: print the versions and exit, running nothing.
+        fake_path: print the fake agent's path and exit, running nothing.
     """
 
     prompt: str | None
@@ -229,6 +236,7 @@ class RunCommand:
     thinking: bool = False
     fake_if_missing: bool = False
     version: bool = False
+    fake_path: bool = False
 
 
 def _pairs(
@@ -327,6 +335,7 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
         thinking=args.thinking,
         fake_if_missing=args.fake_if_missing and args.fake is None,
         version=args.version,
+        fake_path=args.fake_path,
     )
 
 

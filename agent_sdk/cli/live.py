@@ -260,6 +260,21 @@ def _print_versions(options: AgentOptions, out: TextIO) -> int:
 _VERSION_TIMEOUT = 15.0  # seconds `cursor-agent --version` may take before we give up
 
 
+def _print_fake_path(out: TextIO, err: TextIO) -> int:
+    """``agent-sdk --fake-path``: the fake agent's path alone on stdout, for
+    ``export CURSOR_AGENT_BIN="$(agent-sdk --fake-path)"``: this command's own Python
+    answers, never another ``python`` on PATH."""
+    import fake_agent
+
+    try:
+        path = fake_agent.executable()
+    except FileNotFoundError as exc:
+        print_error(err, str(exc))
+        return EXIT_FAILED
+    out.write(path + "\n")
+    return EXIT_OK
+
+
 def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     """``agent-sdk [run] ARGV``: run the agent on the prompt; the exit status.
 
@@ -271,6 +286,8 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     if command.version:
         return _print_versions(command.options, out)
+    if command.fake_path:
+        return _print_fake_path(out, err)
     prompt = command.prompt
     if prompt is None:
         if isatty(stdin) and argv[-1:] != ["-"]:

@@ -111,6 +111,33 @@ def test_version_without_the_cli_nests_no_parenthesis(tmp_path: Path) -> None:
     assert "cursor-agent was not found (looked at CURSOR_AGENT_BIN" in done.stdout
 
 
+# --- --fake-path and CURSOR_AGENT_BIN (issue 35) ----------------------------------------
+def test_fake_path_prints_the_fakes_executable_and_nothing_else() -> None:
+    done = cli("--fake-path")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == fake_agent.executable() + "\n"
+
+
+def test_what_fake_path_prints_is_what_cursor_agent_bin_wants() -> None:
+    path = cli("--fake-path").stdout.strip()
+    done = cli("--json", "add a test", CURSOR_AGENT_BIN=path)
+    assert done.returncode == 0, done.stderr
+    assert '"type":"result"' in done.stdout
+
+
+def test_help_lists_fake_path() -> None:
+    assert "--fake-path" in cli("--help").stdout
+
+
+def test_an_empty_cursor_agent_bin_says_so_and_how_to_set_it() -> None:
+    done = cli("add a test", CURSOR_AGENT_BIN="")
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert lines[0] == "agent-sdk: error: CURSOR_AGENT_BIN is set but empty"
+    assert lines[1].startswith("Hint: unset it (`unset CURSOR_AGENT_BIN`)")
+    assert "--fake-path" in lines[1]
+
+
 # --- errors -----------------------------------------------------------------------------
 def test_a_failed_run_prints_its_hint_once() -> None:
     done = cli("--fake", "unknown_model", "hi")
