@@ -19,9 +19,11 @@ from collections.abc import Sequence
 
 __all__ = ["FAKE_HELP", "UnknownScenarioError", "fake_scenario"]
 
+# The default named is fake_agent.DEFAULT_SCENARIO (a test reads it there: the help must
+# not drift from the fake again); not imported here, which would load the fake at start.
 FAKE_HELP = (
     "run the bundled fake agent instead of cursor-agent. SCENARIO is a bundled "
-    "scenario's name (hello, the default; tools, crash, unknown_model, ...) or a path to "
+    "scenario's name (demo, the default; hello, tools, crash, unknown_model, ...) or a path to "
     "an .ndjson file. Another word after --fake begins the prompt, but a single "
     "lowercase word followed by more of the prompt is refused as an unknown scenario: "
     "begin such a prompt after '--' (--fake -- fix the bug) or quote it whole"

@@ -149,8 +149,8 @@ def batch_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SCENARIO",
         help="run the bundled fake agent instead of cursor-agent: SCENARIO is a bundled "
-        "scenario's name (hello, the default; cart, tools, crash, ...) or an .ndjson path; "
-        "a task picks its own with options.env.FAKE_AGENT_SCENARIO. A lone word after "
+        "scenario's name (demo, the default; hello, cart, tools, crash, ...) or an .ndjson "
+        "path; a task picks its own with options.env.FAKE_AGENT_SCENARIO. A lone word after "
         "--fake, with no TASKS.jsonl after it, is the tasks file",
     )
     add_agent_flags(parser)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from cli_process import cli
 
 import agent_sdk
@@ -39,6 +40,16 @@ def test_a_prompt_after_dashes_that_begins_with_batch_is_a_prompt() -> None:
     done = cli("--fake", "--json", "--", "batch", "the writes")
     assert done.returncode == 0, done.stderr
     assert '"type":"result"' in done.stdout  # a run, not a batch
+
+
+@pytest.mark.parametrize("command", [[], ["batch"]])
+def test_help_names_the_scenario_the_fake_plays_by_default(command: list[str]) -> None:
+    # Read from the fake itself, not written here: the help cannot drift from it again.
+    default = fake_agent.DEFAULT_SCENARIO
+    text = _words(cli(*command, "--help").stdout)
+    assert f"({default}, the default;" in text
+    others = [name for name in fake_agent.scenario_names() if name != default]
+    assert not [name for name in others if f"{name}, the default" in text]
 
 
 # --- usage errors -----------------------------------------------------------------------
