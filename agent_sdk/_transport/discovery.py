@@ -167,8 +167,7 @@ def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, s
         found = _resolve(os.fspath(explicit), path)
         if found is None:
             raise AgentNotFoundError(
-                f"AgentOptions.binary is {os.fspath(explicit)!r}, "
-                f"{_why_not(os.fspath(explicit))}",
+                f"AgentOptions.binary is {os.fspath(explicit)!r}, {_why_not(os.fspath(explicit))}",
                 hint=INSTALL_HINT,
             )
         return found
