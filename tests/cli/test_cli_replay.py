@@ -136,8 +136,23 @@ def test_a_tool_call_whose_args_do_not_fit_their_type_is_still_shown() -> None:
 
 
 # --- end to end ------------------------------------------------------------------------
-def test_replay_renders_the_same_text_as_a_live_run() -> None:
-    live = cli("--fake", "tools", "--cwd", "/", "--resume", SESSION, "add a test")
+def _tools_as_recorded(tmp_path: Path) -> Path:
+    """The ``tools`` scenario, with the durations of its recording pinned: the bundled one
+    reports the time that passed (fake_agent/scenarios/README.md, "Durations")."""
+    import fake_agent
+
+    text = fake_agent.scenario_path("tools").read_text(encoding="utf-8")
+    result = '{"type":"result","subtype":"success",'
+    assert text.count(result) == 1
+    pinned = tmp_path / "tools.ndjson"
+    timed = result + '"duration_ms":9421,"duration_api_ms":9421,'
+    pinned.write_text(text.replace(result, timed), encoding="utf-8")
+    return pinned
+
+
+def test_replay_renders_the_same_text_as_a_live_run(tmp_path: Path) -> None:
+    tools = str(_tools_as_recorded(tmp_path))
+    live = cli("--fake", tools, "--cwd", "/", "--resume", SESSION, "add a test")
     replayed = cli("replay", str(RECORDED))
     assert replayed.returncode == live.returncode == 0
     assert replayed.stdout == live.stdout
