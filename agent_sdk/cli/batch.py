@@ -25,10 +25,11 @@ from ..errors import AgentConfigError
 from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task
 from ..options import AgentOptions
 from ._batch_end import finish, log_line
+from ._batch_json import summary_json
 from ._batch_table import BatchState, BatchTable
 from ._budget_arg import budget_arg, budget_of
 from ._parser import CommandParser
-from ._report import ReportData, build_report, summary_json
+from ._report import ReportData, build_report
 from ._screen import fold
 from ._signals import SignalWatch
 from .args import (
@@ -174,9 +175,18 @@ class TasksError(ValueError):
 
 
 def read_tasks(
-    text: str, defaults: dict[str, Any], *, worktrees: bool = False, name: str = "TASKS"
+    text: str,
+    defaults: dict[str, Any],
+    *,
+    worktrees: bool = False,
+    name: str = "TASKS",
+    budgets: dict[str, str] | None = None,
 ) -> list[Task]:
     """The tasks of a TASKS.jsonl text, their options ``defaults`` overlaid with theirs.
+
+    ``budgets``, when given, gets where each task whose line sets ``options.budget`` has
+    it, by task id (``options.budget of task 'x' (NAME line 3)``): a spent budget is
+    raised there, not with ``--budget`` (:func:`~agent_sdk.cli.hints.message_and_hint`).
 
     Raises:
         TasksError: a line is not a task (the message names it and says why).
@@ -218,6 +228,8 @@ def read_tasks(
         if task_id in seen:
             raise TasksError(f"{where}: the id {task_id!r} is already line {seen[task_id]}'s")
         seen[task_id] = number
+        if budgets is not None and line.options.get("budget") is not None:
+            budgets[task_id] = f"options.budget of task {task_id!r} ({where})"
         if worktrees and line.repo is None:
             raise TasksError(f'{where}: --isolate worktree needs a "repo"')
         repo = os.path.expanduser(line.repo) if line.repo is not None else None
@@ -259,7 +271,8 @@ async def _run(fleet: Fleet, table: BatchTable | None, signals: SignalWatch) -> 
 
 
 def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Task], str]:
-    """The arguments and the tasks, checked; ``SystemExit(2)`` on a usage error."""
+    """The arguments and the tasks, checked (``args.budgets``: see :func:`read_tasks`);
+    ``SystemExit(2)`` on a usage error."""
     parser = batch_parser()
     args = parser.parse_args(argv)
     if args.tasks is None and args.fake:
@@ -288,7 +301,9 @@ def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Tas
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         parser.error(f"cannot read {name}: {reason}")
     try:
-        tasks = read_tasks(text, defaults, worktrees="worktree" in isolation, name=name)
+        args.budgets = {}
+        worktrees = "worktree" in isolation
+        tasks = read_tasks(text, defaults, worktrees=worktrees, name=name, budgets=args.budgets)
     except TasksError as exc:
         parser.error(str(exc))
     return args, tasks, Path(name).name
@@ -307,7 +322,7 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
 
     def follow(progress: Progress) -> None:
         state.update(progress)
-        line = None if live else log_line(progress)
+        line = None if live else log_line(progress, args.budgets)
         if line is not None:
             err.write(line + "\n")
             err.flush()
@@ -357,16 +372,17 @@ def _batch(
             wall_time=state.ended or 0.0,
             records=state.records,
             stopped=stopped,
+            budgets=args.budgets,
         )
         try:
             Path(args.html).write_text(build_report(data), encoding="utf-8")
         except OSError as exc:
             problem = f"cannot write the report {args.html!r}: {exc.strerror or exc}"
     if args.json:
-        out.write(summary_json(state.records, state.ended or 0.0, stopped))
+        out.write(summary_json(state.records, state.ended or 0.0, stopped, args.budgets))
         out.flush()
     width = _terminal_size(err)[0] - 1 if table is not None else None
-    finish(state, table, err, args.html if problem is None else None, width)
+    finish(state, table, err, args.html if problem is None else None, width, args.budgets)
     said = [problem] if problem else []
     if stopped is not None:
         said.append(f"{stopped}; the runs were cancelled and their CLIs ended")
