@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import msgspec
@@ -25,7 +25,7 @@ def outcome_word(record: TaskRecord) -> str:
     return _WORD.get(record.state, record.state)
 
 
-def _json_record(record: TaskRecord, now: float, budget: str | None) -> dict[str, Any]:
+def _json_record(record: TaskRecord, now: float, budget: str | None, fake: bool) -> dict[str, Any]:
     outcome = record.outcome
     said: dict[str, Any] = {
         "id": record.id,
@@ -36,6 +36,7 @@ def _json_record(record: TaskRecord, now: float, budget: str | None) -> dict[str
         "tool_calls": record.tool_calls,
         "usage": msgspec.to_builtins(record.usage) if record.usage is not None else None,
         "cli_version": outcome_version(outcome) if outcome is not None else None,
+        "fake_agent": fake,
         "error": None,
         "changes": None,
     }
@@ -60,13 +61,18 @@ def summary_json(
     wall_time: float,
     stopped: str | None,
     budgets: Mapping[str, str] | None = None,
+    fakes: Collection[str] = (),
 ) -> str:
     """The ``--json`` document: counts, failures by class, the CLI versions that ran, then
     every task in the file's order (``status``: succeeded, failed, interrupted or not
     started; ``cli_version``: that of its last run, ``null`` when unknown). ``budgets``:
-    where the tasks file wrote a task's budget, by task id (for the hint of one spent)."""
+    where the tasks file wrote a task's budget, by task id (for the hint of one spent);
+    ``fakes``: the ids of the tasks that ran on the bundled fake agent (``fake_agent``)."""
     budgets = budgets or {}
-    results = [_json_record(record, wall_time, budgets.get(record.id)) for record in records]
+    results = [
+        _json_record(record, wall_time, budgets.get(record.id), record.id in fakes)
+        for record in records
+    ]
     failures = Counter(item["error"]["class"] for item in results if item["error"] is not None)
     summary = {
         "tasks": len(results),

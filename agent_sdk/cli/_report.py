@@ -40,6 +40,8 @@ class ReportData:
             end, else ``None``.
         budgets: where the tasks file wrote a task's budget, by task id (the hint of a
             spent one says to raise it there).
+        fakes: the tasks that ran on the bundled fake agent, by id: the words saying so
+            (``the bundled fake agent (scenario hello)``), on each of their runs.
     """
 
     title: str
@@ -48,6 +50,7 @@ class ReportData:
     records: list[TaskRecord]
     stopped: str | None = None
     budgets: Mapping[str, str] = field(default_factory=dict)
+    fakes: Mapping[str, str] = field(default_factory=dict)
 
 
 def _e(text: object) -> str:
@@ -89,6 +92,8 @@ ul.failures { margin: 8px 0 0; padding-left: 20px; }
 .task h2 .mark { display: inline-block; width: 1.2em; }
 .task[data-outcome=succeeded] h2 .mark { color: var(--ok); }
 .task[data-outcome=failed] h2 .mark, .task[data-outcome=interrupted] h2 .mark { color: var(--bad); }
+.fake { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px;
+  background: #fff8c5; color: #7d4e00; margin-left: 8px; vertical-align: middle; }
 .outcome { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px;
   background: #eaeef2; margin-left: 8px; vertical-align: middle; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 10px;
@@ -156,6 +161,10 @@ def _summary(data: ReportData) -> str:
         # Every build that ran: a batch can straddle the CLI's self-update (docs/cli.md).
         ("cli", _versions(a for r in records for a in r.attempts)),
     ]
+    faked = sum(1 for r in records if r.id in data.fakes)
+    if faked:
+        some = "" if faked == len(records) else f": {faked} of {len(records)} tasks"
+        items.append(("agent", f"the bundled fake agent{some}"))
     dl = "".join(
         f'<div data-key="{_e(key)}"><dt>{_e(key)}</dt><dd>{_e(value)}</dd></div>'
         for key, value in items
@@ -187,6 +196,7 @@ def _timeline(data: ReportData) -> str:
 
     lanes = []
     for record in data.records:
+        on_fake = ", on the bundled fake agent" if record.id in data.fakes else ""
         bars = []
         previous: AttemptRecord | None = None
         for attempt in record.attempts:
@@ -200,7 +210,7 @@ def _timeline(data: ReportData) -> str:
             said = f" ({attempt.error})" if attempt.error and attempt.error != "interrupted" else ""
             title = (
                 f"{record.id} · attempt {attempt.number}: {attempt.start:.1f}–{end:.1f} s, "
-                f"{outcome}{said}"
+                f"{outcome}{said}{on_fake}"
             )
             bars.append(
                 f'<div class="bar {outcome}" data-attempt="{attempt.number}" '
@@ -263,8 +273,9 @@ def _diff(diff: str) -> str:
     return f'<pre class="diff">{"".join(lines)}</pre>'
 
 
-def _section(record: TaskRecord, now: float, budget: str | None) -> str:
+def _section(record: TaskRecord, now: float, data: ReportData) -> str:
     outcome = outcome_word(record)
+    fake = data.fakes.get(record.id)
     task = record.task
     facts = [
         ("attempts", len(record.attempts)),
@@ -272,6 +283,8 @@ def _section(record: TaskRecord, now: float, budget: str | None) -> str:
         ("tool calls", record.tool_calls),
         ("tokens", compact(u.input_tokens + u.output_tokens) if (u := record.usage) else "-"),
     ]
+    if fake is not None:  # said on the run itself: no model was asked
+        facts.append(("agent", f"{fake}: a scripted run, no model asked"))
     if record.attempts:
         facts.append(("cli", _versions(record.attempts)))
     if task.repo is not None:
@@ -279,12 +292,14 @@ def _section(record: TaskRecord, now: float, budget: str | None) -> str:
     if record.outcome is not None and record.outcome.ok and record.outcome.result.session_id:
         facts.append(("session", record.outcome.result.session_id))
     dl = "".join(f"<div><dt>{_e(k)}</dt><dd>{_e(v)}</dd></div>" for k, v in facts)
+    agent = ' data-agent="fake"' if fake else ""
+    badge = '<span class="fake">fake agent</span>' if fake else ""
     reply = record.reply
     parts = [
         f'<section class="task card" id="task-{record.index + 1}" data-id="{_e(task.id)}" '
-        f'data-outcome="{_e(outcome)}">',
+        f'data-outcome="{_e(outcome)}"{agent}>',
         f'<h2><span class="mark">{_MARK.get(outcome, "·")}</span> <span class="id">'
-        f'{_e(task.id)}</span><span class="outcome">{_e(outcome)}</span></h2>',
+        f'{_e(task.id)}</span><span class="outcome">{_e(outcome)}</span>{badge}</h2>',
         f'<dl class="facts">{dl}</dl>',
         f'<h3>Prompt</h3><pre class="prompt">{_e(record.redaction.text(task.prompt))}</pre>',
         "<h3>Reply</h3>"
@@ -292,7 +307,7 @@ def _section(record: TaskRecord, now: float, budget: str | None) -> str:
     ]
     if record.outcome is not None and not record.outcome.ok:
         error = record.outcome.error
-        message, hint = message_and_hint(error, budget=budget)
+        message, hint = message_and_hint(error, budget=data.budgets.get(record.id))
         shown_hint = f'<p class="hint">Hint: {_e(hint)}</p>' if hint else ""
         parts.append(
             f'<div class="error"><h3>Error</h3><p><span class="error-class">'
@@ -320,9 +335,7 @@ def build_report(data: ReportData) -> str:
         if data.stopped
         else ""
     )
-    sections = "".join(
-        _section(record, data.wall_time, data.budgets.get(record.id)) for record in data.records
-    )
+    sections = "".join(_section(record, data.wall_time, data) for record in data.records)
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'

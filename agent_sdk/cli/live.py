@@ -34,6 +34,7 @@ from ..errors import (
 )
 from ..events import Event, to_json
 from ..options import AgentOptions
+from ._fake_args import runs_fake
 from ._screen import ReplyCursor, fold, terminal_columns
 from ._signals import SignalWatch
 from .args import (
@@ -158,15 +159,6 @@ FAKE_NOTE = (
     "agent-sdk: that was the bundled fake agent: it played a scripted run, changed no file "
     "and asked no model; install cursor-agent for the real agent"
 )
-
-
-def _is_fake(options: AgentOptions) -> bool:
-    """Whether ``options`` run the bundled fake agent (``--fake``, ``--fake-if-missing``)."""
-    if options.binary is None:
-        return False
-    import fake_agent
-
-    return os.fspath(options.binary) == fake_agent.executable()
 
 
 def _outcome(exc: AgentError | None) -> str:
@@ -357,7 +349,7 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
                 reply.release()
             if error is None or renderer.events:
                 renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
-                if _is_fake(ran):
+                if runs_fake(ran):  # --fake, --fake-if-missing, CURSOR_AGENT_BIN
                     columns = terminal_columns(err)
                     lines = fold(FAKE_NOTE, columns - 1) if columns else [FAKE_NOTE]
                     err.write("".join(line + "\n" for line in lines))
