@@ -22,6 +22,7 @@ from ._agent_flags import AGENT_FLAGS, CLI_DEFAULTS, Flag
 from ._budget_arg import budget_arg
 from ._fake_args import FAKE_HELP, UnknownScenarioError, fake_scenario
 from ._parser import CommandParser
+from ._screen import fitted
 from .hints import in_flag_terms
 from .render import isatty
 
@@ -349,6 +350,7 @@ def use_color(mode: str, stream: TextIO, environ: Mapping[str, str]) -> bool:
 
 
 def print_error(err: TextIO, message: str) -> None:
-    """Write ``agent-sdk: error: MESSAGE`` on ``err``, as argparse words its own."""
-    err.write(f"agent-sdk: error: {message}\n")
+    """Write ``agent-sdk: error: MESSAGE`` on ``err``, as argparse words its own (folded
+    at spaces to the width of a terminal: ``_parser.py`` says why)."""
+    err.write(fitted(f"agent-sdk: error: {message}", err) + "\n")
     err.flush()

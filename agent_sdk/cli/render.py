@@ -45,11 +45,11 @@ from ._lines import (
     painted,
     started_line,
     summary_head,
-    tokens,
-    tool_counts,
+    token_parts,
+    tool_count_parts,
     tool_label,
 )
-from ._screen import ReplyCursor, cut, fold
+from ._screen import ReplyCursor, cut, fold, fold_parts
 from ._status import StatusLine
 
 __all__ = ["Renderer", "tool_label"]
@@ -233,10 +233,11 @@ class Renderer:
             heads = [*self._fold(head), *self._fold(f"  {aside}")]
         lines = [self._paint(line, GREEN if ok else RED, BOLD) for line in heads]
         usage = result.usage if result else None
+        # Broken between two counts, never inside one: no word left alone on a line.
         if usage is not None:
-            lines += self._fold(f"  tokens   {tokens(usage)}")
+            lines += self._fold_parts("  tokens   ", token_parts(usage), " · ")
         if self.tracker.calls:
-            lines += self._fold(f"  tools    {tool_counts(self.tracker.calls)}")
+            lines += self._fold_parts("  tools    ", tool_count_parts(self.tracker.calls), ", ")
         if self.session_id:
             lines += self._fold(f"  session  {self.session_id}")
         self.err.write("\n".join(lines) + "\n")
@@ -306,6 +307,12 @@ class Renderer:
     def _fold(self, line: str) -> list[str]:
         """Plain ``line`` folded to the terminal's width: the summary loses nothing."""
         return fold(line, self.columns - 1) if self.columns else [line]
+
+    def _fold_parts(self, head: str, parts: list[str], separator: str) -> list[str]:
+        """A summary row folded to the terminal's width between its parts (fold_parts)."""
+        if self.columns:
+            return fold_parts(head, parts, separator, self.columns - 1)
+        return [head + separator.join(parts)]
 
     def _flush(self) -> None:
         self._last_output = time.monotonic()
