@@ -80,6 +80,10 @@ class Renderer:
             terminal: lines are written whole.
         cursor: the terminal ``out`` writes to, when it is the same as ``err``'s: the
             spinner is then drawn after an unfinished line of the reply, where it fits.
+        one_line_per_call: a tool call gets one line, when it ends (a call that never
+            ended gets its start line at :meth:`finish`), as with ``live_status``, whose
+            status line shows a running call: a replay's choice, which has no time to
+            wait through. Otherwise (a log) its start has a line of its own too.
 
     Example::
 
@@ -99,6 +103,7 @@ class Renderer:
         live_status: bool = False,
         columns: int | None = None,
         cursor: ReplyCursor | None = None,
+        one_line_per_call: bool = False,
     ) -> None:
         self.out = out
         self.err = err
@@ -106,6 +111,7 @@ class Renderer:
         self.show_thinking = thinking
         self.live_status = live_status
         self.columns = columns
+        self._starts_shown = not (live_status or one_line_per_call)
         self._cursor = cursor
         self._status = StatusLine(err, color=color, cursor=cursor)
         self.tracker = ToolCallTracker()
@@ -141,7 +147,7 @@ class Renderer:
             self._end_thinking(event.timestamp_ms)
         elif isinstance(event, ToolCallStarted):
             call = self.tracker.add(event)
-            if not self.live_status:  # else the status line shows it while it runs
+            if self._starts_shown:  # else the status line shows it, or its end will
                 self._started(call)
         elif isinstance(event, ToolCallCompleted):
             self._completed(self.tracker.add(event))
@@ -271,10 +277,11 @@ class Renderer:
         self._status.redraw(columns)
 
     def finish(self) -> None:
-        """End an unfinished line and remove the status line (before exiting); with a
-        status line, show the tool calls that never finished (it showed them)."""
+        """End an unfinished line and remove the status line (before exiting); when a
+        call's start had no line of its own (a status line showed it, or one line per
+        call), show the tool calls that never finished."""
         self._close_line()
-        if self.live_status:
+        if not self._starts_shown:
             for call in self.tracker.calls:
                 if not call.is_finished:
                     self._started(call)

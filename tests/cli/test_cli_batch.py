@@ -273,7 +273,7 @@ def test_each_run_on_the_fake_agent_says_so_in_the_report_and_the_summary(
     assert "<dt>agent</dt><dd>the bundled fake agent (scenario hello)" in sections["faked"]
     assert "fake agent" not in sections["real"]
     summary = page.split('id="summary"', 1)[1].split("</section>", 1)[0]
-    assert '<dt>agent</dt><dd>the bundled fake agent: 1 of 2 tasks</dd>' in summary
+    assert "<dt>agent</dt><dd>the bundled fake agent: 1 of 2 tasks</dd>" in summary
     faked_bar = page.split('data-task="faked"', 1)[1].split("</div></div>", 1)[0]
     assert "on the bundled fake agent" in faked_bar  # the bar's title, in the timeline
 
