@@ -107,7 +107,7 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
         "fail {'reason': 'the tracker is down'} -> RuntimeError: the tracker is down (error)",
     ],
     "hooks-that-decide-1": [
-        "asked: call the tool lookup_issue\nasked: run: echo tests pass\nasked: write ",
+        "asked: tool lookup_issue\nasked: run: echo tests pass\nasked: write ",
         "mcpToolCall success \nshellToolCall rejected (by a hook)\nwriteToolCall success",
         '[["this repository\'s tests are slow"]]',
     ],
