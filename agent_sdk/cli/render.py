@@ -58,6 +58,41 @@ __all__ = ["Renderer", "tool_label"]
 STATUS_AFTER = 0.1
 
 
+def summary_lines(
+    head: str,
+    aside: str,
+    result: ResultEvent | None,
+    calls: list[ToolCall],
+    session_id: str | None,
+    width: int | None,
+) -> tuple[list[str], list[str]]:
+    """The summary's lines, folded to ``width`` cells (``None``, no terminal: whole), never
+    cut (it holds the session id a user needs): its head (``head``, then ``aside`` on a
+    line of its own rather than cut in two), and the rest: the token and tool counts,
+    broken between two counts, never inside one (no word alone on a line), the session."""
+
+    def folded(line: str) -> list[str]:
+        return fold(line, width) if width else [line]
+
+    def counts(first: str, parts: list[str], separator: str) -> list[str]:
+        return (
+            fold_parts(first, parts, separator, width) if width else [first + separator.join(parts)]
+        )
+
+    heads = folded(f"{head} {aside}" if aside else head)
+    if len(heads) > 1:
+        heads = [*folded(head), *folded(f"  {aside}")]
+    rest: list[str] = []
+    usage = result.usage if result else None
+    if usage is not None:
+        rest += counts("  tokens   ", token_parts(usage), " · ")
+    if calls:
+        rest += counts("  tools    ", tool_count_parts(calls), ", ")
+    if session_id:
+        rest += folded(f"  session  {session_id}")
+    return heads, rest
+
+
 def isatty(stream: TextIO) -> bool:
     """Whether ``stream`` is a terminal; ``False`` for a closed or a fake stream."""
     try:
@@ -231,21 +266,11 @@ class Renderer:
         """
         self._close_line()
         result = self.result_event
-        ok = outcome == "success"
         head, aside = summary_head(outcome, elapsed, result.duration_ms if result else None)
-        # The aside goes to a line of its own rather than be cut in two.
-        heads = self._fold(f"{head} {aside}" if aside else head)
-        if len(heads) > 1:
-            heads = [*self._fold(head), *self._fold(f"  {aside}")]
-        lines = [self._paint(line, GREEN if ok else RED, BOLD) for line in heads]
-        usage = result.usage if result else None
-        # Broken between two counts, never inside one: no word left alone on a line.
-        if usage is not None:
-            lines += self._fold_parts("  tokens   ", token_parts(usage), " · ")
-        if self.tracker.calls:
-            lines += self._fold_parts("  tools    ", tool_count_parts(self.tracker.calls), ", ")
-        if self.session_id:
-            lines += self._fold(f"  session  {self.session_id}")
+        width = self.columns - 1 if self.columns else None
+        heads, rest = summary_lines(head, aside, result, self.tracker.calls, self.session_id, width)
+        colour = GREEN if outcome == "success" else RED
+        lines = [*(self._paint(line, colour, BOLD) for line in heads), *rest]
         self.err.write("\n".join(lines) + "\n")
         self._flush()
 
@@ -310,16 +335,6 @@ class Renderer:
     def _fit(self, line: str) -> str:
         """``line`` cut to the terminal's width, less its last cell (see _draw_status)."""
         return cut(line, self.columns - 1) if self.columns else line
-
-    def _fold(self, line: str) -> list[str]:
-        """Plain ``line`` folded to the terminal's width: the summary loses nothing."""
-        return fold(line, self.columns - 1) if self.columns else [line]
-
-    def _fold_parts(self, head: str, parts: list[str], separator: str) -> list[str]:
-        """A summary row folded to the terminal's width between its parts (fold_parts)."""
-        if self.columns:
-            return fold_parts(head, parts, separator, self.columns - 1)
-        return [head + separator.join(parts)]
 
     def _flush(self) -> None:
         self._last_output = time.monotonic()
