@@ -159,8 +159,12 @@ def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, s
     ``cursor-agent`` on PATH, then ``~/.local/bin/cursor-agent``, then ``agent`` on
     PATH if it really is cursor-agent.
 
+    A ``CURSOR_AGENT_BIN`` that is set is the only place looked at after ``explicit``.
+
     Raises:
-        AgentNotFoundError: nothing was found; the message lists where it looked.
+        AgentNotFoundError: nothing was found (the message lists where it looked), or
+            ``explicit`` or a set ``CURSOR_AGENT_BIN`` (empty, too) names no program (the
+            message says why, the hint how to fix it).
     """
     path = environ.get("PATH", os.defpath)
     if explicit:
