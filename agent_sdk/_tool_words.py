@@ -33,15 +33,32 @@ from .tools import (
 
 __all__ = [
     "MAX_LABEL",
+    "OWN_SERVER",
     "command_failure",
     "did_what_was_asked",
     "exit_code",
+    "mcp_label",
     "shorten",
     "tool_label",
 ]
 
 # A label longer than this is cut: one tool call is one line on an ordinary terminal.
 MAX_LABEL = 72
+
+#: The MCP server of a run's own tools (``extend/_host.py``'s ``SERVER_NAME`` is this):
+#: the CLI names a call of one ``agent_sdk-<tool>`` (docs/protocol.md §3.4).
+OWN_SERVER = "agent_sdk"
+_OWN_PREFIX = f"{OWN_SERVER}-"
+
+
+def mcp_label(server: str | None, tool: str) -> str:
+    """The label of an MCP call, the same wherever it is shown (a call's events, an
+    :class:`~agent_sdk.extend.Approval`): ``tool lookup_issue`` for a tool of the run's
+    own (docs/extend.md: the user's code), ``mcp github create_issue`` for another
+    server's, ``mcp create_issue`` when the server is not said."""
+    if server == OWN_SERVER:
+        return f"tool {tool}"
+    return f"mcp {server} {tool}" if server else f"mcp {tool}"
 
 
 def shorten(text: str, limit: int = MAX_LABEL) -> str:
@@ -113,10 +130,10 @@ def _typed_label(args: ToolArgs) -> str | None:
     if isinstance(args, CreatePlanArgs):
         return f"plan {args.name}" if args.name else "plan"
     if isinstance(args, McpArgs):
-        tool = args.tool_name or args.name
-        return (
-            f"mcp {args.provider_identifier} {tool}" if args.provider_identifier else f"mcp {tool}"
-        )
+        server = args.provider_identifier
+        if server is None and args.name.startswith(_OWN_PREFIX):  # a 2026.06 shape, ours
+            return mcp_label(OWN_SERVER, args.tool_name or args.name[len(_OWN_PREFIX) :])
+        return mcp_label(server, args.tool_name or args.name)
     if isinstance(args, GetMcpToolsArgs):
         return " ".join(part for part in ("mcp tools", args.server, args.pattern) if part)
     if isinstance(args, FunctionArgs):

@@ -8,7 +8,8 @@ Every example builds its options with :func:`default_options`. It picks the fake
 
 and otherwise lets agent_sdk find the real CLI. The fake chooses what to play from a
 ``scenario:NAME`` token in the prompt (``scenario:cart``, ``scenario:crash``, ...; see
-``fake_agent/scenarios/README.md``); without one it plays ``hello``.
+``fake_agent/scenarios/README.md``); without one it plays ``demo``
+(``fake_agent.DEFAULT_SCENARIO``).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ page's next prompt goes to it.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import uuid
 from collections.abc import AsyncIterator
@@ -34,6 +35,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+import fake_agent
 from agent_sdk import AgentError, AgentOptions, AgentUsageError
 from agent_sdk.live import LiveAgent, LiveSession, RequestPermissionParams
 
@@ -175,6 +177,7 @@ class LiveRun:
             "usage": None,  # ACP reports no usage (§3.9)
             "tool_calls": len(result.tool_calls),
             "stop_reason": result.stop_reason,
+            "fake_agent": self.live.fake,
         }
         await page.send("done", done)
 
@@ -231,6 +234,9 @@ class LiveWeb:
 
     def __init__(self, options: AgentOptions) -> None:
         self.options = options
+        #: Whether the agent is the bundled fake (each run's ``done`` says so).
+        binary = os.path.realpath(options.binary) if options.binary is not None else None
+        self.fake = binary == os.path.realpath(fake_agent.executable())
         self.agent: LiveAgent | None = None
         self.sessions: dict[str, LiveSession] = {}
         self.asking: dict[str, LiveRun] = {}

@@ -57,8 +57,9 @@ draws):
 * live mode only: ``permission`` and ``permission_done``, the agent asking (see
   ``_live_web.py``); the answer is ``POST /permission?run=ID&request=N&decision=...``.
 * then one of ``done`` (``{"session_id", "result", "text", "duration_ms", "usage",
-  "tool_calls"}``: ``text`` is ``RunResult.text``, the messages a tool call split a
-  blank line apart, ``result`` the CLI's; live: ``usage`` null, plus ``stop_reason``),
+  "tool_calls", "fake_agent"}``: ``text`` is ``RunResult.text``, the messages a tool call
+  split a blank line apart, ``result`` the CLI's; ``fake_agent`` true when the run was the
+  bundled fake agent's; live: ``usage`` null, plus ``stop_reason``),
   ``error`` (``{"error",
   "message", "hint", "exit_code"}``: an :class:`~agent_sdk.AgentError`) or ``stopped``
   (``{}``, or ``{"message"}``: ``POST /stop`` ended it).
@@ -209,6 +210,7 @@ class PrintRun:
             "duration_ms": result.duration_ms,
             "usage": result.usage,
             "tool_calls": page.calls,
+            "fake_agent": using_fake(),  # the run itself says so, not only the page's header
         }
         await page.send("done", done)
 

@@ -93,8 +93,6 @@ def run_leak(spec: dict[str, Any], ctx: LeakContext) -> None:
         {
             "type": "result",
             "subtype": "error" if is_error else "success",
-            "duration_ms": 812,
-            "duration_api_ms": 812,
             "is_error": is_error,
             "result": text,
             "session_id": "leak-session",

@@ -39,6 +39,24 @@ and want to continue.
 """
 
 _DATE_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+# A result's durations: those its line leaves out are the run's real time.
+_DURATIONS = ("duration_ms", "duration_api_ms")
+
+
+def with_durations(event: dict[str, Any], elapsed_ms: int) -> dict[str, Any]:
+    """A ``result`` event with each duration it leaves out set to ``elapsed_ms``, the time
+    the run has really taken, where the real CLI writes it (after ``subtype``); one its
+    line gives is pinned and stays (scenarios/README.md, "Durations")."""
+    missing = [key for key in _DURATIONS if key not in event]
+    if not missing:
+        return event
+    after = "subtype" if "subtype" in event else "type"
+    timed: dict[str, Any] = {}
+    for key, value in event.items():
+        timed[key] = value
+        if key == after:
+            timed.update((name, elapsed_ms) for name in missing)
+    return timed
 
 
 class _Run:
@@ -54,8 +72,10 @@ class _Run:
         options: Options,
         build: Build,
         signed_in: bool,
+        started: float,
     ) -> None:
         self.exit_code = 0
+        self._started = started  # time.monotonic() when the fake began this run
         self.credentials = given
         self.workspace = str(init["cwd"])
         self.force = options.force
@@ -76,6 +96,9 @@ class _Run:
             _set_prompt(event, self._prompt)
         elif kind == "system" and event.get("subtype") == "init":
             event.update(self._init)
+        elif kind == "result":
+            elapsed_ms = int((time.monotonic() - self._started) * 1000)
+            event = with_durations(event, elapsed_ms)
         self._renderer.event(event)
 
     def stdout_line(self, text: str) -> None:
@@ -189,6 +212,7 @@ def _session_id(options: Options) -> str:
 
 def run_headless(options: Options) -> int:
     """Run one prompt headless as the real CLI would; return the exit code."""
+    started = time.monotonic()  # a result's durations count from here
     try:
         delay = stdin_delay(os.environ)
         config_delay = seconds_env(os.environ, CONFIG_WRITE_DELAY_ENV)
@@ -250,7 +274,8 @@ def run_headless(options: Options) -> int:
     )
     given = credentials(options.api_key, options.headers, os.environ)
     init = _init_facts(options, workspace, choice)
-    run = _Run(renderer, _session_id(options), prompt, init, given, options, build, signed_in)
+    session_id = _session_id(options)
+    run = _Run(renderer, session_id, prompt, init, given, options, build, signed_in, started)
     if options.new_session_id is not None and signed_in:
         make_chat(options.new_session_id, workspace, os.environ)  # before its first event
     try:

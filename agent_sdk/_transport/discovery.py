@@ -97,6 +97,52 @@ def _which(name: str, path: str) -> str | None:
     return None
 
 
+def _why_not(name: str) -> str:
+    """Why ``name``, which :func:`_resolve` did not find, is no program to run."""
+    if os.sep not in name and not (os.altsep and os.altsep in name):
+        return "which is not on PATH"
+    candidate = os.path.expanduser(name)
+    if not os.path.exists(candidate):
+        return "which does not exist"
+    return "which is a directory" if os.path.isdir(candidate) else "which is not executable"
+
+
+def _fake_path_command() -> str:
+    """The command that prints the fake agent's path: ``agent-sdk --fake-path``, by the
+    path of the ``agent-sdk`` beside this interpreter when there is one (the venv's
+    ``bin`` need not be on PATH)."""
+    import shlex
+    import sys
+
+    beside = os.path.join(os.path.dirname(sys.executable), "agent-sdk")
+    return f"{shlex.quote(beside) if os.path.isfile(beside) else 'agent-sdk'} --fake-path"
+
+
+def _from_variable(value: str, path: str) -> str:
+    """The CLI ``CURSOR_AGENT_BIN`` names. Set, it is the only place looked at: set but
+    empty (a ``$(...)`` whose command failed) or wrong, a search of PATH could run a real
+    cursor-agent where another binary, often the fake, was meant.
+
+    Raises:
+        AgentNotFoundError: the variable is empty or names no program; the hint says how
+            to fix or unset it.
+    """
+    fake = f'for the bundled fake agent: export CURSOR_AGENT_BIN="$({_fake_path_command()})"'
+    unset = "unset it (`unset CURSOR_AGENT_BIN`) to search PATH and ~/.local/bin"
+    if not value.strip():
+        raise AgentNotFoundError(
+            "CURSOR_AGENT_BIN is set but empty",
+            hint=f"{unset} for cursor-agent, or set it to the path of the CLI to run; {fake}",
+        )
+    found = _resolve(value, path)
+    if found is None:
+        raise AgentNotFoundError(
+            f"CURSOR_AGENT_BIN is {value!r}, {_why_not(value)}",
+            hint=f"set CURSOR_AGENT_BIN to the path of cursor-agent, or {unset}; {fake}",
+        )
+    return found
+
+
 def _is_cursor_agent(path: str) -> bool:
     # Other tools install an `agent` too; the installer's `agent` is a link into a
     # cursor-agent install, so the resolved path names it.
@@ -113,23 +159,25 @@ def find_binary(explicit: str | os.PathLike[str] | None, environ: Mapping[str, s
     ``cursor-agent`` on PATH, then ``~/.local/bin/cursor-agent``, then ``agent`` on
     PATH if it really is cursor-agent.
 
+    A ``CURSOR_AGENT_BIN`` that is set is the only place looked at after ``explicit``.
+
     Raises:
-        AgentNotFoundError: nothing was found; the message lists where it looked.
+        AgentNotFoundError: nothing was found (the message lists where it looked), or
+            ``explicit`` or a set ``CURSOR_AGENT_BIN`` (empty, too) names no program (the
+            message says why, the hint how to fix it).
     """
     path = environ.get("PATH", os.defpath)
-    for source, name in (
-        ("AgentOptions.binary", explicit),
-        ("CURSOR_AGENT_BIN", environ.get("CURSOR_AGENT_BIN")),
-    ):
-        if name:
-            found = _resolve(os.fspath(name), path)
-            if found is None:
-                raise AgentNotFoundError(
-                    f"{source} is {os.fspath(name)!r}, which is not an executable file "
-                    "(or not on PATH)",
-                    hint=INSTALL_HINT,
-                )
-            return found
+    if explicit:
+        found = _resolve(os.fspath(explicit), path)
+        if found is None:
+            raise AgentNotFoundError(
+                f"AgentOptions.binary is {os.fspath(explicit)!r}, {_why_not(os.fspath(explicit))}",
+                hint=INSTALL_HINT,
+            )
+        return found
+    variable = environ.get("CURSOR_AGENT_BIN")
+    if variable is not None:
+        return _from_variable(variable, path)
     found = _which("cursor-agent", path)
     if found:
         return found

@@ -4,6 +4,7 @@ hint, and where the report is (:func:`finish`). docs/cli.md, "agent-sdk batch"."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TextIO
 
 from ..fleet import Progress, TaskFinished, TaskRetrying
@@ -14,10 +15,11 @@ from ._screen import fold
 __all__ = ["finish", "log_line"]
 
 
-def log_line(progress: Progress) -> str | None:
+def log_line(progress: Progress, budgets: Mapping[str, str] | None = None) -> str | None:
     """The line a stderr that is no terminal gets for ``progress``: one per retry and one
     per task as it ends, whole (a failed task's followed by the rest of why, indented,
-    and the hint); ``None`` for the rest."""
+    and the hint); ``None`` for the rest. ``budgets``: where the tasks file wrote a
+    task's budget, by task id (:func:`~agent_sdk.cli.batch.read_tasks`)."""
     if isinstance(progress, TaskRetrying):
         error = type(progress.error).__name__
         return (
@@ -33,13 +35,18 @@ def log_line(progress: Progress) -> str | None:
         parts.append(f"{outcome.attempts} attempts")
     line = f"{'✓' if outcome.ok else '✗'} {outcome.task.id}  {' · '.join(parts)}"
     if not outcome.ok:
-        first, under = failure_lines(outcome.error)
+        first, under = failure_lines(outcome.error, (budgets or {}).get(outcome.task.id))
         return "\n".join([f"{line} — {type(outcome.error).__name__}: {first}", *under])
     return line
 
 
 def finish(
-    state: BatchState, table: BatchTable | None, err: TextIO, html: str | None, width: int | None
+    state: BatchState,
+    table: BatchTable | None,
+    err: TextIO,
+    html: str | None,
+    width: int | None,
+    budgets: Mapping[str, str] | None = None,
 ) -> None:
     """The last frame (or, off a terminal, the totals line), then each failed task with
     why and the hint, and where the report is.
@@ -47,7 +54,7 @@ def finish(
     On a terminal (``width`` cells, ``None`` off one) these lines are folded at spaces,
     never cut: they are written once, after the last frame, and are there to be read
     whole (a cut path or hint is of no use). Off a terminal each failure was said as
-    its task ended (:func:`log_line`).
+    its task ended (:func:`log_line`). ``budgets`` as for :func:`log_line`.
     """
     if table is not None:
         table.draw()
@@ -57,7 +64,7 @@ def finish(
     for record in state.records:
         outcome = record.outcome
         if outcome is not None and not outcome.ok and table is not None:
-            first, under = failure_lines(outcome.error)
+            first, under = failure_lines(outcome.error, (budgets or {}).get(record.id))
             said.append((f"✗ {record.id}: {type(outcome.error).__name__}: {first}", "  "))
             said += [(line, "  ") for line in under]
     if html:

@@ -35,12 +35,13 @@ def reason(error: AgentError) -> str:
     return first[said.end() :] if said and first[said.end() :].strip() else first
 
 
-def failure_lines(error: AgentError) -> tuple[str, list[str]]:
+def failure_lines(error: AgentError, budget: str | None = None) -> tuple[str, list[str]]:
     """What to say of a failed task: the first line of its message, and the lines that go
     under it (at most two more of the message, then ``Hint: ...``), each indented by
     two spaces; all in the command line's terms (``--resume ID``, not
-    ``AgentOptions(resume=...)``)."""
-    message, hint = message_and_hint(error)
+    ``AgentOptions(resume=...)``). ``budget``: where the task's budget was written, if
+    in its tasks file (:func:`~agent_sdk.cli.hints.message_and_hint`)."""
+    message, hint = message_and_hint(error, budget=budget)
     lines = [line.strip() for line in message.strip().splitlines() if line.strip()] or [""]
     under = [f"  {line}" for line in lines[1:_MESSAGE_LINES]]
     if len(lines) > _MESSAGE_LINES:

@@ -17,11 +17,15 @@ import os
 import re
 from collections.abc import Sequence
 
-__all__ = ["FAKE_HELP", "UnknownScenarioError", "fake_scenario"]
+from ..options import AgentOptions
 
+__all__ = ["FAKE_HELP", "UnknownScenarioError", "fake_agent_words", "fake_scenario", "runs_fake"]
+
+# The default named is fake_agent.DEFAULT_SCENARIO (a test reads it there: the help must
+# not drift from the fake again); not imported here, which would load the fake at start.
 FAKE_HELP = (
     "run the bundled fake agent instead of cursor-agent. SCENARIO is a bundled "
-    "scenario's name (hello, the default; tools, crash, unknown_model, ...) or a path to "
+    "scenario's name (demo, the default; hello, tools, crash, unknown_model, ...) or a path to "
     "an .ndjson file. Another word after --fake begins the prompt, but a single "
     "lowercase word followed by more of the prompt is refused as an unknown scenario: "
     "begin such a prompt after '--' (--fake -- fix the bug) or quote it whole"
@@ -91,3 +95,32 @@ def fake_scenario(word: str, prompt: Sequence[str]) -> str | None:
             raise _unknown(word, prompt) from None
         return None
     return word
+
+
+def runs_fake(options: AgentOptions) -> bool:
+    """Whether ``options`` run the bundled fake agent: the binary they name, or the one
+    discovery finds for them (a ``CURSOR_AGENT_BIN`` set to the fake's path), is the
+    fake's script. A copy of it installed elsewhere is not (a test's stand-in for the real
+    CLI)."""
+    import fake_agent
+
+    from .._transport.discovery import binary_for
+    from ..errors import AgentError
+
+    try:
+        binary = binary_for(options)
+        fake = fake_agent.executable()
+    except (AgentError, FileNotFoundError):
+        return False
+    return os.path.realpath(binary) == os.path.realpath(fake)
+
+
+def fake_agent_words(options: AgentOptions) -> str | None:
+    """``the bundled fake agent (scenario hello)`` for options that run the fake (the
+    scenario when their environment names one: ``--fake SCENARIO``, a task's
+    ``FAKE_AGENT_SCENARIO``); ``None`` for any other CLI."""
+    if not runs_fake(options):
+        return None
+    chosen = {**os.environ, **(options.env or {})}.get("FAKE_AGENT_SCENARIO", "")
+    name = os.path.basename(chosen) if chosen else ""
+    return f"the bundled fake agent (scenario {name})" if name else "the bundled fake agent"

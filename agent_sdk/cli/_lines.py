@@ -185,18 +185,25 @@ def summary_head(outcome: str, elapsed: float | None, reported_ms: int | None) -
     return head, ""
 
 
+def token_parts(usage: Usage) -> list[str]:
+    """The summary's token counts, each a figure and its words: ``1,200 in``, ``340 out``,
+    and the cache when it was used."""
+    parts = [f"{usage.input_tokens:,} in", f"{usage.output_tokens:,} out"]
+    if usage.cache_read_tokens or usage.cache_write_tokens:
+        parts.append(f"{usage.cache_read_tokens:,} cache read")
+        parts.append(f"{usage.cache_write_tokens:,} cache write")
+    return parts
+
+
 def tokens(usage: Usage) -> str:
     """The summary's token counts: ``1,200 in · 340 out``, and the cache when it was used."""
-    counted = f"{usage.input_tokens:,} in · {usage.output_tokens:,} out"
-    if usage.cache_read_tokens or usage.cache_write_tokens:
-        counted += f" · {usage.cache_read_tokens:,} cache read"
-        counted += f" · {usage.cache_write_tokens:,} cache write"
-    return counted
+    return " · ".join(token_parts(usage))
 
 
-def tool_counts(calls: list[ToolCall]) -> str:
-    """The summary's tool calls by outcome: ``3: 2 ✓, 1 error`` (successes first; a
-    command that exited non-zero counts apart: ``1 non-zero exit``)."""
+def tool_count_parts(calls: list[ToolCall]) -> list[str]:
+    """The summary's tool calls by outcome, ``3: 2 ✓, 1 error`` in parts: ``3: 2 ✓``,
+    ``1 error`` (successes first; a command that exited non-zero counts apart:
+    ``1 non-zero exit``)."""
     counts = Counter(
         "non-zero exit"
         if call.outcome == "success" and command_failure(call.result)
@@ -205,4 +212,4 @@ def tool_counts(calls: list[ToolCall]) -> str:
     )
     parts = [f"{counts.pop('success')} ✓"] if "success" in counts else []
     parts += [f"{n} {name}" for name, n in sorted(counts.items())]
-    return f"{len(calls)}: {', '.join(parts)}"
+    return [f"{len(calls)}: {parts[0]}", *parts[1:]] if parts else [f"{len(calls)}:"]

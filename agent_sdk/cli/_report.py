@@ -1,5 +1,5 @@
-"""The reports of ``agent-sdk batch``: ``--html REPORT``, one static, self-contained file,
-and ``--json``'s summary (:func:`summary_json`).
+"""The report of ``agent-sdk batch --html REPORT``: one static, self-contained file
+(``--json``'s summary is ``_batch_json.py``).
 
 A pure function (:func:`build_report`) of what the batch collected: the summary, a
 timeline of every run (one bar per attempt, from its start to its end, relative to the
@@ -13,21 +13,18 @@ the page's Content-Security-Policy allows no script and no request at all: a rep
 from __future__ import annotations
 
 import html
-import json
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
-
-import msgspec
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from ..fleet._summary import total_usage
+from ._batch_json import outcome_word
 from ._batch_table import AttemptRecord, CallRecord, TaskRecord, compact, seconds
-from ._batch_versions import distinct, outcome_version
+from ._batch_versions import distinct
 from ._lines import tokens
 from .hints import message_and_hint
 
-__all__ = ["ReportData", "build_report", "summary_json"]
+__all__ = ["ReportData", "build_report"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +38,10 @@ class ReportData:
         records: every task's record, in the file's order.
         stopped: ``"interrupted"`` or ``"terminated"`` when the batch did not run to its
             end, else ``None``.
+        budgets: where the tasks file wrote a task's budget, by task id (the hint of a
+            spent one says to raise it there).
+        fakes: the tasks that ran on the bundled fake agent, by id: the words saying so
+            (``the bundled fake agent (scenario hello)``), on each of their runs.
     """
 
     title: str
@@ -48,6 +49,8 @@ class ReportData:
     wall_time: float
     records: list[TaskRecord]
     stopped: str | None = None
+    budgets: Mapping[str, str] = field(default_factory=dict)
+    fakes: Mapping[str, str] = field(default_factory=dict)
 
 
 def _e(text: object) -> str:
@@ -89,6 +92,8 @@ ul.failures { margin: 8px 0 0; padding-left: 20px; }
 .task h2 .mark { display: inline-block; width: 1.2em; }
 .task[data-outcome=succeeded] h2 .mark { color: var(--ok); }
 .task[data-outcome=failed] h2 .mark, .task[data-outcome=interrupted] h2 .mark { color: var(--bad); }
+.fake { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px;
+  background: #fff8c5; color: #7d4e00; margin-left: 8px; vertical-align: middle; }
 .outcome { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px;
   background: #eaeef2; margin-left: 8px; vertical-align: middle; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 10px;
@@ -114,12 +119,6 @@ tr.call[data-status=blocked] .call-outcome, tr.call[data-status=unfinished] .cal
 """
 
 _MARK = {"succeeded": "✓", "failed": "✗", "interrupted": "■"}
-_WORD = {"queued": "not started", "running": "interrupted", "retrying": "interrupted"}
-
-
-def _outcome(record: TaskRecord) -> str:
-    """``succeeded``, ``failed``, ``interrupted`` or ``not started``."""
-    return _WORD.get(record.state, record.state)
 
 
 def duration_ms(value: int | None) -> str:
@@ -136,7 +135,7 @@ def _versions(attempts: Iterable[AttemptRecord]) -> str:
 
 def _summary(data: ReportData) -> str:
     records = data.records
-    outcomes = Counter(_outcome(record) for record in records)
+    outcomes = Counter(outcome_word(record) for record in records)
     failures = Counter(
         type(r.outcome.error).__name__
         for r in records
@@ -162,6 +161,10 @@ def _summary(data: ReportData) -> str:
         # Every build that ran: a batch can straddle the CLI's self-update (docs/cli.md).
         ("cli", _versions(a for r in records for a in r.attempts)),
     ]
+    faked = sum(1 for r in records if r.id in data.fakes)
+    if faked:
+        some = "" if faked == len(records) else f": {faked} of {len(records)} tasks"
+        items.append(("agent", f"the bundled fake agent{some}"))
     dl = "".join(
         f'<div data-key="{_e(key)}"><dt>{_e(key)}</dt><dd>{_e(value)}</dd></div>'
         for key, value in items
@@ -193,6 +196,7 @@ def _timeline(data: ReportData) -> str:
 
     lanes = []
     for record in data.records:
+        on_fake = ", on the bundled fake agent" if record.id in data.fakes else ""
         bars = []
         previous: AttemptRecord | None = None
         for attempt in record.attempts:
@@ -206,7 +210,7 @@ def _timeline(data: ReportData) -> str:
             said = f" ({attempt.error})" if attempt.error and attempt.error != "interrupted" else ""
             title = (
                 f"{record.id} · attempt {attempt.number}: {attempt.start:.1f}–{end:.1f} s, "
-                f"{outcome}{said}"
+                f"{outcome}{said}{on_fake}"
             )
             bars.append(
                 f'<div class="bar {outcome}" data-attempt="{attempt.number}" '
@@ -269,8 +273,9 @@ def _diff(diff: str) -> str:
     return f'<pre class="diff">{"".join(lines)}</pre>'
 
 
-def _section(record: TaskRecord, now: float) -> str:
-    outcome = _outcome(record)
+def _section(record: TaskRecord, now: float, data: ReportData) -> str:
+    outcome = outcome_word(record)
+    fake = data.fakes.get(record.id)
     task = record.task
     facts = [
         ("attempts", len(record.attempts)),
@@ -278,6 +283,8 @@ def _section(record: TaskRecord, now: float) -> str:
         ("tool calls", record.tool_calls),
         ("tokens", compact(u.input_tokens + u.output_tokens) if (u := record.usage) else "-"),
     ]
+    if fake is not None:  # said on the run itself: no model was asked
+        facts.append(("agent", f"{fake}: a scripted run, no model asked"))
     if record.attempts:
         facts.append(("cli", _versions(record.attempts)))
     if task.repo is not None:
@@ -285,12 +292,14 @@ def _section(record: TaskRecord, now: float) -> str:
     if record.outcome is not None and record.outcome.ok and record.outcome.result.session_id:
         facts.append(("session", record.outcome.result.session_id))
     dl = "".join(f"<div><dt>{_e(k)}</dt><dd>{_e(v)}</dd></div>" for k, v in facts)
+    agent = ' data-agent="fake"' if fake else ""
+    badge = '<span class="fake">fake agent</span>' if fake else ""
     reply = record.reply
     parts = [
         f'<section class="task card" id="task-{record.index + 1}" data-id="{_e(task.id)}" '
-        f'data-outcome="{_e(outcome)}">',
+        f'data-outcome="{_e(outcome)}"{agent}>',
         f'<h2><span class="mark">{_MARK.get(outcome, "·")}</span> <span class="id">'
-        f'{_e(task.id)}</span><span class="outcome">{_e(outcome)}</span></h2>',
+        f'{_e(task.id)}</span><span class="outcome">{_e(outcome)}</span>{badge}</h2>',
         f'<dl class="facts">{dl}</dl>',
         f'<h3>Prompt</h3><pre class="prompt">{_e(record.redaction.text(task.prompt))}</pre>',
         "<h3>Reply</h3>"
@@ -298,7 +307,7 @@ def _section(record: TaskRecord, now: float) -> str:
     ]
     if record.outcome is not None and not record.outcome.ok:
         error = record.outcome.error
-        message, hint = message_and_hint(error)
+        message, hint = message_and_hint(error, budget=data.budgets.get(record.id))
         shown_hint = f'<p class="hint">Hint: {_e(hint)}</p>' if hint else ""
         parts.append(
             f'<div class="error"><h3>Error</h3><p><span class="error-class">'
@@ -326,7 +335,7 @@ def build_report(data: ReportData) -> str:
         if data.stopped
         else ""
     )
-    sections = "".join(_section(record, data.wall_time) for record in data.records)
+    sections = "".join(_section(record, data.wall_time, data) for record in data.records)
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -340,56 +349,3 @@ def build_report(data: ReportData) -> str:
         f'<section class="card" id="timeline"><h2>Timeline</h2>{_timeline(data)}</section>'
         f"{sections}</main></body></html>\n"
     )
-
-
-# --- --json -----------------------------------------------------------------------------
-def _json_record(record: TaskRecord, now: float) -> dict[str, Any]:
-    outcome = record.outcome
-    said: dict[str, Any] = {
-        "id": record.id,
-        "ok": outcome is not None and outcome.ok,
-        "status": _outcome(record),
-        "attempts": len(record.attempts),
-        "elapsed": round(record.elapsed(now) or 0.0, 3),
-        "tool_calls": record.tool_calls,
-        "usage": msgspec.to_builtins(record.usage) if record.usage is not None else None,
-        "cli_version": outcome_version(outcome) if outcome is not None else None,
-        "error": None,
-        "changes": None,
-    }
-    if outcome is not None and not outcome.ok:
-        error = outcome.error
-        message, hint = message_and_hint(error)
-        said["error"] = {"class": type(error).__name__, "message": message}
-        if hint:
-            said["error"]["hint"] = hint
-    if outcome is not None and outcome.changes is not None:
-        changes = outcome.changes
-        said["changes"] = {
-            "added": list(changes.added),
-            "modified": list(changes.modified),
-            "deleted": list(changes.deleted),
-        }
-    return said
-
-
-def summary_json(records: list[TaskRecord], wall_time: float, stopped: str | None) -> str:
-    """The ``--json`` document: counts, failures by class, the CLI versions that ran, then
-    every task in the file's order (``status``: succeeded, failed, interrupted or not
-    started; ``cli_version``: that of its last run, ``null`` when unknown)."""
-    results = [_json_record(record, wall_time) for record in records]
-    failures = Counter(item["error"]["class"] for item in results if item["error"] is not None)
-    summary = {
-        "tasks": len(results),
-        "succeeded": sum(1 for item in results if item["ok"]),
-        "failed": sum(1 for item in results if item["status"] == "failed"),
-        "stopped": stopped,
-        "failures": dict(sorted(failures.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "retries": sum(max(item["attempts"] - 1, 0) for item in results),
-        "wall_time": round(wall_time, 3),
-        "tool_calls": sum(item["tool_calls"] for item in results),
-        "usage": msgspec.to_builtins(total_usage(record.usage for record in records)),
-        "cli_versions": distinct(a.cli_version for r in records for a in r.attempts),
-        "results": results,
-    }
-    return json.dumps(summary, indent=2, ensure_ascii=False) + "\n"

@@ -18,7 +18,7 @@ import textwrap
 import unicodedata
 from typing import TextIO
 
-__all__ = ["ReplyCursor", "cells", "cut", "fold", "terminal_columns"]
+__all__ = ["ReplyCursor", "cells", "cut", "fitted", "fold", "fold_parts", "terminal_columns"]
 
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 _RESET = "\x1b[0m"
@@ -70,9 +70,15 @@ def cut(text: str, width: int) -> str:
     return "".join(kept)  # pragma: no cover - cells() said it does not fit
 
 
-def fold(text: str, width: int, *, indent: str | None = None) -> list[str]:
+def fold(
+    text: str, width: int, *, indent: str | None = None, whole_words: bool = False
+) -> list[str]:
     """Plain ``text`` folded into lines of at most ``width`` cells, at spaces where it can;
-    the lines after the first begin with ``indent``, by default the first's own."""
+    the lines after the first begin with ``indent``, by default the first's own.
+
+    A word wider than a line is cut in two, unless ``whole_words``: then it stays whole on
+    a line of its own, wider than ``width`` (the terminal wraps it, but a path or a
+    command stays one piece to copy)."""
     if cells(text) <= width:
         return [text]
     if indent is None:
@@ -82,10 +88,66 @@ def fold(text: str, width: int, *, indent: str | None = None) -> list[str]:
         width=max(width, len(indent) + 1),
         subsequent_indent=indent,
         break_on_hyphens=False,
+        break_long_words=not whole_words,
         drop_whitespace=True,
     )
+    if whole_words:
+        # A word alone on its line that the indent pushes past the edge goes without it.
+        lines = [line.lstrip(" ") if cells(line) > width else line for line in lines]
+        return _no_orphan(lines, width, indent) or [""]
     # textwrap counts characters; a line of wide characters may still be too wide.
     return [cut(line, width) for line in lines] or [""]
+
+
+def _no_orphan(lines: list[str], width: int, indent: str) -> list[str]:
+    """Folded ``lines`` whose last holds one word take the word before it along, where
+    that fits and leaves a word behind: no word alone at the end of a paragraph."""
+    if len(lines) < 2 or len(lines[-1].split()) != 1:
+        return lines
+    head, _, word = lines[-2].rpartition(" ")
+    last = f"{indent}{word} {lines[-1].strip()}"
+    if not head.strip() or cells(last) > width:
+        return lines
+    return [*lines[:-2], head, last]
+
+
+def fold_parts(head: str, parts: list[str], separator: str, width: int) -> list[str]:
+    """``head`` followed by ``parts`` joined by ``separator``, in lines of at most
+    ``width`` cells broken only between two parts (a line then ends with the separator's
+    mark: `` ·`` for `` · ``), the lines after the first indented as wide as ``head``: a
+    figure keeps its words, and no word is left alone on a line. A part too wide for a
+    line of its own is folded at spaces."""
+    trailing = separator.rstrip()
+    indent = " " * cells(head)
+    if cells(indent) + max(map(cells, parts), default=0) + cells(trailing) > width:
+        indent = "  "  # too narrow to line the parts up under the first
+    lines: list[str] = []
+    line, empty = head, True
+    for number, part in enumerate(parts):
+        candidate = line + part if empty else line + separator + part
+        room = 0 if number == len(parts) - 1 else cells(trailing)  # for a break after it
+        if empty or cells(candidate) + room <= width:
+            line, empty = candidate, False
+        else:
+            lines.append(line + trailing)
+            line = indent + part
+    lines.append(line)
+    return [folded for line in lines for folded in fold(line, width, indent=indent)]
+
+
+def fitted(text: str, stream: TextIO) -> str:
+    """``text`` (lines) folded at spaces to the width of the terminal ``stream`` writes
+    to, its lines' continuations indented by two spaces, no word cut (a word wider than
+    the terminal stays whole); as it is when ``stream`` is no terminal. The line stays a
+    cell short of the edge, where some terminals wrap already."""
+    columns = terminal_columns(stream)
+    if not columns:
+        return text
+    return "\n".join(
+        folded
+        for line in text.split("\n")
+        for folded in fold(line, columns - 1, indent="  ", whole_words=True)
+    )
 
 
 def terminal_columns(stream: TextIO) -> int | None:

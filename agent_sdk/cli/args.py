@@ -22,6 +22,7 @@ from ._agent_flags import AGENT_FLAGS, CLI_DEFAULTS, Flag
 from ._budget_arg import budget_arg
 from ._fake_args import FAKE_HELP, UnknownScenarioError, fake_scenario
 from ._parser import CommandParser
+from ._screen import fitted
 from .hints import in_flag_terms
 from .render import isatty
 
@@ -186,6 +187,12 @@ def run_parser(
         action="store_true",
         help="use cursor-agent when it is installed, else the bundled fake agent (and say so)",
     )
+    show.add_argument(
+        "--fake-path",
+        action="store_true",
+        help="print the path of the bundled fake agent, then exit: "
+        'export CURSOR_AGENT_BIN="$(.venv/bin/agent-sdk --fake-path)" points agent_sdk at it',
+    )
     add_agent_flags(parser, fields)
     return parser
 
@@ -220,6 +227,7 @@ class RunCommand:
         thinking: show the thinking text instead of a one-line indicator.
         fake_if_missing: run the bundled fake agent when cursor-agent is not installed.
         version: print the versions and exit, running nothing.
+        fake_path: print the fake agent's path and exit, running nothing.
     """
 
     prompt: str | None
@@ -229,6 +237,7 @@ class RunCommand:
     thinking: bool = False
     fake_if_missing: bool = False
     version: bool = False
+    fake_path: bool = False
 
 
 def _pairs(
@@ -327,6 +336,7 @@ def parse_run_args(argv: Sequence[str]) -> RunCommand:
         thinking=args.thinking,
         fake_if_missing=args.fake_if_missing and args.fake is None,
         version=args.version,
+        fake_path=args.fake_path,
     )
 
 
@@ -340,6 +350,7 @@ def use_color(mode: str, stream: TextIO, environ: Mapping[str, str]) -> bool:
 
 
 def print_error(err: TextIO, message: str) -> None:
-    """Write ``agent-sdk: error: MESSAGE`` on ``err``, as argparse words its own."""
-    err.write(f"agent-sdk: error: {message}\n")
+    """Write ``agent-sdk: error: MESSAGE`` on ``err``, as argparse words its own (folded
+    at spaces to the width of a terminal: ``_parser.py`` says why)."""
+    err.write(fitted(f"agent-sdk: error: {message}", err) + "\n")
     err.flush()

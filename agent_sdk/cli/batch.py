@@ -15,22 +15,23 @@ import datetime
 import os
 import time
 from pathlib import Path
-from typing import Any, TextIO, get_args
+from typing import TextIO, get_args
 
 import anyio
-import msgspec
 
-from .._protocol.lenient import TOO_DEEP
 from ..errors import AgentConfigError
 from ..fleet import Fleet, Isolation, Progress, RetryPolicy, Task
 from ..options import AgentOptions
 from ._batch_end import finish, log_line
+from ._batch_json import summary_json
 from ._batch_table import BatchState, BatchTable
-from ._budget_arg import budget_arg, budget_of
+from ._budget_arg import budget_arg
+from ._fake_args import fake_agent_words
 from ._parser import CommandParser
-from ._report import ReportData, build_report, summary_json
+from ._report import ReportData, build_report
 from ._screen import fold
 from ._signals import SignalWatch
+from ._tasks_file import TasksError, read_tasks
 from .args import (
     EXIT_FAILED,
     EXIT_OK,
@@ -149,84 +150,12 @@ def batch_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="SCENARIO",
         help="run the bundled fake agent instead of cursor-agent: SCENARIO is a bundled "
-        "scenario's name (hello, the default; cart, tools, crash, ...) or an .ndjson path; "
-        "a task picks its own with options.env.FAKE_AGENT_SCENARIO. A lone word after "
+        "scenario's name (demo, the default; hello, cart, tools, crash, ...) or an .ndjson "
+        "path; a task picks its own with options.env.FAKE_AGENT_SCENARIO. A lone word after "
         "--fake, with no TASKS.jsonl after it, is the tasks file",
     )
     add_agent_flags(parser)
     return parser
-
-
-class _Line(msgspec.Struct, forbid_unknown_fields=True):
-    prompt: str
-    id: str = ""
-    repo: str | None = None
-    base: str = "HEAD"
-    options: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
-# Options a tasks file cannot hold: functions of the program (docs/extend.md).
-_PYTHON_ONLY = frozenset({"tools", "hooks"})
-
-
-class TasksError(ValueError):
-    """A tasks file that cannot be run; ``str()`` names the line."""
-
-
-def read_tasks(
-    text: str, defaults: dict[str, Any], *, worktrees: bool = False, name: str = "TASKS"
-) -> list[Task]:
-    """The tasks of a TASKS.jsonl text, their options ``defaults`` overlaid with theirs.
-
-    Raises:
-        TasksError: a line is not a task (the message names it and says why).
-    """
-    tasks: list[Task] = []
-    seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        where = f"{name} line {number}"
-        try:
-            line = msgspec.json.decode(raw, type=_Line)
-        except msgspec.ValidationError as exc:
-            raise TasksError(f"{where}: {exc}") from None
-        except msgspec.DecodeError as exc:
-            raise TasksError(f"{where}: not a JSON object ({exc})") from None
-        except RecursionError:  # msgspec's own limit, whatever Python's is
-            raise TasksError(f"{where}: {TOO_DEEP}: write its values less deeply nested") from None
-        if not line.prompt.strip():
-            raise TasksError(f"{where}: the prompt is empty")
-        given = {**defaults, **line.options}
-        if "env" in defaults and isinstance(line.options.get("env"), dict):
-            given["env"] = {**defaults["env"], **line.options["env"]}
-        if python := sorted(_PYTHON_ONLY.intersection(line.options)):
-            raise TasksError(
-                f"{where}: options: {python[0]} are Python functions, which a tasks file "
-                "cannot give: run these tasks from Python (agent_sdk.Fleet, docs/extend.md)"
-            )
-        if "budget" in line.options and line.options["budget"] is not None:
-            try:
-                given["budget"] = budget_of(line.options["budget"])
-            except ValueError as exc:
-                raise TasksError(f"{where}: options: budget: {exc}") from None
-        try:
-            options = AgentOptions(**given)
-        except (ValueError, TypeError) as exc:  # AgentConfigError is both
-            raise TasksError(f"{where}: options: {str(exc).splitlines()[0]}") from None
-        task_id = line.id or f"task-{number}"
-        if task_id in seen:
-            raise TasksError(f"{where}: the id {task_id!r} is already line {seen[task_id]}'s")
-        seen[task_id] = number
-        if worktrees and line.repo is None:
-            raise TasksError(f'{where}: --isolate worktree needs a "repo"')
-        repo = os.path.expanduser(line.repo) if line.repo is not None else None
-        tasks.append(
-            Task(prompt=line.prompt, id=task_id, options=options, repo=repo, base=line.base)
-        )
-    if not tasks:
-        raise TasksError(f"{name} holds no task")
-    return tasks
 
 
 def _terminal_size(stream: TextIO) -> tuple[int, int]:
@@ -259,7 +188,8 @@ async def _run(fleet: Fleet, table: BatchTable | None, signals: SignalWatch) -> 
 
 
 def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Task], str]:
-    """The arguments and the tasks, checked; ``SystemExit(2)`` on a usage error."""
+    """The arguments and the tasks, checked (``args.budgets``: see :func:`read_tasks`);
+    ``SystemExit(2)`` on a usage error."""
     parser = batch_parser()
     args = parser.parse_args(argv)
     if args.tasks is None and args.fake:
@@ -288,9 +218,14 @@ def _parse(argv: list[str], stdin: TextIO) -> tuple[argparse.Namespace, list[Tas
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         parser.error(f"cannot read {name}: {reason}")
     try:
-        tasks = read_tasks(text, defaults, worktrees="worktree" in isolation, name=name)
+        args.budgets = {}
+        worktrees = "worktree" in isolation
+        tasks = read_tasks(text, defaults, worktrees=worktrees, name=name, budgets=args.budgets)
     except TasksError as exc:
         parser.error(str(exc))
+    # Said on each of their runs in the report and the summary (docs/cli.md).
+    fakes = ((task.id, fake_agent_words(task.options or AgentOptions())) for task in tasks)
+    args.fakes = {task_id: words for task_id, words in fakes if words is not None}
     return args, tasks, Path(name).name
 
 
@@ -307,7 +242,7 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
 
     def follow(progress: Progress) -> None:
         state.update(progress)
-        line = None if live else log_line(progress)
+        line = None if live else log_line(progress, args.budgets)
         if line is not None:
             err.write(line + "\n")
             err.flush()
@@ -357,16 +292,20 @@ def _batch(
             wall_time=state.ended or 0.0,
             records=state.records,
             stopped=stopped,
+            budgets=args.budgets,
+            fakes=args.fakes,
         )
         try:
             Path(args.html).write_text(build_report(data), encoding="utf-8")
         except OSError as exc:
             problem = f"cannot write the report {args.html!r}: {exc.strerror or exc}"
     if args.json:
-        out.write(summary_json(state.records, state.ended or 0.0, stopped))
+        out.write(
+            summary_json(state.records, state.ended or 0.0, stopped, args.budgets, args.fakes)
+        )
         out.flush()
     width = _terminal_size(err)[0] - 1 if table is not None else None
-    finish(state, table, err, args.html if problem is None else None, width)
+    finish(state, table, err, args.html if problem is None else None, width, args.budgets)
     said = [problem] if problem else []
     if stopped is not None:
         said.append(f"{stopped}; the runs were cancelled and their CLIs ended")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from ..errors import AgentConfigError, AgentError, AgentUsageError
+from ..errors import AgentBudgetError, AgentConfigError, AgentError, AgentUsageError
 from ..options import AgentOptions
 from ._agent_flags import AGENT_FLAGS, CLI_DEFAULTS
 
@@ -189,14 +189,30 @@ def in_flag_terms(text: str, session_id: str | None = None, *, quotes: bool = Fa
     return _UNDERSCORED.sub(_underscored, text)
 
 
-def message_and_hint(error: AgentError, session_id: str | None = None) -> tuple[str, str | None]:
+def message_and_hint(
+    error: AgentError, session_id: str | None = None, *, budget: str | None = None
+) -> tuple[str, str | None]:
     """An error's message and hint in flag terms: its hint wholly, its message but for
     what it quotes of cursor-agent (the message of an error agent_sdk found itself quotes
-    nothing)."""
+    nothing).
+
+    Args:
+        error: the error.
+        session_id: the run's session id, for a hint that says to resume the chat.
+        budget: where the run's budget was written when no flag gave it (a tasks file's
+            ``options.budget of task 'x' (tasks.jsonl line 3)``): the place a run's
+            spent budget is to be raised in, instead of ``--budget JSON``.
+    """
     session_id = session_id or error.session_id
     quotes = not isinstance(error, (AgentConfigError, AgentUsageError))
     message = in_flag_terms(error.message, session_id, quotes=quotes)
-    return message, in_flag_terms(error.hint, session_id) if error.hint else None
+    if not error.hint:
+        return message, None
+    hint = in_flag_terms(error.hint, session_id)
+    if budget is not None and isinstance(error, AgentBudgetError) and error.scope == "run":
+        # "raise it in AgentOptions(budget=...)" (_spending.py), which reads --budget JSON.
+        hint = hint.replace(f"raise it in {_flag('budget', '...', None)}", f"raise it in {budget}")
+    return message, hint
 
 
 def error_in_flag_terms(error: AgentError, session_id: str | None = None) -> str:

@@ -35,6 +35,7 @@ from ..errors import (
 )
 from ..events import Event, to_json
 from ..options import AgentOptions
+from ._fake_args import runs_fake
 from ._screen import ReplyCursor, fold, terminal_columns
 from ._signals import SignalWatch
 from .args import (
@@ -163,15 +164,6 @@ FAKE_NOTE = (
 )
 
 
-def _is_fake(options: AgentOptions) -> bool:
-    """Whether ``options`` run the bundled fake agent (``--fake``, ``--fake-if-missing``)."""
-    if options.binary is None:
-        return False
-    import fake_agent
-
-    return os.fspath(options.binary) == fake_agent.executable()
-
-
 def _outcome(exc: AgentError | None) -> str:
     if exc is None:
         return "success"
@@ -263,6 +255,21 @@ def _print_versions(options: AgentOptions, out: TextIO) -> int:
 _VERSION_TIMEOUT = 15.0  # seconds `cursor-agent --version` may take before we give up
 
 
+def _print_fake_path(out: TextIO, err: TextIO) -> int:
+    """``agent-sdk --fake-path``: the fake agent's path alone on stdout, for
+    ``export CURSOR_AGENT_BIN="$(agent-sdk --fake-path)"``: this command's own Python
+    answers, never another ``python`` on PATH."""
+    import fake_agent
+
+    try:
+        path = fake_agent.executable()
+    except FileNotFoundError as exc:
+        print_error(err, str(exc))
+        return EXIT_FAILED
+    out.write(path + "\n")
+    return EXIT_OK
+
+
 def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
     """``agent-sdk [run] ARGV``: run the agent on the prompt; the exit status.
 
@@ -274,6 +281,8 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     if command.version:
         return _print_versions(command.options, out)
+    if command.fake_path:
+        return _print_fake_path(out, err)
     prompt = command.prompt
     if prompt is None:
         if isatty(stdin) and argv[-1:] != ["-"]:
@@ -343,7 +352,7 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
                 reply.release()
             if error is None or renderer.events:
                 renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
-                if _is_fake(ran):
+                if runs_fake(ran):  # --fake, --fake-if-missing, CURSOR_AGENT_BIN
                     columns = terminal_columns(err)
                     lines = fold(FAKE_NOTE, columns - 1) if columns else [FAKE_NOTE]
                     err.write("".join(line + "\n" for line in lines))

@@ -45,17 +45,52 @@ from ._lines import (
     painted,
     started_line,
     summary_head,
-    tokens,
-    tool_counts,
+    token_parts,
+    tool_count_parts,
     tool_label,
 )
-from ._screen import ReplyCursor, cut, fold
+from ._screen import ReplyCursor, cut, fold, fold_parts
 from ._status import StatusLine
 
 __all__ = ["Renderer", "tool_label"]
 
 # The status line is drawn only after this much silence, so fast output never flickers.
 STATUS_AFTER = 0.1
+
+
+def summary_lines(
+    head: str,
+    aside: str,
+    result: ResultEvent | None,
+    calls: list[ToolCall],
+    session_id: str | None,
+    width: int | None,
+) -> tuple[list[str], list[str]]:
+    """The summary's lines, folded to ``width`` cells (``None``, no terminal: whole), never
+    cut (it holds the session id a user needs): its head (``head``, then ``aside`` on a
+    line of its own rather than cut in two), and the rest: the token and tool counts,
+    broken between two counts, never inside one (no word alone on a line), the session."""
+
+    def folded(line: str) -> list[str]:
+        return fold(line, width) if width else [line]
+
+    def counts(first: str, parts: list[str], separator: str) -> list[str]:
+        return (
+            fold_parts(first, parts, separator, width) if width else [first + separator.join(parts)]
+        )
+
+    heads = folded(f"{head} {aside}" if aside else head)
+    if len(heads) > 1:
+        heads = [*folded(head), *folded(f"  {aside}")]
+    rest: list[str] = []
+    usage = result.usage if result else None
+    if usage is not None:
+        rest += counts("  tokens   ", token_parts(usage), " · ")
+    if calls:
+        rest += counts("  tools    ", tool_count_parts(calls), ", ")
+    if session_id:
+        rest += folded(f"  session  {session_id}")
+    return heads, rest
 
 
 def isatty(stream: TextIO) -> bool:
@@ -80,6 +115,10 @@ class Renderer:
             terminal: lines are written whole.
         cursor: the terminal ``out`` writes to, when it is the same as ``err``'s: the
             spinner is then drawn after an unfinished line of the reply, where it fits.
+        one_line_per_call: a tool call gets one line, when it ends (a call that never
+            ended gets its start line at :meth:`finish`), as with ``live_status``, whose
+            status line shows a running call: a replay's choice, which has no time to
+            wait through. Otherwise (a log) its start has a line of its own too.
 
     Example::
 
@@ -99,6 +138,7 @@ class Renderer:
         live_status: bool = False,
         columns: int | None = None,
         cursor: ReplyCursor | None = None,
+        one_line_per_call: bool = False,
     ) -> None:
         self.out = out
         self.err = err
@@ -106,6 +146,7 @@ class Renderer:
         self.show_thinking = thinking
         self.live_status = live_status
         self.columns = columns
+        self._starts_shown = not (live_status or one_line_per_call)
         self._cursor = cursor
         self._status = StatusLine(err, color=color, cursor=cursor)
         self.tracker = ToolCallTracker()
@@ -141,7 +182,7 @@ class Renderer:
             self._end_thinking(event.timestamp_ms)
         elif isinstance(event, ToolCallStarted):
             call = self.tracker.add(event)
-            if not self.live_status:  # else the status line shows it while it runs
+            if self._starts_shown:  # else the status line shows it, or its end will
                 self._started(call)
         elif isinstance(event, ToolCallCompleted):
             self._completed(self.tracker.add(event))
@@ -225,20 +266,11 @@ class Renderer:
         """
         self._close_line()
         result = self.result_event
-        ok = outcome == "success"
         head, aside = summary_head(outcome, elapsed, result.duration_ms if result else None)
-        # The aside goes to a line of its own rather than be cut in two.
-        heads = self._fold(f"{head} {aside}" if aside else head)
-        if len(heads) > 1:
-            heads = [*self._fold(head), *self._fold(f"  {aside}")]
-        lines = [self._paint(line, GREEN if ok else RED, BOLD) for line in heads]
-        usage = result.usage if result else None
-        if usage is not None:
-            lines += self._fold(f"  tokens   {tokens(usage)}")
-        if self.tracker.calls:
-            lines += self._fold(f"  tools    {tool_counts(self.tracker.calls)}")
-        if self.session_id:
-            lines += self._fold(f"  session  {self.session_id}")
+        width = self.columns - 1 if self.columns else None
+        heads, rest = summary_lines(head, aside, result, self.tracker.calls, self.session_id, width)
+        colour = GREEN if outcome == "success" else RED
+        lines = [*(self._paint(line, colour, BOLD) for line in heads), *rest]
         self.err.write("\n".join(lines) + "\n")
         self._flush()
 
@@ -270,10 +302,11 @@ class Renderer:
         self._status.redraw(columns)
 
     def finish(self) -> None:
-        """End an unfinished line and remove the status line (before exiting); with a
-        status line, show the tool calls that never finished (it showed them)."""
+        """End an unfinished line and remove the status line (before exiting); when a
+        call's start had no line of its own (a status line showed it, or one line per
+        call), show the tool calls that never finished."""
         self._close_line()
-        if self.live_status:
+        if not self._starts_shown:
             for call in self.tracker.calls:
                 if not call.is_finished:
                     self._started(call)
@@ -302,10 +335,6 @@ class Renderer:
     def _fit(self, line: str) -> str:
         """``line`` cut to the terminal's width, less its last cell (see _draw_status)."""
         return cut(line, self.columns - 1) if self.columns else line
-
-    def _fold(self, line: str) -> list[str]:
-        """Plain ``line`` folded to the terminal's width: the summary loses nothing."""
-        return fold(line, self.columns - 1) if self.columns else [line]
 
     def _flush(self) -> None:
         self._last_output = time.monotonic()

@@ -108,6 +108,7 @@ def replay_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int
             color=use_color(args.color, err, os.environ),
             thinking=args.thinking,
             columns=terminal_columns(err),  # on a terminal, each line fits its width
+            one_line_per_call=True,  # as the live view draws a call (docs/cli.md)
         )
     with contextlib.ExitStack() as stack:
         if args.file == "-":

@@ -16,8 +16,10 @@ from typing import Any, Literal, TypeAlias
 
 import msgspec
 
+from .._tool_words import OWN_SERVER, mcp_label
 from ._hook_payloads import ShellCommand, ToolUse
 from ._hooks import Allow, Decision, Deny, Hooks, call_back, check_timeout
+from ._mcp_answers import OWN_TOOLS
 
 __all__ = ["Approval", "ApprovalCallback", "approval_hooks", "approval_permission"]
 
@@ -31,8 +33,11 @@ class Approval(msgspec.Struct, frozen=True, kw_only=True):
         kind: ``"shell"`` (a command), ``"edit"`` (a file written), ``"delete"``,
             ``"mcp"`` (an MCP tool, yours included), ``"fetch"`` (a web fetch, live
             agent only) or ``"other"``.
-        label: one line in a person's words: ``run: git push``, ``write src/app.py``,
-            ``call the tool lookup_issue``.
+        label: one line in a person's words: ``run: git push``, ``write src/app.py``;
+            an MCP call's as its events say it (``ToolCall.label``): ``tool lookup_issue``
+            for one of the run's own tools, ``mcp github create_issue`` for another
+            server's (``mcp create_issue`` in print mode, whose ``preToolUse`` names no
+            server).
         command: the shell command, for ``"shell"``.
         path: the file, for ``"edit"`` and ``"delete"`` (print mode; the live agent
             does not gate edits).
@@ -85,7 +90,13 @@ def _tool_request(call: ToolUse) -> Approval | None:
         return Approval(kind="delete", label=f"delete {path}", path=path, arguments=args, raw=call)
     if name.startswith("MCP:"):
         tool = name[4:]
-        return Approval(kind="mcp", label=f"call the tool {tool}", arguments=args, raw=call)
+        # preToolUse names no server: a tool of the run's own is known by its name (the
+        # host's); beforeMCPExecution says the server (docs/protocol.md §6.3).
+        server = call.raw.get("mcp_server_name")
+        if not isinstance(server, str) or not server:
+            server = OWN_SERVER if tool in OWN_TOOLS.get() else None
+        label = mcp_label(server, tool)
+        return Approval(kind="mcp", label=label, arguments=args, raw=call)
     return Approval(kind="other", label=f"use {name}", arguments=args, raw=call)
 
 
@@ -137,9 +148,10 @@ def _live_request(params: Any) -> Approval:
         return Approval(kind="fetch", label=f"fetch {title}", arguments=raw_input)
     if call.kind in ("edit", "delete"):
         return Approval(kind=call.kind, label=f"{call.kind} {title}", arguments=raw_input)
-    if ": " in title and "-" in title.partition(": ")[0]:
-        tool = title.partition(": ")[2]
-        return Approval(kind="mcp", label=f"call the tool {tool}", arguments=raw_input)
+    named, _, tool = title.partition(": ")
+    if tool and named.endswith(f"-{tool}") and len(named) > len(tool) + 1:
+        server = named[: -len(tool) - 1]  # `<server>-<tool>: <tool>`; a server may hold "-"
+        return Approval(kind="mcp", label=mcp_label(server, tool), arguments=raw_input)
     return Approval(kind="other", label=title or "use a tool", arguments=raw_input)
 
 

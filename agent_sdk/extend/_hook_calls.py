@@ -8,7 +8,8 @@ from __future__ import annotations
 import anyio
 import anyio.abc
 
-from ._hooks import HookReply, Hooks, McpAnswers, answer, blocked
+from ._hooks import HookReply, Hooks, answer, blocked
+from ._mcp_answers import McpAnswers
 
 __all__ = ["HOOK_PAYLOAD_MAX", "hook_call", "reply_bytes"]
 

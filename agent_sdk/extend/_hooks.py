@@ -40,6 +40,7 @@ from ._hook_payloads import (
     ToolUse,
     ToolUsed,
 )
+from ._mcp_answers import OWN_TOOLS, McpAnswers
 
 __all__ = [
     "Allow",
@@ -211,37 +212,6 @@ def _deny(reason: str) -> HookReply:
     return _reply({"permission": "deny", "user_message": reason})
 
 
-class McpAnswers:
-    """The answers a run's ``before_tool`` gave to ``preToolUse`` of ``MCP:<tool>`` calls,
-    until the same call's ``beforeMCPExecution`` takes them: one call, one question."""
-
-    __slots__ = ("_kept",)
-
-    def __init__(self) -> None:
-        self._kept: dict[tuple[str, bytes], list[HookReply]] = {}
-
-    @staticmethod
-    def key(payload: Any) -> tuple[str, bytes] | None:
-        if not isinstance(payload, ToolUse) or not payload.tool_name.startswith("MCP:"):
-            return None
-        try:
-            return payload.tool_name, msgspec.json.encode(payload.tool_input, order="sorted")
-        except (TypeError, ValueError):
-            return None
-
-    def keep(self, key: tuple[str, bytes], reply: HookReply) -> None:
-        kept = self._kept.setdefault(key, [])
-        if len(kept) < _MCP_KEPT:
-            kept.append(reply)
-
-    def take(self, key: tuple[str, bytes]) -> HookReply | None:
-        kept = self._kept.get(key)
-        return kept.pop(0) if kept else None
-
-
-_MCP_KEPT = 64  # answers kept per tool and input (calls the CLI never completed)
-
-
 def _mcp_payload(raw: dict[str, Any]) -> dict[str, Any]:
     """``beforeMCPExecution`` as ``preToolUse`` tells an MCP call: ``MCP:<tool>``, the
     input decoded from its JSON string (§6.3), so that one ``before_tool`` rule fits both."""
@@ -290,7 +260,12 @@ async def answer(
         assert mcp is not None
         if (given := mcp.take(key)) is not None:
             return given  # asked at this call's preToolUse already
-    reply = await _gate(hooks, event.field, callback, payload, errors)
+    own = OWN_TOOLS.set(mcp.own) if mcp is not None else None
+    try:
+        reply = await _gate(hooks, event.field, callback, payload, errors)
+    finally:
+        if own is not None:
+            OWN_TOOLS.reset(own)
     if key is not None and name == "preToolUse":
         assert mcp is not None
         mcp.keep(key, reply)

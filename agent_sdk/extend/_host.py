@@ -45,12 +45,14 @@ import anyio.abc
 import msgspec
 
 from .._owner import PREFIXES, mark, sweep
+from .._tool_words import OWN_SERVER
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from ..errors import AgentStartError
 from ._first_line import Prefixed, split_token
 from ._hook_calls import hook_call
-from ._hooks import Hooks, McpAnswers
+from ._hooks import Hooks
 from ._mcp import Admit, McpServer, unchanged
+from ._mcp_answers import McpAnswers
 from ._mcp_messages import CallResult
 from ._peers import Peer, PeerCheck, admits, cli_relay, peer_of
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, SOCKET_ENV, TOKEN_ENV
@@ -73,7 +75,7 @@ __all__ = [
     "split_token",
 ]
 
-SERVER_NAME = "agent_sdk"
+SERVER_NAME = OWN_SERVER
 """The MCP server's name for the CLI: ``Mcp(agent_sdk:*)`` allows its tools (§8.4), and
 the ACP permission title of one of them is ``agent_sdk-<tool>: <tool>`` (docs/acp.md
 §3.11)."""
@@ -143,7 +145,7 @@ class ToolHost:
         self._admit = admit
         McpServer(self._tools)  # checks them now, not at the first connection
         self.hooks = hooks
-        self._mcp = McpAnswers()  # one question per MCP call (_hooks.py)
+        self._mcp = McpAnswers(self.names)  # one question per MCP call (_hooks.py)
         self.hook_errors: list[BaseException] = []
         """What the hooks' callbacks raised (or answered wrongly), in order: for the
         program, never sent to the agent."""

@@ -234,7 +234,8 @@ function start(prompt) {
         ? ` · ${d.usage.inputTokens} in / ${d.usage.outputTokens} out tokens` : "";
       const calls = d.tool_calls === 1 ? "1 tool call" : d.tool_calls + " tool calls";
       const took = d.duration_ms == null ? "" : " in " + seconds(d.duration_ms);
-      finish("done", `Done${took} · ${calls}${usage}.`);
+      const agent = d.fake_agent ? " on the bundled fake agent" : ""; // the run's, not only the header's
+      finish("done", `Done${took}${agent} · ${calls}${usage}.`);
     },
     stopped: (d) => finish("stopped", d.message || STOPPED),
     error: (d) => { // our `event: error`: the run failed

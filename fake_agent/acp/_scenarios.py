@@ -119,6 +119,9 @@ def _check_subagent(step: Step) -> str | None:
         return "'background' must be a boolean"
     if not isinstance(step.get("state", ""), str):
         return "'state' must be a string"
+    pinned = step.get("durationMs", 0)
+    if isinstance(pinned, bool) or not isinstance(pinned, (int, float, str)):
+        return "'durationMs' must be a number or a string"
     return _steps(step.get("steps", []), "steps") or _steps(step.get("after", []), "after")
 
 

@@ -15,6 +15,7 @@ completed Task call is followed by ``cursor/task``, a request with an id, not aw
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ class Children:
 
 def play(turn: Turn, step: Step) -> None:
     """Play one ``subagent`` directive in ``turn``."""
+    began = time.monotonic()  # its durationMs: the time it took, unless the step pins one
     children = turn.children
     children.count += 1
     child = str(step.get("id") or uuid.uuid4())
@@ -81,7 +83,9 @@ def play(turn: Turn, step: Step) -> None:
         else:
             _run_child(turn, step, child)
             turn.check()
-    duration = 130 if background else 4200
+    # Foreground: the child's whole run; background: until the call returned, as the
+    # real call completes then (docs/acp.md §3.10).
+    duration = step.get("durationMs", int((time.monotonic() - began) * 1000))
     output = {"durationMs": duration, "isBackground": background}
     turn.update(
         {

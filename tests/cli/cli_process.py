@@ -19,8 +19,9 @@ ESC = "\x1b["
 
 
 def cli_env(**extra: str) -> dict[str, str]:
-    """This environment without what would change the CLI's behaviour, ``extra`` on top."""
-    drop = ("NO_COLOR", "FAKE_AGENT_SCENARIO", "CURSOR_AGENT_BIN")
+    """This environment without what would change the CLI's behaviour, ``extra`` on top
+    (``COLUMNS`` and ``LINES`` too: argparse would take them over a terminal's size)."""
+    drop = ("NO_COLOR", "FAKE_AGENT_SCENARIO", "CURSOR_AGENT_BIN", "COLUMNS", "LINES")
     env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(extra)
     return env

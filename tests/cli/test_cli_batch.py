@@ -21,6 +21,7 @@ from proctable import processes_with_env
 
 import fake_agent
 from agent_sdk.cli.batch import TasksError, read_tasks
+from agent_sdk.cli.live import FAKE_NOTE
 
 
 def write_tasks(path: Path, *lines: dict[str, Any] | str) -> Path:
@@ -180,6 +181,7 @@ def test_a_batch_runs_every_task_and_its_json_summary_says_how_each_ended(
     bad: dict[str, Any] = {"ok": False, "status": "failed", "attempts": 1, "usage": None}
     # The fake run from its package lies in no install: its version is unknown.
     ok["cli_version"] = bad["cli_version"] = None
+    ok["fake_agent"] = bad["fake_agent"] = True  # --fake
     assert summary["results"] == [
         {"id": "hello", **ok, "tool_calls": 0, "usage": hello_usage, "changes": None},
         {"id": "cart", **ok, "tool_calls": 1, "usage": cart["usage"], "changes": None},
@@ -238,6 +240,49 @@ def test_the_summary_and_the_report_name_every_cli_build_that_ran(tmp_path: Path
     page = html.read_text()
     assert "<dt>cli</dt><dd>2026.10.01-e373342, 2026.10.01-14929f9</dd>" in page
     assert page.count("<dt>cli</dt><dd>2026.10.01-14929f9</dd>") == 1
+
+
+def _sections(page: str) -> dict[str, str]:
+    """Each task's section of a report, by task id."""
+    found = {}
+    for part in page.split('<section class="task card"')[1:]:
+        task_id = part.split('data-id="', 1)[1].split('"', 1)[0]
+        found[task_id] = part.split("</section>", 1)[0]
+    return found
+
+
+def test_each_run_on_the_fake_agent_says_so_in_the_report_and_the_summary(
+    tmp_path: Path,
+) -> None:
+    # Issue 35: nothing in a report said its runs were the fake's. A copy of the fake
+    # installed as the real CLI is (install_fake) stands for a real cursor-agent here.
+    real = install_fake(tmp_path / "home", "2026.10.01-e373342", fake_agent.executable())
+    tasks = write_tasks(
+        tmp_path / "t.jsonl",
+        {"prompt": "p", "id": "faked", "options": scenario("hello")},
+        {"prompt": "p", "id": "real", "options": {"binary": str(real), **scenario("hello")}},
+    )
+    html = tmp_path / "r.html"
+    done = cli("batch", "--fake", str(tasks), "--json", "--html", str(html))
+    assert done.returncode == 0, done.stderr
+    said = {r["id"]: r["fake_agent"] for r in json.loads(done.stdout)["results"]}
+    assert said == {"faked": True, "real": False}
+    page = html.read_text()
+    sections = _sections(page)
+    assert 'data-agent="fake"' in sections["faked"]
+    assert "<dt>agent</dt><dd>the bundled fake agent (scenario hello)" in sections["faked"]
+    assert "fake agent" not in sections["real"]
+    summary = page.split('id="summary"', 1)[1].split("</section>", 1)[0]
+    assert "<dt>agent</dt><dd>the bundled fake agent: 1 of 2 tasks</dd>" in summary
+    faked_bar = page.split('data-task="faked"', 1)[1].split("</div></div>", 1)[0]
+    assert "on the bundled fake agent" in faked_bar  # the bar's title, in the timeline
+
+
+def test_a_run_through_cursor_agent_bin_on_the_fake_says_it_was_the_fake() -> None:
+    path = cli("--fake-path").stdout.strip()
+    done = cli("add a test", CURSOR_AGENT_BIN=path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith(FAKE_NOTE + "\n")
 
 
 def test_off_a_terminal_a_failed_tasks_line_is_followed_by_the_rest_and_the_hint(

@@ -5,6 +5,7 @@ error says how to raise it with the flags."""
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -133,3 +134,33 @@ def test_a_batch_over_its_fleet_budget_fails_the_task_that_went_over(tmp_path: P
     assert done.returncode == 1
     assert "the fleet's budget is spent: the agent started tool call 4, over the 3" in done.stderr
     assert "raise it in --fleet-budget JSON" in done.stderr
+
+
+def test_a_tasks_file_budget_that_runs_out_says_to_raise_it_in_the_tasks_file(
+    tmp_path: Path,
+) -> None:
+    # Issue 35: a budget written in the file's options.budget was to be raised "in
+    # --budget JSON", a flag the command line never had. Each error names where its
+    # budget was set: the task's line, or the flag.
+    tasks = tmp_path / "tasks.jsonl"
+    own = {"prompt": "a", "id": "own", "options": {"budget": {"tool_calls": 1}}}
+    tasks.write_text(json.dumps(own) + '\n{"prompt": "b", "id": "flag"}\n')
+    report = tmp_path / "report.html"
+    budget = '{"tool_calls": 1}'
+    done = cli(
+        "batch", "--fake", "tools", "--budget", budget, "--json", "--html", str(report), str(tasks)
+    )
+    assert done.returncode == 1
+    in_file = f"raise it in options.budget of task 'own' ({tasks} line 1), e.g. "
+    in_file += '{"tool_calls": 2}'
+    by_flag = 'raise it in --budget JSON, e.g. {"tool_calls": 2}'
+    # Off a terminal, each task's line as it ends, then why and the hint under it.
+    blocks = ("\n" + done.stderr).split("\n✗ ")
+    assert [b for b in blocks if b.startswith("own ") and in_file in b]
+    assert done.stderr.count(in_file) == 1
+    assert done.stderr.count(by_flag) == 1
+    hints = {r["id"]: r["error"]["hint"] for r in json.loads(done.stdout)["results"]}
+    assert hints["own"].startswith(in_file)
+    assert hints["flag"].startswith(by_flag)
+    page = report.read_text(encoding="utf-8")
+    assert html.escape(in_file, quote=True) in page

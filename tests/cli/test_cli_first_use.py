@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from cli_process import cli
 
 import agent_sdk
@@ -39,6 +40,16 @@ def test_a_prompt_after_dashes_that_begins_with_batch_is_a_prompt() -> None:
     done = cli("--fake", "--json", "--", "batch", "the writes")
     assert done.returncode == 0, done.stderr
     assert '"type":"result"' in done.stdout  # a run, not a batch
+
+
+@pytest.mark.parametrize("command", [[], ["batch"]])
+def test_help_names_the_scenario_the_fake_plays_by_default(command: list[str]) -> None:
+    # Read from the fake itself, not written here: the help cannot drift from it again.
+    default = fake_agent.DEFAULT_SCENARIO
+    text = _words(cli(*command, "--help").stdout)
+    assert f"({default}, the default;" in text
+    others = [name for name in fake_agent.scenario_names() if name != default]
+    assert not [name for name in others if f"{name}, the default" in text]
 
 
 # --- usage errors -----------------------------------------------------------------------
@@ -109,6 +120,33 @@ def test_version_without_the_cli_nests_no_parenthesis(tmp_path: Path) -> None:
     nested = re.compile(r"\([^()]*\(")
     assert not [line for line in done.stdout.splitlines() if nested.search(line)], done.stdout
     assert "cursor-agent was not found (looked at CURSOR_AGENT_BIN" in done.stdout
+
+
+# --- --fake-path and CURSOR_AGENT_BIN (issue 35) ----------------------------------------
+def test_fake_path_prints_the_fakes_executable_and_nothing_else() -> None:
+    done = cli("--fake-path")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == fake_agent.executable() + "\n"
+
+
+def test_what_fake_path_prints_is_what_cursor_agent_bin_wants() -> None:
+    path = cli("--fake-path").stdout.strip()
+    done = cli("--json", "add a test", CURSOR_AGENT_BIN=path)
+    assert done.returncode == 0, done.stderr
+    assert '"type":"result"' in done.stdout
+
+
+def test_help_lists_fake_path() -> None:
+    assert "--fake-path" in cli("--help").stdout
+
+
+def test_an_empty_cursor_agent_bin_says_so_and_how_to_set_it() -> None:
+    done = cli("add a test", CURSOR_AGENT_BIN="")
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert lines[0] == "agent-sdk: error: CURSOR_AGENT_BIN is set but empty"
+    assert lines[1].startswith("Hint: unset it (`unset CURSOR_AGENT_BIN`)")
+    assert "--fake-path" in lines[1]
 
 
 # --- errors -----------------------------------------------------------------------------

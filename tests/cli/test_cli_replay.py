@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from cli_process import ESC, RECORDED, SESSION, cli, cli_env
 from hostile.corpus import BOM, HUGE_DIGITS, deep_array
+from terminal import PtyRun
 
 from agent_sdk.cli.live import FAKE_NOTE, JsonSink, reader_gone
 from agent_sdk.cli.render import Renderer
@@ -80,6 +81,35 @@ def test_replay_main_reads_a_text_stdin_without_a_buffer() -> None:
     assert "✓ success" in err.getvalue()
 
 
+READ_DONE = (
+    '{"type":"tool_call","subtype":"completed","call_id":"c1","session_id":"s",'
+    '"tool_call":{"readToolCall":{"args":{"path":"a.py"},'
+    '"result":{"success":{"content":"x","totalLines":1}}}}}'
+)
+
+
+def _replay_main(*lines: str) -> str:
+    """What ``agent-sdk replay -`` writes on stderr for ``lines``."""
+    out, err = io.StringIO(), io.StringIO()
+    replay_main(["-"], out, err, io.StringIO("".join(line + "\n" for line in lines)))
+    return err.getvalue()
+
+
+def test_replay_shows_one_line_per_tool_call_as_the_live_view_does() -> None:
+    # Issue 35: a replay showed each call's start and end, the live view its end only.
+    err = _replay_main(INIT, READ, READ_DONE, RESULT)
+    assert err.splitlines()[:2] == ["● Fake in /repo", "  ✓ read a.py  1 line"]
+    assert "▸" not in err
+
+
+def test_a_replayed_call_that_never_ended_gets_its_start_line_at_the_end() -> None:
+    err = _replay_main(INIT, READ, RESULT)
+    lines = err.splitlines()
+    assert lines[:2] == ["● Fake in /repo", "  ▸ read a.py"]  # then the summary
+    assert lines[2].startswith("✓ success")
+    assert err.count("read a.py") == 1
+
+
 def _with_field(line: str, name: str, value: bytes) -> bytes:
     return line.encode()[:-1] + f',"{name}":'.encode() + value + b"}\n"
 
@@ -136,8 +166,23 @@ def test_a_tool_call_whose_args_do_not_fit_their_type_is_still_shown() -> None:
 
 
 # --- end to end ------------------------------------------------------------------------
-def test_replay_renders_the_same_text_as_a_live_run() -> None:
-    live = cli("--fake", "tools", "--cwd", "/", "--resume", SESSION, "add a test")
+def _tools_as_recorded(tmp_path: Path) -> Path:
+    """The ``tools`` scenario, with the durations of its recording pinned: the bundled one
+    reports the time that passed (fake_agent/scenarios/README.md, "Durations")."""
+    import fake_agent
+
+    text = fake_agent.scenario_path("tools").read_text(encoding="utf-8")
+    result = '{"type":"result","subtype":"success",'
+    assert text.count(result) == 1
+    pinned = tmp_path / "tools.ndjson"
+    timed = result + '"duration_ms":9421,"duration_api_ms":9421,'
+    pinned.write_text(text.replace(result, timed), encoding="utf-8")
+    return pinned
+
+
+def test_replay_renders_the_same_text_as_a_live_run(tmp_path: Path) -> None:
+    tools = str(_tools_as_recorded(tmp_path))
+    live = cli("--fake", tools, "--cwd", "/", "--resume", SESSION, "add a test")
     replayed = cli("replay", str(RECORDED))
     assert replayed.returncode == live.returncode == 0
     assert replayed.stdout == live.stdout
@@ -147,7 +192,11 @@ def test_replay_renders_the_same_text_as_a_live_run() -> None:
     # And a live run of the fake says so at its end; a replay plays no agent.
     played = live.stderr.removesuffix(FAKE_NOTE + "\n")
     assert played != live.stderr
-    assert replayed.stderr == wall_time.sub(r" in \1", played)
+    # A live run into a pipe logs each call's start too; a replay draws one line per call,
+    # as the live view on a terminal does (every call of this recording ends).
+    logged = "".join(line for line in played.splitlines(True) if not line.startswith("  ▸ "))
+    assert logged != played
+    assert replayed.stderr == wall_time.sub(r" in \1", logged)
 
 
 def test_replay_reads_stdin_for_dash() -> None:
@@ -282,3 +331,18 @@ def test_reader_gone_says_when_the_read_end_of_a_pipe_is_closed() -> None:
         assert gone() is False
         os.close(read)
         assert gone() is True
+
+
+def test_replay_on_a_terminal_shows_what_the_live_view_left_on_it(tmp_path: Path) -> None:
+    tools = str(_tools_as_recorded(tmp_path))
+    args = ["--cwd", "/", "--resume", SESSION, "add a test"]
+    with PtyRun(["--fake", tools, *args], columns=100) as live:
+        assert live.wait() == 0
+    with PtyRun(["replay", str(RECORDED)], columns=100) as replayed:
+        assert replayed.wait() == 0
+    # But for the summary's first line (a live run's wall time) and the fake's note.
+    shown = live.lines()
+    end = next(i for i, line in enumerate(shown) if line.startswith("✓ success"))
+    again = replayed.lines()
+    assert again[:end] == shown[:end]
+    assert again[end + 1 :] == shown[end + 1 : len(again)]

@@ -12,6 +12,7 @@ import pytest
 
 from agent_sdk.extend import Approval, Deny, approval_hooks, approval_permission
 from agent_sdk.extend._hooks import answer
+from agent_sdk.extend._mcp_answers import McpAnswers
 from agent_sdk.live import PermissionToolCall, RequestPermissionParams
 
 pytestmark = pytest.mark.anyio
@@ -58,15 +59,32 @@ async def test_a_write_is_asked_with_its_path() -> None:
     assert (request.kind, request.label, request.path) == ("edit", "write /r/a.py", "/r/a.py")
 
 
-async def test_an_mcp_call_is_asked_with_its_tool_and_arguments() -> None:
+async def test_an_mcp_call_of_the_runs_own_tool_is_asked_with_the_label_its_events_have() -> None:
+    # One label for one call (issue 35): ToolCall.label says "tool lookup_issue" too.
     asked = Asked()
-    await decided(asked, event("preToolUse", tool_name="MCP:lookup_issue", tool_input={"n": 1}))
+    line = event("preToolUse", tool_name="MCP:lookup_issue", tool_input={"n": 1})
+    await answer(approval_hooks(asked), line, [], McpAnswers(["lookup_issue", "fail"]))
     (request,) = asked.requests
     assert (request.kind, request.label, request.arguments) == (
         "mcp",
-        "call the tool lookup_issue",
+        "tool lookup_issue",
         {"n": 1},
     )
+
+
+async def test_an_mcp_call_of_another_server_is_told_apart_from_ours() -> None:
+    asked = Asked()
+    # preToolUse names no server (docs/protocol.md §6.3): not ours, so "mcp <tool>".
+    await decided(asked, event("preToolUse", tool_name="MCP:create_issue", tool_input={}))
+    # beforeMCPExecution names it: "mcp <server> <tool>", as the call's events do.
+    line = event(
+        "beforeMCPExecution", tool_name="create_issue", tool_input="{}", mcp_server_name="github"
+    )
+    await decided(asked, line)
+    assert [request.label for request in asked.requests] == [
+        "mcp create_issue",
+        "mcp github create_issue",
+    ]
 
 
 @pytest.mark.parametrize("tool", ["Read", "Grep", "Shell"])
@@ -99,10 +117,20 @@ async def test_a_live_shell_request_is_the_same_request_and_an_allow_is_allow_on
     assert decision == "allow_once"
 
 
-async def test_a_live_mcp_request_names_the_tool() -> None:
+@pytest.mark.parametrize(
+    ("title", "label"),
+    [
+        ("agent_sdk-post_comment: post_comment", "tool post_comment"),  # ours
+        ("github-create_issue: create_issue", "mcp github create_issue"),
+        ("my-server-do_it: do_it", "mcp my-server do_it"),  # a server name with dashes
+    ],
+)
+async def test_a_live_mcp_request_is_labelled_as_its_calls_events_are(
+    title: str, label: str
+) -> None:
     asked = Asked("allow")
-    await approval_permission(asked)(live_request("other", "agent_sdk-post_comment: post_comment"))
-    assert asked.requests[0].label == "call the tool post_comment"
+    await approval_permission(asked)(live_request("other", title))
+    assert asked.requests[0].label == label
 
 
 @pytest.mark.parametrize("decision", ["deny", Deny("no")])

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from agent_sdk.extend import Deny, Hooks, ToolUse
-from agent_sdk.extend._hooks import McpAnswers, answer, hooks_file
+from agent_sdk.extend._hooks import answer, hooks_file
+from agent_sdk.extend._mcp_answers import McpAnswers
 
 pytestmark = pytest.mark.anyio
 

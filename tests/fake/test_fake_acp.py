@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -758,6 +759,39 @@ def test_a_subagent_streams_on_its_own_session_between_spawn_and_end(client: Cli
     assert isinstance(task["id"], int)  # a request with an id (§4)
     assert task["params"]["toolCallId"] == call["toolCallId"]
     assert task["params"]["agentId"] != child
+
+
+def task_durations(seen: list[Message], parent: str) -> tuple[int, int]:
+    """The ``durationMs`` of the Task call's completion and of its ``cursor/task``."""
+    updates = of_kind(on(seen, parent), "tool_call_update")
+    [done] = [u for u in updates if u["status"] == "completed"]
+    [task] = [m for m in seen if m.get("method") == "cursor/task"]
+    return done["rawOutput"]["durationMs"], task["params"]["durationMs"]
+
+
+@pytest.mark.parametrize("scenario", ["subagent", "subagent_background"])
+def test_a_subagents_duration_is_the_time_it_really_took(client: Client, scenario: str) -> None:
+    # Issue 35: the fake said 4200 ms (130 in the background) whatever the time was.
+    parent = start_with_subagents(client)
+    began = time.monotonic()
+    seen, _ = client.until_response(prompt(client, parent, f"scenario:{scenario}"))
+    took = int((time.monotonic() - began) * 1000) + 1
+    call, task = task_durations(seen, parent)
+    assert 0 <= call <= took
+    assert task == call
+
+
+def test_a_subagents_duration_given_in_its_step_is_pinned(tmp_path: Path) -> None:
+    path = tmp_path / "pinned.ndjson"
+    step = {"fake": "subagent", "description": "Review", "durationMs": 5857, "steps": []}
+    path.write_text(json.dumps(step) + "\n", encoding="utf-8")
+    client = Client(FAKE_AGENT_ACP_SCENARIO=str(path))
+    try:
+        parent = start_with_subagents(client)
+        seen, _ = client.until_response(prompt(client, parent, "review"))
+    finally:
+        client.kill()
+    assert task_durations(seen, parent) == (5857, 5857)
 
 
 def test_without_the_capability_only_the_task_call_and_cursor_task_come(client: Client) -> None:

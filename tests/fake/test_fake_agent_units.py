@@ -27,6 +27,27 @@ def test_package_exports() -> None:
     assert fake_agent.FAKE_MODELS["auto"] == "Auto"
 
 
+def test_executable_is_the_script_beside_the_interpreter() -> None:
+    path = Path(fake_agent.executable())
+    assert path.is_absolute()
+    assert path.name == "fake-cursor-agent"
+
+
+def test_executable_missing_names_this_python_and_the_command_that_cannot_go_wrong(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `python -c 'import fake_agent; ...'` run by a Python other than the venv's, in the
+    # checkout (so the import works): "pip install ." was the wrong advice (issue 35).
+    other = tmp_path / "bin" / "python3"
+    monkeypatch.setattr("sys.executable", str(other))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(FileNotFoundError) as caught:
+        fake_agent.executable()
+    said = str(caught.value)
+    assert str(other) in said
+    assert ".venv/bin/agent-sdk --fake-path" in said
+
+
 def test_scenario_path_refuses_unknown_and_path_like_names() -> None:
     for name in ("nope", "../pyproject", "hello/../hello"):
         with pytest.raises(ScenarioError):

@@ -612,7 +612,7 @@ ENTRIES: dict[str, Entry] = {
             "agent_sdk._output:_parses",
         ),
     ),
-    "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli.batch:read_tasks",)),
+    "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli._tasks_file:read_tasks",)),
     "budget flag": Entry(
         budget_flag,
         (

@@ -288,6 +288,7 @@ async def test_sse_streams_the_run_for_the_page_then_done(sse_server: ModuleType
     assert done["tool_calls"] == 1
     assert done["session_id"] == events[1][1]["session_id"]
     assert done["usage"]["inputTokens"] == 115
+    assert done["fake_agent"] is True  # the run says it, not only the page's header
 
 
 @pytest.mark.anyio

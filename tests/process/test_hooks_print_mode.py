@@ -311,10 +311,10 @@ async def test_one_approval_callback_is_asked_before_each_call_that_changes_some
     with anyio.fail_after(LIMIT):
         result = await run_async("triage", options=options(approval_hooks(approve)))
     assert labels == [
-        "call the tool lookup_issue",
+        "tool lookup_issue",  # as its events say it (ToolCall.label)
         "run: echo tests pass",
         f"write {workspace / 'triage.md'}",
-        "call the tool post_comment",
+        "tool post_comment",
     ]
     assert call_of(result, "shellToolCall").outcome == "rejected"
     assert call_of(result, "writeToolCall").outcome == "success"

@@ -254,6 +254,7 @@ def test_reply_and_tool_call_show_with_label_args_status_and_duration(page: Page
     }
     assert "readToolCall" not in page.locator(".transcript").inner_text()  # no raw kinds
     expect(page.locator("#status")).to_contain_text("1 tool call")
+    expect(page.locator("#status")).to_contain_text("on the bundled fake agent")
     expect(page.locator("#stop")).to_be_disabled()
     expect(page.locator("#run")).to_be_enabled()
 

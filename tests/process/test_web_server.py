@@ -113,7 +113,8 @@ def test_approvals_and_stops_another_site_sends_are_refused_and_the_question_wai
         answer = client.post("/permission", params={**asked, "decision": "reject"})
         assert answer.json() == {"answered": True}
         assert until(stream, "permission_done") == {"request": request, "decision": "reject"}
-        assert until(stream, "done")["tool_calls"] == 1
+        done = until(stream, "done")
+        assert (done["tool_calls"], done["fake_agent"]) == (1, True)
 
 
 # --- signals and death ----------------------------------------------------------------

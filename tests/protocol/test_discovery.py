@@ -234,3 +234,62 @@ def test_a_binary_outside_the_layout_has_no_version(tmp_path: Path, where: str) 
 
 def test_a_missing_binary_has_no_version(tmp_path: Path) -> None:
     assert installed_version(str(tmp_path / "nothing")) is None
+
+
+# --- CURSOR_AGENT_BIN set but wrong (issue 35) -------------------------------------------
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_cursor_agent_bin_says_so_and_how_to_fix_it(
+    tmp_path: Path, home: Path, value: str
+) -> None:
+    # `export CURSOR_AGENT_BIN="$(...)"` whose command failed: the variable is empty. It is
+    # no search's fallback (a real cursor-agent on PATH would run where the fake was meant).
+    on_path = make_executable(tmp_path / "bin" / "cursor-agent")
+    environ = {"PATH": str(on_path.parent), "HOME": str(home), "CURSOR_AGENT_BIN": value}
+    with pytest.raises(AgentNotFoundError) as caught:
+        find_binary(None, environ)
+    assert caught.value.message == "CURSOR_AGENT_BIN is set but empty"
+    hint = caught.value.hint or ""
+    assert "unset CURSOR_AGENT_BIN" in hint
+    assert "--fake-path" in hint
+
+
+def test_a_cursor_agent_bin_naming_a_missing_file_says_it_does_not_exist(
+    tmp_path: Path, home: Path, empty_dir: Path
+) -> None:
+    gone = tmp_path / "gone" / "cursor-agent"
+    environ = {"PATH": str(empty_dir), "HOME": str(home), "CURSOR_AGENT_BIN": str(gone)}
+    with pytest.raises(AgentNotFoundError) as caught:
+        find_binary(None, environ)
+    assert caught.value.message == f"CURSOR_AGENT_BIN is {str(gone)!r}, which does not exist"
+    hint = caught.value.hint or ""
+    # What to do about the variable, not how to install the CLI from scratch.
+    assert hint.startswith("set CURSOR_AGENT_BIN to the path of cursor-agent")
+    assert "unset CURSOR_AGENT_BIN" in hint
+    assert "--fake-path" in hint
+
+
+def test_a_cursor_agent_bin_naming_a_file_that_cannot_run_says_so(
+    tmp_path: Path, home: Path, empty_dir: Path
+) -> None:
+    plain = tmp_path / "cursor-agent"
+    plain.write_text("not executable\n")
+    plain.chmod(0o644)
+    environ = {"PATH": str(empty_dir), "HOME": str(home), "CURSOR_AGENT_BIN": str(plain)}
+    with pytest.raises(AgentNotFoundError, match="which is not executable"):
+        find_binary(None, environ)
+
+
+def test_a_cursor_agent_bin_naming_a_directory_says_so(
+    tmp_path: Path, home: Path, empty_dir: Path
+) -> None:
+    environ = {"PATH": str(empty_dir), "HOME": str(home), "CURSOR_AGENT_BIN": str(tmp_path)}
+    with pytest.raises(AgentNotFoundError, match="which is a directory"):
+        find_binary(None, environ)
+
+
+def test_a_cursor_agent_bin_naming_a_command_not_on_path_says_so(
+    home: Path, empty_dir: Path
+) -> None:
+    environ = {"PATH": str(empty_dir), "HOME": str(home), "CURSOR_AGENT_BIN": "my-agent"}
+    with pytest.raises(AgentNotFoundError, match="'my-agent', which is not on PATH"):
+        find_binary(None, environ)

@@ -78,6 +78,24 @@ def test_a_call_that_is_no_command_has_no_exit_code() -> None:
         ("grepToolCall", {"pattern": "def total", "path": "src"}, "grep 'def total' in src"),
         ("webSearchToolCall", {"searchTerm": "python decimal"}, "web search python decimal"),
         ("fooBarToolCall", {"target": "x"}, "foo bar x"),  # a kind no one has seen
+        # A tool of the run's own (its server, agent_sdk): the label of its approval too.
+        (
+            "mcpToolCall",
+            {
+                "name": "agent_sdk-lookup_issue",
+                "toolName": "lookup_issue",
+                "providerIdentifier": "agent_sdk",
+                "args": {"number": 26},
+            },
+            "tool lookup_issue",
+        ),
+        ("mcpToolCall", {"name": "agent_sdk-lookup_issue", "args": {}}, "tool lookup_issue"),
+        (
+            "mcpToolCall",
+            {"name": "linear-get_issue", "toolName": "get_issue", "providerIdentifier": "linear"},
+            "mcp linear get_issue",
+        ),
+        ("mcpToolCall", {"name": "get_issue"}, "mcp get_issue"),  # no server said
     ],
 )
 def test_the_label_says_what_the_call_is_about(kind: str, args: dict[str, Any], label: str) -> None:
