@@ -70,12 +70,14 @@ def _place(git_dir: Path) -> Path:
 def holders(git_dir: Path) -> list[Holder]:
     """The live holders' files of a tree (the files of dead ones are removed)."""
     found: list[Holder] = []
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(git_dir / "agent-sdk" / "runs"):
+    with contextlib.suppress(OSError), os.scandir(git_dir / "agent-sdk" / "runs") as entries:
+        for entry in entries:
             try:
                 with open(entry.path, "rb") as file:
                     holder = msgspec.json.decode(file.read(_MAX_HOLDER), type=Holder)
-            except (OSError, msgspec.DecodeError):
+            # anyone who can write the git dir can write here: JSON nested too deep is a
+            # RecursionError in msgspec, and a file that is no holder's is passed over
+            except (OSError, msgspec.DecodeError, RecursionError):
                 continue
             if is_gone(holder.owner):
                 with contextlib.suppress(OSError):

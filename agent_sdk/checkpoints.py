@@ -132,7 +132,7 @@ def _of(meta: _Meta, before: str, after: str | None) -> Checkpoint:
 def _parsed(sha: str, parent: str, body: str) -> Checkpoint | None:
     try:
         meta = msgspec.json.decode(body.strip(), type=_Meta)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # nested too deep: a RecursionError
         return None  # not one of ours
     return _of(meta, parent, sha) if meta.finished is not None else _of(meta, sha, None)
 

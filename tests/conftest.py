@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from heavy import heavy_reason
-from needs import FULL_EXTRA
+from needs import FULL_EXTRA, need
 from pid_log import PidLog
 
 import fake_agent
@@ -30,7 +30,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if heavy_reason(item.path.relative_to(REPO).as_posix()) is not None:
+        on_ray = "cluster" in getattr(item, "fixturenames", ())  # a fleet's Ray backend
+        if on_ray or heavy_reason(item.path.relative_to(REPO).as_posix()) is not None:
             item.add_marker(pytest.mark.heavy)
 
 
@@ -111,7 +112,7 @@ def cluster() -> Iterator[None]:
     installed (editable): they import it and find the fake agent as the tests do."""
     saved = os.environ.get("RAY_USAGE_STATS_ENABLED")
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
-    import ray  # the test extra installs it; only the Ray tests ask for this
+    ray = need("ray", "a local Ray instance")  # only the Ray tests ask for this
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:

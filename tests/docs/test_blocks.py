@@ -81,7 +81,7 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     ],
     "extend:when-your-code-fails-1": ["[SystemExit('issue 26 is private')]"],
     "extend:hooks-that-decide-print-mode-1": [
-        "asked: run: echo tests pass",
+        "asked: tool lookup_issue\nasked: run: echo tests pass\nasked: write ",
         "mcpToolCall success \nshellToolCall rejected (by a hook)\nwriteToolCall success",
         '[["this repository\'s tests are slow"]]',
     ],

@@ -12,11 +12,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import mcp
 import pytest
 from extend_env import mcp_session
-from mcp.client.stdio import StdioServerParameters
-from mcp_types import TextContent
+from needs import need
+
+mcp = need("mcp", "the official MCP Python SDK")
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp_types import TextContent  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 

@@ -13,15 +13,17 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import mcp
 import pytest
 from extend_env import LIMIT, PING, PONG, mcp_session, raw_ping, serving, short_temp_dir
-from mcp.client.stdio import StdioServerParameters
-from mcp_types import TextContent
+from needs import need
 
 from agent_sdk._owner import MARKER
 from agent_sdk.extend import tool
 from agent_sdk.extend._host import PREFIX, SOCKET_ENV, TOKEN_ENV, HostState, ToolHost, relay_command
+
+mcp = need("mcp", "the official MCP Python SDK")
+from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp_types import TextContent  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 

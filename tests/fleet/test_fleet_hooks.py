@@ -50,7 +50,8 @@ def repo(tmp_path: Path) -> Path:
 
 
 def options(fake_binary: str, **more: Any) -> AgentOptions:
-    env = clean_env(FAKE_AGENT_SCENARIO="issue_bot")
+    # the write for real: what a worktree task changed is what these tests read
+    env = clean_env(FAKE_AGENT_SCENARIO="issue_bot", FAKE_AGENT_FILES="real")
     return AgentOptions(
         binary=fake_binary, env=env, force=True, hooks=Hooks(before_shell=no_shell), **more
     )

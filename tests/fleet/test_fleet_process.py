@@ -33,7 +33,7 @@ pytestmark = pytest.mark.anyio
 NO_WAIT = RetryPolicy(attempts=3, backoff=0.0, jitter=0.0)
 
 
-@pytest.fixture(params=["local", "ray"])
+@pytest.fixture(params=["local", pytest.param("ray", marks=pytest.mark.heavy)])
 def backend(request: pytest.FixtureRequest) -> Backend | None:
     """Where the fleet's tasks run: ``None`` (this process), or Ray's workers."""
     if request.param == "local":

@@ -31,7 +31,8 @@ from asgi_request import asgi_scope, receive_body
 from hostile import live_entries, split_entry
 
 import fake_agent
-from agent_sdk import AgentError, AgentOptions, Budget, ToolCall, queries
+from agent_sdk import AgentError, AgentOptions, Budget, ToolCall, checkpoints, queries
+from agent_sdk._checkpoint_lock import holders
 from agent_sdk._output import OutputMismatchError, parse_output
 from agent_sdk._owner import MARKER, PREFIXES, Owner, me, stale_dirs
 from agent_sdk._protocol.framing import LineBuffer
@@ -323,6 +324,24 @@ def owner_marker(value: bytes) -> None:
         dead.mkdir()
         Path(dead, MARKER).write_bytes(msgspec.json.encode(dead_owner()))
         assert [found for found, _ in stale_dirs(Path(tmp))] == [dead]
+
+
+# --- checkpoints (docs/sessions.md) -------------------------------------------------------
+def checkpoint_metadata(value: bytes) -> None:
+    """A checkpoint commit's message (anyone who can write the repository can make a ref under
+    refs/agent-sdk/checkpoints/): the value as the message, and as fields of ours."""
+    ours = b'{"id":"0123abcd","root":"/r","cwd":"/r","created":"2026-11-28T00:00:00Z"}'
+    for body in (value, with_field(ours, "label", value), with_field(ours, "x_new", value)):
+        checkpoints._parsed("a" * 40, "b" * 40, text_of(body))
+
+
+def checkpoint_holder_file(value: bytes) -> None:
+    """A holder file of a tree's lock (under the repository's git dir) holding the value."""
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = Path(tmp, "agent-sdk", "runs")
+        runs.mkdir(parents=True)
+        Path(runs, "hostile").write_bytes(value)
+        holders(Path(tmp))
 
 
 def dead_owner() -> Owner:
@@ -625,6 +644,10 @@ ENTRIES: dict[str, Entry] = {
     "replay": Entry(replayed, ()),  # decodes through the print-mode stream
     "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
     "fleet owner marker": Entry(owner_marker, ("agent_sdk._owner:_read_marker",)),
+    "checkpoint metadata": Entry(checkpoint_metadata, ("agent_sdk.checkpoints:_parsed",)),
+    "checkpoint holder file": Entry(
+        checkpoint_holder_file, ("agent_sdk._checkpoint_lock:holders",)
+    ),
     "web page run request": Entry(web_run_request, ()),  # examples/: not in the walk
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
     "tools' MCP server message": Entry(
