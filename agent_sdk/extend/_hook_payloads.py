@@ -9,7 +9,7 @@ as it came, keys the SDK does not name included.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -110,3 +110,11 @@ class SessionEnded(HookPayload, frozen=True):
     final_status: str | None = None
     error_message: str | None = None
     is_background_agent: bool | None = None
+
+
+class HookReply(NamedTuple):
+    """What the hook process prints on stdout and stderr, and its exit code (§6.4)."""
+
+    exit_code: int
+    stdout: bytes
+    stderr: bytes = b""

@@ -34,6 +34,7 @@ from ._guard import isolated
 from ._hook_payloads import (
     FileEdited,
     HookPayload,
+    HookReply,
     SessionEnded,
     SessionStarted,
     ShellCommand,
@@ -169,14 +170,6 @@ EVENTS: dict[str, _Event] = {
 # How long the CLI waits for a hook past the callback's own limit: the program's deny
 # (with a reason) must come before the CLI's timeout (a block without one, failClosed).
 CLI_GRACE = 10.0
-
-
-class HookReply(NamedTuple):
-    """What the hook process prints on stdout and stderr, and its exit code (§6.4)."""
-
-    exit_code: int
-    stdout: bytes
-    stderr: bytes = b""
 
 
 def hooks_file(hooks: Hooks, command: Sequence[str]) -> bytes:

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
-from ._hook_payloads import ToolUse
-
-if TYPE_CHECKING:
-    from ._hooks import HookReply
+from ._hook_payloads import HookReply, ToolUse
 
 __all__ = ["OWN_TOOLS", "McpAnswers"]
 
