@@ -162,8 +162,6 @@ class AgentError(Exception):
         return self.context.changes
 
 
-
-
 def _rebuild(cls: type[AgentError], args: tuple[Any, ...], state: dict[str, Any]) -> AgentError:
     """An unpickled :class:`AgentError`: made without ``__init__``, then given its state."""
     error = cls.__new__(cls, *args)

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 __all__ = ["DEBUG", "INFO", "ROOT", "WARNING", "log", "logger", "shown_argv"]
 
 ROOT = "agent_sdk"
-DEBUG, INFO, WARNING = 10, 20, 30  # logging's levels, as constants: its import is the program's choice
+# logging's levels, as constants: its import is the program's choice
+DEBUG, INFO, WARNING = 10, 20, 30
 
 _loggers: dict[str, Logger] = {}
 

@@ -12,9 +12,9 @@ if TYPE_CHECKING:
     from ._checkpointed import Checkpointed
     from ._protocol.stream import Stream
     from ._transport.base import Transport
-    from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
     from .changes import Changes
     from .checkpoints import Checkpoint
+    from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
     from .result import PlainResult
     from .tool_calls import ToolCall
 
