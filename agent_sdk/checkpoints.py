@@ -47,7 +47,7 @@ from ._checkpoint_git import (
 from ._checkpoint_lock import Hold, hold
 from ._checkpoint_rewind import RewindResult, rewind_tree
 from .changes import Changes
-from .errors import AgentCheckpointError
+from .errors import AgentCheckpointError, AgentConfigError
 
 __all__ = [
     "Changes",
@@ -57,6 +57,7 @@ __all__ = [
     "checkpoint",
     "finish",
     "list_checkpoints",
+    "prune",
     "remove_checkpoint",
     "rewind",
     "running",
@@ -314,6 +315,31 @@ async def remove_checkpoint(cp: Checkpoint) -> None:
     repo = await open_repo(cp.root)
     with anyio.CancelScope(shield=True):  # as in checkpoint(): no lock file left
         await delete_ref(repo, cp.ref)
+
+
+async def prune(cwd: str | os.PathLike[str], *, keep: int = 10) -> list[Checkpoint]:
+    """Remove the checkpoints of the working tree ``cwd`` is in but the newest ``keep``
+    (one is made per checkpointed run, and none goes by itself); returns those removed,
+    oldest first. Their objects go with ``git gc``, as :func:`remove_checkpoint` says.
+
+    Raises:
+        AgentConfigError: ``keep`` is not a whole number >= 0.
+        AgentCheckpointError: ``cwd`` is not in a git working tree, or git failed.
+
+    Example::
+
+        await prune("~/src/shop", keep=5)
+    """
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+        raise AgentConfigError(
+            f"prune(keep={keep!r}): keep must be a whole number >= 0",
+            hint="e.g. prune(cwd, keep=10); keep=0 removes every checkpoint of the tree",
+        )
+    found = await list_checkpoints(cwd)
+    gone = found[: max(len(found) - keep, 0)]
+    for cp in gone:
+        await remove_checkpoint(cp)
+    return gone
 
 
 @contextlib.asynccontextmanager
