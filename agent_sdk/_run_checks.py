@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ._protocol.outcome import context
 from ._run_facts import RunFacts
-from .errors import AgentError, ErrorContext
+from .errors import AgentCheckpointError, AgentError, ErrorContext
 from .events import Event
 
 if TYPE_CHECKING:
@@ -61,7 +61,18 @@ class RunChecks(RunFacts):
 
         options = self._options
         label = options.new_session_id or options.resume
-        self._checkpointed = await Checkpointed.begin(tree_of(options), label)
+        try:
+            self._checkpointed = await Checkpointed.begin(tree_of(options), label)
+        except AgentCheckpointError as exc:
+            asked = "AgentOptions(checkpoint=True)"  # the option's fault: said so
+            raise self._redaction.error(
+                AgentCheckpointError(
+                    f"{asked}: {exc.message}",
+                    reason=exc.reason,
+                    paths=exc.paths,
+                    hint=(exc.hint or "").replace("a checkpoint", asked) or None,
+                )
+            ) from exc
 
     async def _checkpoint_end(self, error: BaseException | None = None) -> None:
         """The run is over and its CLI gone: the snapshot after it, the tree let go;
