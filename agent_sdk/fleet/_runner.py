@@ -163,7 +163,8 @@ async def _run_task(
             if tree is None:
                 from .._checkpointed import Checkpointed, tree_of
 
-                checkpointed = await Checkpointed.begin(tree_of(options), options.new_session_id)
+                # Labelled with the task's id: `agent-sdk checkpoints` lists it by it.
+                checkpointed = await Checkpointed.begin(tree_of(options), task.id)
                 stack.push_async_callback(checkpointed.end)  # cancelled: shielded, bounded
 
         async def turn(prompt: str, turn_options: AgentOptions) -> RunResult[Any]:
