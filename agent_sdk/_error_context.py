@@ -13,8 +13,8 @@ from .events import Event
 from .tool_calls import ToolCall, calls_of
 
 if TYPE_CHECKING:  # a run that asks for a checkpoint loads them (docs/sessions.md)
+    from ._checkpoint_value import Checkpoint
     from .changes import Changes
-    from .checkpoints import Checkpoint
 
 __all__ = ["AgentError", "ErrorContext"]
 

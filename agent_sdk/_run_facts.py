@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 from .errors import AgentUsageError
 
 if TYPE_CHECKING:
+    from ._checkpoint_value import Checkpoint
     from ._checkpointed import Checkpointed
     from ._protocol.stream import Stream
     from ._transport.base import Transport
     from .changes import Changes
-    from .checkpoints import Checkpoint
     from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
     from .result import PlainResult
     from .tool_calls import ToolCall

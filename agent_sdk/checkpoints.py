@@ -32,7 +32,6 @@ import anyio
 import msgspec
 
 from ._checkpoint_git import (
-    REF_PREFIX,
     Repo,
     commit,
     delete_ref,
@@ -46,6 +45,7 @@ from ._checkpoint_git import (
 )
 from ._checkpoint_lock import Hold, hold
 from ._checkpoint_rewind import RewindResult, rewind_tree
+from ._checkpoint_value import REF_PREFIX, Checkpoint
 from .changes import Changes
 from .errors import AgentCheckpointError, AgentConfigError
 
@@ -64,39 +64,6 @@ __all__ = [
 ]
 
 _ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}")
-
-
-class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
-    """A snapshot of a working tree before a run, and optionally after it.
-
-    Attributes:
-        id: its name, unique in the repository (``20261128-101500-3fa9c2``: UTC time,
-            then random); its ref is ``refs/agent-sdk/checkpoints/<id>``.
-        root: the working tree's root (a linked worktree's own).
-        cwd: the directory it was asked for (``root`` or below).
-        before: the commit holding the tree before the run (a full sha).
-        after: the commit holding the tree after it, once :func:`finish` made it.
-        head: the HEAD commit at the time (``None`` before a repository's first commit);
-            ``before``'s parent.
-        created: when it was made (UTC).
-        finished: when :func:`finish` made ``after``.
-        label: what the caller called it (the run's prompt, a session id...).
-    """
-
-    id: str
-    root: str
-    cwd: str
-    before: str
-    after: str | None = None
-    head: str | None = None
-    created: datetime
-    finished: datetime | None = None
-    label: str | None = None
-
-    @property
-    def ref(self) -> str:
-        """Its ref in the repository: ``refs/agent-sdk/checkpoints/<id>``."""
-        return REF_PREFIX + self.id
 
 
 class _Meta(msgspec.Struct, frozen=True, kw_only=True):

@@ -11,8 +11,8 @@ from .events import Event, ThinkingBlock, Usage
 from .tool_calls import Plan, ToolCall
 
 if TYPE_CHECKING:  # a run that asks for a checkpoint loads them (docs/sessions.md)
+    from ._checkpoint_value import Checkpoint
     from .changes import Changes
-    from .checkpoints import Checkpoint
 
 __all__ = ["OutputT", "PlainResult", "RunResult"]
 

@@ -43,9 +43,9 @@ from ._tools import OwnTools
 from ._updates import AcpPlan, SessionUpdate, SubagentUpdate
 
 if TYPE_CHECKING:
+    from .._checkpoint_value import Checkpoint
     from .._trace import AgentSpan
     from ..changes import Changes
-    from ..checkpoints import Checkpoint
 
 __all__ = ["LiveResult", "LiveTurn", "TurnSession", "TurnUpdates"]
 
