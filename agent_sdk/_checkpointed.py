@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import msgspec
@@ -24,12 +24,13 @@ from .checkpoints import Checkpoint, changes, checkpoint, finish
 from .errors import AgentCheckpointError, AgentError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
 
     from .changes import Changes
     from .options import AgentOptions
+    from .result import RunResult
 
-__all__ = ["END_LIMIT", "Checkpointed", "tree_of"]
+__all__ = ["END_LIMIT", "Checkpointed", "asked_by_option", "over", "tree_of"]
 
 END_LIMIT = 120.0
 """Seconds the snapshot after a run may take (a tree of 50,000 files takes well under one,
@@ -48,6 +49,41 @@ def tree_of(options: AgentOptions) -> str:
     if options.workspace is None:
         return cwd
     return os.path.join(cwd, os.path.expanduser(os.fspath(options.workspace)))
+
+
+def asked_by_option(exc: AgentCheckpointError) -> AgentCheckpointError:
+    """``exc``, the failure of a checkpoint ``AgentOptions(checkpoint=True)`` asked for, as
+    the option's: the message names it, the hint says to drop it (``--checkpoint`` on the
+    command line, cli/hints.py)."""
+    asked = "AgentOptions(checkpoint=True)"
+    return AgentCheckpointError(
+        f"{asked}: {exc.message}",
+        reason=exc.reason,
+        paths=exc.paths,
+        hint=(exc.hint or "").replace("a checkpoint", asked) or None,
+    )
+
+
+async def over(
+    options: AgentOptions, work: Callable[[AgentOptions], Awaitable[RunResult[Any]]]
+) -> RunResult[Any]:
+    """``work`` (several runs: an output's corrections) under one checkpoint, its runs
+    given none of their own; the result, or the error, carries it."""
+    try:
+        done = await Checkpointed.begin(tree_of(options), options.new_session_id or options.resume)
+    except AgentCheckpointError as exc:
+        raise asked_by_option(exc) from exc
+    try:
+        result = await work(msgspec.structs.replace(options, checkpoint=False))
+    except AgentError as error:
+        await done.end()
+        from ._protocol.redaction import redaction_of
+
+        done.attach(error, redaction_of(options, os.environ).text)
+        raise
+    finally:
+        await done.end()  # cancelled too: shielded, bounded
+    return msgspec.structs.replace(result, checkpoint=done.checkpoint, changes=done.changes)
 
 
 class Checkpointed:

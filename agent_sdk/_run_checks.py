@@ -57,22 +57,14 @@ class RunChecks(RunFacts):
     async def _checkpoint_begin(self) -> None:
         """A run that asked for a checkpoint: its tree held as a run in progress and
         snapshot, before the CLI starts; labelled with the chat id when it is known."""
-        from ._checkpointed import Checkpointed, tree_of
+        from ._checkpointed import Checkpointed, asked_by_option, tree_of
 
         options = self._options
         label = options.new_session_id or options.resume
         try:
             self._checkpointed = await Checkpointed.begin(tree_of(options), label)
-        except AgentCheckpointError as exc:
-            asked = "AgentOptions(checkpoint=True)"  # the option's fault: said so
-            raise self._redaction.error(
-                AgentCheckpointError(
-                    f"{asked}: {exc.message}",
-                    reason=exc.reason,
-                    paths=exc.paths,
-                    hint=(exc.hint or "").replace("a checkpoint", asked) or None,
-                )
-            ) from exc
+        except AgentCheckpointError as exc:  # the option's failure: said so
+            raise self._redaction.error(asked_by_option(exc)) from exc
 
     async def _checkpoint_end(self, error: BaseException | None = None) -> None:
         """The run is over and its CLI gone: the snapshot after it, the tree let go;

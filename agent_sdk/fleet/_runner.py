@@ -21,7 +21,7 @@ from .._run import run
 from .._spending import Spending
 from .._structured import output_run
 from .._transport.base import Transport
-from ..errors import AgentError
+from ..errors import AgentCheckpointError, AgentError
 from ..events import AssistantEvent, ResultEvent, ToolCallStarted, Usage
 from ..options import AgentOptions
 from ..result import RunResult
@@ -161,10 +161,12 @@ async def _run_task(
             # corrections); none in a worktree, whose changes are its own (docs/fleet.md).
             options = msgspec.structs.replace(options, checkpoint=False)
             if tree is None:
-                from .._checkpointed import Checkpointed, tree_of
+                from .._checkpointed import Checkpointed, asked_by_option, tree_of
 
-                # Labelled with the task's id: `agent-sdk checkpoints` lists it by it.
-                checkpointed = await Checkpointed.begin(tree_of(options), task.id)
+                try:  # labelled with the task's id: `agent-sdk checkpoints` lists it by it
+                    checkpointed = await Checkpointed.begin(tree_of(options), task.id)
+                except AgentCheckpointError as exc:
+                    raise asked_by_option(exc) from exc
                 stack.push_async_callback(checkpointed.end)  # cancelled: shielded, bounded
 
         async def turn(prompt: str, turn_options: AgentOptions) -> RunResult[Any]:

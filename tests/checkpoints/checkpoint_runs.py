@@ -29,6 +29,11 @@ def result(text: str = "done", *, is_error: bool = False) -> str:
     return _line({**said, "duration_ms": 1, "session_id": CHAT})
 
 
+def say(text: str) -> str:
+    message = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+    return _line({"type": "assistant", "message": message, "session_id": CHAT})
+
+
 def write(path: str, text: str) -> str:
     return _line({"fake": "write_file", "path": path, "text": text, "real": True})
 

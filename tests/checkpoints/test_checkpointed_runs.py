@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from checkpoint_runs import AGENT_WORK, CHAT, init, options, result, scenario, write
+from checkpoint_runs import AGENT_WORK, CHAT, init, options, result, say, scenario, write
 from checkpoint_trees import files, user_state
 
 from agent_sdk import (
@@ -157,3 +157,30 @@ async def test_prune_keeps_the_newest(repo: Path) -> None:
     assert await checkpoints.prune(repo, keep=1) == []
     with pytest.raises(AgentConfigError, match="keep must be"):
         await checkpoints.prune(repo, keep=-1)
+
+
+async def test_an_outputs_corrections_share_one_checkpoint(repo: Path, tmp_path: Path) -> None:
+    fresh, resumed, end = (
+        '{"fake": "only", "resumed": false}',
+        '{"fake": "only", "resumed": true}',
+        '{"fake": "end_only"}',
+    )
+    played = scenario(
+        tmp_path,
+        init(),
+        fresh,
+        write("one.txt", "1\n"),
+        say('["not a number"]'),  # JSON already: the fake adds no example value
+        result('["not a number"]'),
+        end,
+        resumed,
+        write("two.txt", "2\n"),
+        say("[7]"),
+        result("[7]"),
+        end,
+    )
+    done = await run_async("count", output_type=list[int], options=options(repo, played))
+    assert done.output == [7]
+    assert done.changes is not None
+    assert done.changes.added == ("one.txt", "two.txt")  # both replies' files
+    assert len(await checkpoints.list_checkpoints(repo)) == 1
