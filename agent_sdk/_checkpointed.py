@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import msgspec
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from .result import RunResult
 
 __all__ = ["END_LIMIT", "Checkpointed", "asked_by_option", "over", "tree_of"]
+
+_R = TypeVar("_R", bound="RunResult[Any]")
 
 END_LIMIT = 120.0
 """Seconds the snapshot after a run may take (a tree of 50,000 files takes well under one,
@@ -83,7 +85,7 @@ async def over(
         raise
     finally:
         await done.end()  # cancelled too: shielded, bounded
-    return msgspec.structs.replace(result, checkpoint=done.checkpoint, changes=done.changes)
+    return done.given_to(result)
 
 
 class Checkpointed:
@@ -147,6 +149,10 @@ class Checkpointed:
         """Let the tree go at once, unfinished (a run dropped without being closed)."""
         self._phase = _Phase.ENDED
         self._held.close()
+
+    def given_to(self, result: _R) -> _R:
+        """``result`` with the checkpoint and the changes."""
+        return msgspec.structs.replace(result, checkpoint=self.checkpoint, changes=self.changes)
 
     def attach(self, error: AgentError, redact: Callable[[str], str] | None = None) -> None:
         """Put the checkpoint and the changes in ``error``'s context (``redact``: the

@@ -290,10 +290,7 @@ class RunEngine(RunChecks):
         if self.hook_errors:  # the hooks' callbacks' own failures (docs/extend.md)
             outcome = msgspec.structs.replace(outcome, hook_errors=self.hook_errors)
         if self._checkpointed is not None:
-            done = self._checkpointed
-            outcome = msgspec.structs.replace(
-                outcome, checkpoint=done.checkpoint, changes=done.changes
-            )
+            outcome = self._checkpointed.given_to(outcome)
         self._result = outcome
         self._state = State.DONE
         if self._span is not None:

@@ -286,9 +286,8 @@ async def _checkpoint_end(
 ) -> tuple[RunResult[Any] | None, Changes | None]:
     """The task's checkpoint finished: its result, or its error, carries it."""
     await checkpointed.end()
-    done = checkpointed.checkpoint
     if result is not None:
-        result = msgspec.structs.replace(result, checkpoint=done, changes=checkpointed.changes)
+        result = checkpointed.given_to(result)
     elif error is not None:
         from .._protocol.redaction import redaction_of
 
