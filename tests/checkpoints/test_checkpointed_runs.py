@@ -6,8 +6,11 @@ for real (or the in-memory transport, where no file needs writing)."""
 
 from __future__ import annotations
 
+import logging
+import math
 from pathlib import Path
 
+import anyio
 import pytest
 from checkpoint_runs import AGENT_WORK, CHAT, init, options, result, say, scenario, write
 from checkpoint_trees import files, user_state
@@ -22,7 +25,8 @@ from agent_sdk import (
     run_async,
     run_sync,
 )
-from agent_sdk.testing import Exit, MemoryTransport, Output
+from agent_sdk.checkpoints import Checkpoint, RewindResult
+from agent_sdk.testing import Exit, MemoryTransport, Output, Pause
 
 pytestmark = pytest.mark.anyio
 
@@ -184,3 +188,40 @@ async def test_an_outputs_corrections_share_one_checkpoint(repo: Path, tmp_path:
     assert done.changes is not None
     assert done.changes.added == ("one.txt", "two.txt")  # both replies' files
     assert len(await checkpoints.list_checkpoints(repo)) == 1
+
+
+async def test_a_cancelled_run_still_finishes_its_checkpoint(repo: Path) -> None:
+    init_event = {"type": "system", "subtype": "init"}
+    transport = MemoryTransport([Output.event(init_event), Pause(math.inf), Exit(0)])
+    events = run("work", options=AgentOptions(cwd=repo, checkpoint=True), transport=transport)
+    with anyio.CancelScope() as scope:
+        async for _ in events:
+            (repo / "a.txt").write_text("what the run did\n")
+            scope.cancel()  # the next read is cancelled, the run ends with it
+    assert scope.cancelled_caught
+    assert events.checkpoint is not None
+    assert events.checkpoint.after is not None  # finished, shielded from the cancel
+    assert events.changes is not None
+    assert events.changes.modified == ("a.txt",)
+    assert (await checkpoints.rewind(events.checkpoint)).restored == ("a.txt",)
+
+
+async def test_a_snapshot_after_the_run_that_fails_is_logged_and_the_run_goes_on(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import agent_sdk._checkpointed
+
+    async def broken(cp: Checkpoint) -> Checkpoint:
+        raise AgentCheckpointError("git could not write the ref")
+
+    monkeypatch.setattr(agent_sdk._checkpointed, "finish", broken)
+    caplog.set_level(logging.WARNING, logger="agent_sdk")
+    chosen = AgentOptions(cwd=repo, checkpoint=True)
+    done = await run_async("work", options=chosen, transport=_memory())
+    assert done.result == "ok"  # the run's own outcome
+    assert done.checkpoint is not None
+    assert done.checkpoint.after is None  # unfinished: a rewind needs force
+    assert done.changes is None
+    assert "git could not write the ref" in caplog.text
+    # The tree was let go (a rewind needs it alone), and the unfinished one rewinds forced.
+    assert await checkpoints.rewind(done.checkpoint, force=True) == RewindResult()
