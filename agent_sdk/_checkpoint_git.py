@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from ._checkpoint_value import REF_PREFIX
 from ._git import run_git, said
 from ._owner import MARKER, PREFIXES, mark, sweep
 from .errors import AgentCheckpointError
@@ -42,7 +43,6 @@ __all__ = [
     "snapshot",
 ]
 
-REF_PREFIX = "refs/agent-sdk/checkpoints/"
 SCRATCH_PREFIX = PREFIXES[6]
 NO_SHA = "0" * 40
 GITLINK = "160000"

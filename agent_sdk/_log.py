@@ -1,9 +1,10 @@
 """The SDK's loggers: ``agent_sdk`` and one child per layer (docs/traces.md, "Logging").
 
 Lifecycle steps only (a CLI started, a signal sent, a timeout, a retry, a sweep), at DEBUG
-and INFO, never an event of the stream and never a secret. Silent by default: the
-``agent_sdk`` logger gets a ``NullHandler`` (the library rule: never a handler of ours on
-the root); the program adds a handler or sets a level to see them.
+and INFO (WARNING: a checkpoint left unfinished), never an event of the stream and never a
+secret. Silent by default: the ``agent_sdk`` logger gets a ``NullHandler`` (the library
+rule: never a handler of ours on the root); the program adds a handler or sets a level to
+see them.
 
 ``logging`` is not imported here: a program that never imported it has no handler that
 could receive a record, so nothing is logged and nothing is paid (importing ``logging``
@@ -21,10 +22,11 @@ if TYPE_CHECKING:
 
     from .options import Invocation
 
-__all__ = ["DEBUG", "INFO", "ROOT", "log", "logger", "shown_argv"]
+__all__ = ["DEBUG", "INFO", "ROOT", "WARNING", "log", "logger", "shown_argv"]
 
 ROOT = "agent_sdk"
-DEBUG, INFO = 10, 20  # logging's levels, as constants: its import is the program's choice
+# logging's levels, as constants: its import is the program's choice
+DEBUG, INFO, WARNING = 10, 20, 30
 
 _loggers: dict[str, Logger] = {}
 

@@ -107,6 +107,12 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         worktree_name: ``--worktree=NAME``: the worktree's name (needs ``worktree``).
         worktree_base: ``--worktree-base``: the ref it is made from (needs ``worktree``).
         skip_worktree_setup: ``--skip-worktree-setup`` (needs ``worktree``).
+        checkpoint: snapshot the git working tree the run works in (``workspace``, else
+            ``cwd``, else the current directory) before the CLI starts; the result's
+            ``checkpoint`` and ``changes`` (an error's too) then say what the run
+            changed, and ``checkpoints.rewind`` undoes it (docs/sessions.md,
+            "Checkpointed runs"). Outside a git working tree the run fails before the
+            CLI starts. Not with ``worktree``, whose tree is the CLI's.
         headers: extra request headers, each sent as ``--header "Name: Value"``. They go
             into the CLI's argv, so every user of the machine can read them in the
             process list (``ps``): credentials belong in ``api_key=`` or ``auth_token=``,
@@ -193,6 +199,7 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
     worktree_name: str | None = None
     worktree_base: str | None = None
     skip_worktree_setup: bool = False
+    checkpoint: bool = False
     headers: Mapping[str, str] | None = None
     endpoint: str | None = None
     add_dirs: Sequence[str | os.PathLike[str]] = ()
@@ -244,6 +251,13 @@ class AgentOptions(msgspec.Struct, frozen=True, kw_only=True, metaclass=_Options
         ):
             raise AgentConfigError(
                 "worktree_name, worktree_base and skip_worktree_setup need worktree=True"
+            )
+        if self.worktree and self.checkpoint:
+            raise AgentConfigError(
+                "checkpoint=True snapshots the tree the run works in, and with worktree=True "
+                "the CLI works in a worktree of its own, which a checkpoint would not see",
+                hint="drop one of them; for changes in a worktree see agent_sdk.fleet "
+                "(isolation=['worktree'])",
             )
         if self.tools:
             _check_tools(self.tools)

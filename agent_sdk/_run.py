@@ -108,6 +108,9 @@ class Run(RunEngine):
         transport = getattr(self, "_transport", None)
         if transport is not None and getattr(self, "_state", None) not in OVER:
             transport.kill_now()
+            checkpointed = getattr(self, "_checkpointed", None)
+            if checkpointed is not None:  # the tree let go, its checkpoint unfinished
+                checkpointed.release()
             if getattr(self, "_span", None) is not None:
                 with contextlib.suppress(Exception):  # an exporter torn down at exit
                     self._end_span(None)

@@ -1,9 +1,11 @@
-"""What a run given tools, hooks or a budget adds to its reads (docs/extend.md, "Never
-silently bypassed" and "When your code fails"; docs/budgets.md): the budget asked before
-its own tools run, the check that the CLI reached its tools and hooks, the end of a run
-whose callback raised what is no ``Exception``, and the stop at a limit or a failed check.
-The base of ``RunEngine`` (``_run_engine.py``); split from it to keep each class small.
-A plain run pays for none of it: each is behind a test of a value that is ``None``."""
+"""What a run given tools, hooks, a budget or a checkpoint adds to its reads (docs/extend.md,
+"Never silently bypassed" and "When your code fails"; docs/budgets.md; docs/sessions.md,
+"Checkpointed runs"): the budget asked before its own tools run, the check that the CLI
+reached its tools and hooks, the end of a run whose callback raised what is no
+``Exception``, the stop at a limit or a failed check, and the snapshots of its tree
+before and after it. The base of ``RunEngine`` (``_run_engine.py``); split from it to keep
+each class small. A plain run pays for none of it: each is behind a test of a value that
+is ``None`` (or false)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,11 @@ from typing import TYPE_CHECKING
 
 from ._protocol.outcome import context
 from ._run_facts import RunFacts
-from .errors import AgentError, ErrorContext
+from .errors import AgentCheckpointError, AgentError, ErrorContext
 from .events import Event
 
 if TYPE_CHECKING:
+    from ._checkpointed import Checkpointed
     from ._protocol.redaction import Redaction
     from ._spending import Hit, Spending
     from ._tool_budget import OwnToolCalls
@@ -34,6 +37,7 @@ class RunChecks(RunFacts):
     _own_calls: OwnToolCalls | None
     _channel: Callable[[], tuple[str, ...] | None] | None
     _stopped_by: AgentError | None
+    _checkpointed: Checkpointed | None
 
     def _stopped(self) -> None:
         """The run was stopped (its error is ready): the engine's state says so."""
@@ -49,6 +53,27 @@ class RunChecks(RunFacts):
 
         self._own_calls = OwnToolCalls(self._spending)
         return ADMIT_FOR_RUN.set(self._own_calls.admit)
+
+    async def _checkpoint_begin(self) -> None:
+        """A run that asked for a checkpoint: its tree held as a run in progress and
+        snapshot, before the CLI starts; labelled with the chat id when it is known."""
+        from ._checkpointed import Checkpointed, asked_by_option, tree_of
+
+        options = self._options
+        label = options.new_session_id or options.resume
+        try:
+            self._checkpointed = await Checkpointed.begin(tree_of(options), label)
+        except AgentCheckpointError as exc:  # the option's failure: said so
+            raise self._redaction.error(asked_by_option(exc)) from exc
+
+    async def _checkpoint_end(self, error: BaseException | None = None) -> None:
+        """The run is over and its CLI gone: the snapshot after it, the tree let go;
+        ``error``, the run's, then carries the checkpoint and what the run changed."""
+        checkpointed = self._checkpointed
+        if checkpointed is not None:
+            await checkpointed.end()
+            if isinstance(error, AgentError):
+                checkpointed.attach(error, self._redaction.text if self._redaction else None)
 
     async def _spent(self, events: list[Event], keep: int, hit: Hit) -> list[Event]:
         """A limit reached: the events up to the one that went over it, then the run's

@@ -103,6 +103,7 @@ class RunEngine(RunChecks):
 
             self._spending = Spending(budget, "run")
         self._stopped_by: AgentError | None = None  # the error of a STOPPED run
+        self._checkpointed = None  # a run asked for a checkpoint (docs/sessions.md)
         # A run given tools or hooks: what the CLI has not reached, asked once the agent
         # acts (_channel_check.py); None once answered, or without any.
         self._channel: Callable[[], tuple[str, ...] | None] | None = None
@@ -121,6 +122,7 @@ class RunEngine(RunChecks):
             raise
         except BaseException as exc:
             await self._end(State.FAILED)
+            await self._checkpoint_end(exc)
             if self._span is not None:
                 self._end_span(exc)
             raise
@@ -139,6 +141,8 @@ class RunEngine(RunChecks):
             ctx = context(self._stream, exit_code=None, stderr="", redaction=self._redaction)
             error = budget_error(hit, ctx, then="the run was not started")
             raise self._redaction.error(error)
+        if self._options.checkpoint:  # before the CLI starts, not part of its timeout
+            await self._checkpoint_begin()
         if self._transport is None:
             from ._transport.subprocess import SubprocessTransport
 
@@ -264,6 +268,7 @@ class RunEngine(RunChecks):
         await transport.aclose()  # stragglers of its group go too
         if self._state not in ENDING:
             raise StopAsyncIteration  # closed by another task meanwhile
+        await self._checkpoint_end()  # the CLI is gone: the tree as the run left it
         if self._calls_back:
             self._check_callbacks()
         code = transport.returncode
@@ -284,6 +289,8 @@ class RunEngine(RunChecks):
             raise outcome
         if self.hook_errors:  # the hooks' callbacks' own failures (docs/extend.md)
             outcome = msgspec.structs.replace(outcome, hook_errors=self.hook_errors)
+        if self._checkpointed is not None:
+            outcome = self._checkpointed.given_to(outcome)
         self._result = outcome
         self._state = State.DONE
         if self._span is not None:
@@ -297,6 +304,7 @@ class RunEngine(RunChecks):
             self._ready.clear()  # ended: nothing more is delivered
         if self._transport is not None:
             await self._transport.aclose()
+        await self._checkpoint_end()
         if self._span is not None and state is State.CLOSED:
             self._end_span(None)
 

@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING
 from .errors import AgentUsageError
 
 if TYPE_CHECKING:
+    from ._checkpoint_value import Checkpoint
+    from ._checkpointed import Checkpointed
     from ._protocol.stream import Stream
     from ._transport.base import Transport
+    from .changes import Changes
     from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
     from .result import PlainResult
     from .tool_calls import ToolCall
@@ -24,6 +27,7 @@ class RunFacts:
     _result: PlainResult | None
     _stream: Stream
     _transport: Transport | None
+    _checkpointed: Checkpointed | None
 
     @property
     def result(self) -> PlainResult:
@@ -52,6 +56,19 @@ class RunFacts:
     def result_event(self) -> ResultEvent | None:
         """The ``result`` event, once received."""
         return self._stream.result_event
+
+    @property
+    def checkpoint(self) -> Checkpoint | None:
+        """The checkpoint of a run given ``AgentOptions(checkpoint=True)``, once it
+        started; finished (``after`` set) once the run is over, however it ended (a run
+        left with ``break`` too): ``checkpoints.rewind`` it (docs/sessions.md)."""
+        return self._checkpointed.checkpoint if self._checkpointed is not None else None
+
+    @property
+    def changes(self) -> Changes | None:
+        """What a checkpointed run changed, once it is over (``None`` before, and for a
+        run without a checkpoint)."""
+        return self._checkpointed.changes if self._checkpointed is not None else None
 
     @property
     def pid(self) -> int | None:

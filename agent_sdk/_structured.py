@@ -44,13 +44,18 @@ async def output_run(
     The first turn's prompt is ``prompt`` with the instruction; each correction resumes
     the chat of the turn before it. The turns share ``options.timeout``: each gets what
     is left of it, and so does the check of each reply. What goes back to the agent and
-    the error are cleared of the run's secrets (agent_sdk/_protocol/redaction.py).
+    the error are cleared of the run's secrets (agent_sdk/_protocol/redaction.py). With
+    ``options.checkpoint``, one checkpoint covers every turn (docs/sessions.md).
 
     Raises:
         AgentConfigError: msgspec cannot make a JSON Schema of ``output_type``.
         AgentOutputError: ``options.output_attempts`` replies, and none fit.
         AgentError: what a turn raised.
     """
+    if options.checkpoint:  # one checkpoint over every reply (docs/sessions.md)
+        from ._checkpointed import over
+
+        return await over(options, lambda given: output_run(turn, prompt, given, output_type))
     try:
         asked = prompt + instruction(output_type)
     except (TypeError, ValueError) as error:

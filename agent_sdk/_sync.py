@@ -69,9 +69,11 @@ def run_sync(
         plan = run_sync("Plan the refactor", output_type=Steps).output
     """
     if not _loop_running_in_this_thread():
-        # Tools and hooks are served by a task of an event loop (docs/extend.md): such a
-        # run gets one.
-        served = isinstance(options, AgentOptions) and (options.tools or options.hooks)
+        # Tools and hooks are served by a task of an event loop (docs/extend.md), and a
+        # checkpoint's git runs in one (docs/sessions.md): such a run gets one.
+        served = isinstance(options, AgentOptions) and bool(
+            options.tools or options.hooks or options.checkpoint
+        )
         if output_type is None and not served:
             return _run_blocking(prompt, options)
         # The main task returns nothing: asyncio formats that task (its SIGINT handler's

@@ -32,7 +32,6 @@ import anyio
 import msgspec
 
 from ._checkpoint_git import (
-    REF_PREFIX,
     Repo,
     commit,
     delete_ref,
@@ -46,8 +45,9 @@ from ._checkpoint_git import (
 )
 from ._checkpoint_lock import Hold, hold
 from ._checkpoint_rewind import RewindResult, rewind_tree
+from ._checkpoint_value import REF_PREFIX, Checkpoint
 from .changes import Changes
-from .errors import AgentCheckpointError
+from .errors import AgentCheckpointError, AgentConfigError
 
 __all__ = [
     "Changes",
@@ -57,45 +57,13 @@ __all__ = [
     "checkpoint",
     "finish",
     "list_checkpoints",
+    "prune",
     "remove_checkpoint",
     "rewind",
     "running",
 ]
 
 _ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,99}")
-
-
-class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
-    """A snapshot of a working tree before a run, and optionally after it.
-
-    Attributes:
-        id: its name, unique in the repository (``20261128-101500-3fa9c2``: UTC time,
-            then random); its ref is ``refs/agent-sdk/checkpoints/<id>``.
-        root: the working tree's root (a linked worktree's own).
-        cwd: the directory it was asked for (``root`` or below).
-        before: the commit holding the tree before the run (a full sha).
-        after: the commit holding the tree after it, once :func:`finish` made it.
-        head: the HEAD commit at the time (``None`` before a repository's first commit);
-            ``before``'s parent.
-        created: when it was made (UTC).
-        finished: when :func:`finish` made ``after``.
-        label: what the caller called it (the run's prompt, a session id...).
-    """
-
-    id: str
-    root: str
-    cwd: str
-    before: str
-    after: str | None = None
-    head: str | None = None
-    created: datetime
-    finished: datetime | None = None
-    label: str | None = None
-
-    @property
-    def ref(self) -> str:
-        """Its ref in the repository: ``refs/agent-sdk/checkpoints/<id>``."""
-        return REF_PREFIX + self.id
 
 
 class _Meta(msgspec.Struct, frozen=True, kw_only=True):
@@ -314,6 +282,31 @@ async def remove_checkpoint(cp: Checkpoint) -> None:
     repo = await open_repo(cp.root)
     with anyio.CancelScope(shield=True):  # as in checkpoint(): no lock file left
         await delete_ref(repo, cp.ref)
+
+
+async def prune(cwd: str | os.PathLike[str], *, keep: int = 10) -> list[Checkpoint]:
+    """Remove the checkpoints of the working tree ``cwd`` is in but the newest ``keep``
+    (one is made per checkpointed run, and none goes by itself); returns those removed,
+    oldest first. Their objects go with ``git gc``, as :func:`remove_checkpoint` says.
+
+    Raises:
+        AgentConfigError: ``keep`` is not a whole number >= 0.
+        AgentCheckpointError: ``cwd`` is not in a git working tree, or git failed.
+
+    Example::
+
+        await prune("~/src/shop", keep=5)
+    """
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+        raise AgentConfigError(
+            f"prune(keep={keep!r}): keep must be a whole number >= 0",
+            hint="e.g. prune(cwd, keep=10); keep=0 removes every checkpoint of the tree",
+        )
+    found = await list_checkpoints(cwd)
+    gone = found[: max(len(found) - keep, 0)]
+    for cp in gone:
+        await remove_checkpoint(cp)
+    return gone
 
 
 @contextlib.asynccontextmanager

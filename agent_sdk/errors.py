@@ -38,13 +38,9 @@ context, events included, are redacted before it is raised
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._cli_words import cli_text, listed_models, service_error
-from ._error_context import ErrorContext
-from ._short_repr import count, short, start
-from .events import Event, ResultEvent
-from .tool_calls import ToolCall, calls_of
+from ._error_context import AgentError, ErrorContext
+from .events import ResultEvent
 
 __all__ = [
     "AgentAuthError",
@@ -73,88 +69,6 @@ __all__ = [
     "AgentWorkspaceError",
     "ErrorContext",
 ]
-
-
-_NO_CONTEXT = ErrorContext()
-
-
-class AgentError(Exception):
-    """Base class of every agent_sdk error.
-
-    ``str(error)`` is the whole story: the message, then ``Hint: `` and the hint on a
-    line of its own (when there is one). :attr:`message` and :attr:`hint` are its two
-    parts, for whoever lays them out apart: print the error, or its parts, not both
-    (docs/errors.md says why the hint is in ``str()``).
-
-    Args:
-        message: what went wrong, in the terms of the interface the caller used.
-        context: what the CLI said and did (:class:`ErrorContext`).
-        hint: how to fix it.
-
-    Attributes:
-        message: the message alone, without the hint (also ``args[0]``).
-        hint: how to fix it, or ``None``; the last line of ``str(error)``, and only there.
-        events: the events received before the failure, in order, when the run kept
-            them (``run_sync``, ``run_async``, ``Session.send``, or
-            ``keep_events=True``); a streamed run handed them over already.
-        session_id: the chat id; pass it as ``AgentOptions(resume=...)`` to continue.
-        exit_code: the CLI's exit code (negative: killed by that signal), or ``None``.
-        stderr: the last part of what the CLI wrote to stderr.
-        stdout_lines: the lines of stdout that were not JSON events.
-    """
-
-    def __init__(
-        self, message: str, *, context: ErrorContext | None = None, hint: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        self.context = context if context is not None else _NO_CONTEXT
-
-    def __str__(self) -> str:
-        return f"{self.message}\nHint: {self.hint}" if self.hint else self.message
-
-    def __repr__(self) -> str:
-        # Short whatever the run held: the start of the message, counts (_short_repr.py).
-        context = self.context
-        return short(
-            type(self).__name__,
-            ("", start(self.message)),
-            ("session_id", repr(context.session_id)),
-            ("exit_code", repr(context.exit_code)),
-            ("events", count(context.events)),
-        )
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as its class, args and attributes: the default reduction calls
-        # cls(*args) and loses keyword-only arguments (AgentResultError's event), and
-        # errors cross processes (a fleet's outcome from a Ray worker, docs/fleet.md).
-        return _rebuild, (type(self), self.args, self.__dict__)
-
-    @property
-    def events(self) -> list[Event]:
-        return self.context.events
-
-    @property
-    def session_id(self) -> str | None:
-        return self.context.session_id
-
-    @property
-    def exit_code(self) -> int | None:
-        return self.context.exit_code
-
-    @property
-    def stderr(self) -> str:
-        return self.context.stderr
-
-    @property
-    def stdout_lines(self) -> list[str]:
-        return self.context.stdout_lines
-
-    @property
-    def tool_calls(self) -> list[ToolCall]:
-        """The tool calls among :attr:`events`, ``started`` paired with ``completed``."""
-        return calls_of(self.events)
 
 
 class AgentConfigError(AgentError, TypeError, ValueError):
@@ -408,11 +322,3 @@ class AgentTimeoutError(AgentError, TimeoutError):
     Raised after the CLI's process group is gone; ``events`` and ``session_id`` say how
     far it got (resume from there with ``AgentOptions(resume=...)``).
     """
-
-
-def _rebuild(cls: type[AgentError], args: tuple[Any, ...], state: dict[str, Any]) -> AgentError:
-    """An unpickled :class:`AgentError`: made without ``__init__``, then given its state."""
-    error = cls.__new__(cls, *args)
-    error.args = args
-    error.__dict__.update(state)
-    return error

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import msgspec
 
 from ._short_repr import count, short, start
 from .events import Event, ThinkingBlock, Usage
 from .tool_calls import Plan, ToolCall
+
+if TYPE_CHECKING:  # a run that asks for a checkpoint loads them (docs/sessions.md)
+    from ._checkpoint_value import Checkpoint
+    from .changes import Changes
 
 __all__ = ["OutputT", "PlainResult", "RunResult"]
 
@@ -64,6 +68,12 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         rejoined_events: how many events came split over several lines by raw newlines
             and were joined back (docs/protocol.md §3, an unverified report about
             ``result`` lines); 0 normally.
+        checkpoint: with ``AgentOptions(checkpoint=True)``, the checkpoint of the tree
+            taken before the run, finished after it: ``checkpoints.rewind(checkpoint)``
+            undoes the run (docs/sessions.md, "Checkpointed runs"). ``None`` otherwise.
+        changes: with ``checkpoint=True``, what the run changed in its tree (files
+            added, modified, deleted and their diff); ``None`` otherwise, or when the
+            snapshot after the run failed (logged; ``checkpoint.after`` is then unset).
 
     Example::
 
@@ -88,6 +98,8 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
     output: OutputT
     cli_version: str | None = None
     rejoined_events: int = 0
+    checkpoint: Checkpoint | None = None
+    changes: Changes | None = None
 
     @property
     def final_text(self) -> str:

@@ -1,9 +1,10 @@
 """The command line: ``agent-sdk [run] PROMPT... [options]``, ``agent-sdk replay FILE``,
-``agent-sdk batch TASKS.jsonl`` and ``agent-sdk doctor``.
+``agent-sdk batch TASKS.jsonl``, ``agent-sdk rewind``, ``agent-sdk checkpoints`` and
+``agent-sdk doctor``.
 
 ``args`` parses the arguments (the agent flags derived from AgentOptions), ``live`` runs
-the agent, ``replay`` renders a recorded run, ``batch`` runs a file of tasks (a fleet) and
-``render`` is how events look on screen.
+the agent, ``replay`` renders a recorded run, ``batch`` runs a file of tasks (a fleet),
+``rewind`` undoes a checkpointed run and ``render`` is how events look on screen.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
             from .batch import batch_main  # only a batch needs the fleet
 
             return batch_main(args[1:], out, err, sys.stdin)
+        if args[:1] in (["rewind"], ["checkpoints"]):
+            from .rewind import checkpoints_main, rewind_main  # loads the checkpoints
+
+            chosen = rewind_main if args[0] == "rewind" else checkpoints_main
+            return chosen(args[1:], out, err)
         if args[:1] == ["doctor"]:
             from .doctor import doctor_main
 

@@ -53,6 +53,11 @@ AGENT_FLAGS: dict[str, Flag] = {
     "worktree_name": Flag(("--worktree-name",), "the worktree's name (with -w)", "NAME"),
     "worktree_base": Flag(("--worktree-base",), "the ref the worktree is made from", "REF"),
     "skip_worktree_setup": Flag(("--skip-worktree-setup",), "skip the worktree's setup"),
+    "checkpoint": Flag(
+        ("--checkpoint",),
+        "snapshot the git tree the agent works in first; then show what the run changed "
+        "and the command that undoes it (agent-sdk rewind)",
+    ),
     "headers": Flag(("--header",), "extra request header (repeatable)", "'NAME: VALUE'", ":"),
     "endpoint": Flag(("--endpoint",), "API endpoint", "URL"),
     "add_dirs": Flag(("--add-dir",), "extra directory the agent may touch (repeatable)", "DIR"),

@@ -69,12 +69,15 @@ commands:
                                          (agent-sdk batch --help)
   agent-sdk replay FILE [--json]         render a recorded run again: the stream-json
                                          output of cursor-agent, or agent-sdk's --json
+  agent-sdk rewind [CHECKPOINT_ID]       undo a run made with --checkpoint
+  agent-sdk checkpoints                  list a tree's checkpoints (--keep N prunes)
 """
 
 _EPILOG = """\
 The prompt is the PROMPT words joined by spaces; with PROMPT '-' or absent (and stdin
 not a terminal) it is read from stdin. Put '--' before a prompt that starts with '-' or
-with the word 'batch', 'replay' or 'run' (agent-sdk --fake -- batch the writes).
+with a command's name ('batch', 'checkpoints', 'doctor', 'replay', 'rewind' or
+'run': agent-sdk --fake -- batch the writes).
 
 The API key is never a flag (argv is visible to every user of the machine): set
 CURSOR_API_KEY in the environment, which the CLI reads, or log in once with

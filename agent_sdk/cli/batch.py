@@ -42,6 +42,7 @@ from .args import (
     print_error,
     use_color,
 )
+from .hints import error_in_flag_terms
 from .render import isatty
 
 __all__ = ["TasksError", "batch_main", "batch_parser", "log_line", "read_tasks"]
@@ -259,7 +260,7 @@ def batch_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             budget=args.fleet_budget,
         )
     except AgentConfigError as exc:
-        print_error(err, exc.message)
+        print_error(err, error_in_flag_terms(exc))  # e.g. its hint: --limit 1
         return EXIT_USAGE
     with SignalWatch() as signals:  # from here on, a signal never cuts the teardown short
         return _batch(args, fleet, state, table if live else None, signals, title, out, err)

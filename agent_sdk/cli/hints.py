@@ -43,6 +43,8 @@ _PHRASES: list[tuple[str, str]] = [
         "leave out --no-trust or pass --force",
     ),
     ("add_dirs or headers", "add_dirs or --header"),
+    ("Fleet(limit=1)", "--limit 1"),
+    ("isolation=['worktree']", "--isolate worktree"),
     ("the values of AgentOptions", "the other flags"),
     # A number option's check speaks of Python types; a flag's value is a number already.
     (" (an int or a float, finite), or None", ""),

@@ -21,6 +21,7 @@ import msgspec
 from .._protocol.redaction import HeldText, Redaction, redaction_of
 from .._run import run
 from ..errors import (
+    AgentCheckpointError,
     AgentConfigError,
     AgentError,
     AgentModelError,
@@ -35,6 +36,7 @@ from ..errors import (
 )
 from ..events import Event, to_json
 from ..options import AgentOptions
+from ._changes_lines import Kept, checkpoint_said
 from ._fake_args import runs_fake
 from ._screen import ReplyCursor, fold, terminal_columns
 from ._signals import SignalWatch
@@ -147,9 +149,14 @@ _USAGE_ERRORS = (
 def _exit_code(exc: AgentError) -> int:
     if isinstance(exc, AgentTimeoutError):
         return EXIT_TIMEOUT
+    if isinstance(exc, AgentCheckpointError):  # --checkpoint outside git: the flag's fault
+        return EXIT_USAGE if exc.reason in _NO_GIT else EXIT_FAILED
     if isinstance(exc, _USAGE_ERRORS) and not _out_of_resources(exc):
         return EXIT_USAGE
     return EXIT_FAILED
+
+
+_NO_GIT = ("not_a_repository", "git_missing")
 
 
 def _out_of_resources(exc: AgentError) -> bool:
@@ -191,12 +198,13 @@ async def _live(
     redaction: Redaction | None = None,
     stop_if: Callable[[], bool] | None = None,
     signals: SignalWatch | None = None,
+    kept: Kept | None = None,
 ) -> AgentError | None:
     """Run the agent, handing each event to ``sink`` (redacted: ``redaction``, by default
     that of ``options`` and the environment); the error it ended with, if any.
 
     The first signal ``signals`` notes cancels the run (``None`` is returned once its
-    process group ended).
+    process group ended). ``kept`` gets the run's checkpoint and changes.
 
     Raises:
         BrokenPipeError: when ``sink`` can no longer write, or ``stop_if`` (asked after
@@ -211,8 +219,9 @@ async def _live(
             await signals.start_in(tasks)
         if isinstance(sink, Renderer) and sink.live_status:
             tasks.start_soon(_spin, sink, started)
+        events = run(prompt, options=options)
         try:
-            async with run(prompt, options=options) as events:
+            async with events:
                 async for event in events:
                     sink.event(redaction.event(event) if redaction else event)
                     if stop_if is not None and stop_if():
@@ -225,6 +234,8 @@ async def _live(
             broken_pipe = exc  # raised below, outside the group, for main() to catch
         finally:
             tasks.cancel_scope.cancel()
+    if kept is not None:
+        kept.checkpoint, kept.changes = events.checkpoint, events.changes
     if broken_pipe is not None:
         raise broken_pipe
     return error
@@ -315,6 +326,7 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
         )
     started = time.monotonic()
     gone = reader_gone(out)
+    kept = Kept()
     with SignalWatch() as signals:  # from here on, a signal never cuts the teardown short
         error = anyio.run(
             _live,
@@ -325,6 +337,7 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             redaction,
             gone,
             signals,
+            kept,
             backend="asyncio",
         )
         ran = command.options
@@ -335,15 +348,16 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             err.write("agent-sdk: cursor-agent is not installed: running the bundled fake agent\n")
             ran = msgspec.structs.replace(command.options, binary=fake_agent.executable())
             error = anyio.run(
-                _live, prompt, ran, sink, started, redaction, gone, signals, backend="asyncio"
+                _live, prompt, ran, sink, started, redaction, gone, signals, kept, backend="asyncio"
             )
+        more = checkpoint_said(kept, out if renderer is None else None, redaction)
         if signals.stopped is not None:  # the run was cancelled, its group ended
             how = signals.stopped.value
             if renderer is not None:
                 renderer.finish()
                 if reply is not None:
                     reply.release()
-                renderer.summary(how, elapsed=time.monotonic() - started)
+                renderer.summary(how, elapsed=time.monotonic() - started, more=more)
             print_error(err, f"{how}; the agent's process group was ended")
             return signals.stopped.exit_status
         if renderer is not None:
@@ -351,10 +365,21 @@ def run_main(argv: list[str], out: TextIO, err: TextIO, stdin: TextIO) -> int:
             if reply is not None:
                 reply.release()
             if error is None or renderer.events:
-                renderer.summary(_outcome(error), elapsed=time.monotonic() - started)
+                renderer.summary(_outcome(error), elapsed=time.monotonic() - started, more=more)
                 if runs_fake(ran):  # --fake, --fake-if-missing, CURSOR_AGENT_BIN
                     columns = terminal_columns(err)
-                    lines = fold(FAKE_NOTE, columns - 1) if columns else [FAKE_NOTE]
+                    # A scenario may write for real (fix_tests): a checkpoint then shows it.
+                    note = (
+                        FAKE_NOTE
+                        if not kept.changes or not kept.changes.files
+                        else (
+                            FAKE_NOTE.replace(
+                                "it played a scripted run, changed no file and ",
+                                "it played a scripted run (its writes are real) and ",
+                            )
+                        )
+                    )
+                    lines = fold(note, columns - 1) if columns else [note]
                     err.write("".join(line + "\n" for line in lines))
         if error is None:
             return EXIT_OK

@@ -8,6 +8,7 @@ given, so tests render into :class:`io.StringIO`.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import TextIO
 
 from ..events import (
@@ -255,7 +256,9 @@ class Renderer:
             self._line(self._paint(note, DIM))
 
     # --- summary --------------------------------------------------------------------
-    def summary(self, outcome: str, *, elapsed: float | None = None) -> None:
+    def summary(
+        self, outcome: str, *, elapsed: float | None = None, more: Sequence[str] = ()
+    ) -> None:
         """Render the final summary: outcome, duration, tokens, tool calls, session id.
 
         Args:
@@ -263,6 +266,8 @@ class Renderer:
             elapsed: seconds the run took by our clock (a replay has none: the result
                 event's ``duration_ms`` is shown then). The CLI's own figure follows in
                 brackets where it reads differently: it measures something else.
+            more: lines to add at its end (a checkpointed run's changes), each folded
+                to the terminal's width.
         """
         self._close_line()
         result = self.result_event
@@ -271,6 +276,8 @@ class Renderer:
         heads, rest = summary_lines(head, aside, result, self.tracker.calls, self.session_id, width)
         colour = GREEN if outcome == "success" else RED
         lines = [*(self._paint(line, colour, BOLD) for line in heads), *rest]
+        for line in more:
+            lines += fold(line, width) if width else [line]
         self.err.write("\n".join(lines) + "\n")
         self._flush()
 

@@ -1,19 +1,26 @@
 """The checks of the fleet's numbers (``Fleet(limit=..., stagger=...)``, ``RetryPolicy``),
 made when the value is built, as ``AgentOptions``' are: a value that would fail later
 (``nan`` attempts retry for ever, an ``inf`` backoff waits nothing) is an
-:class:`~agent_sdk.AgentConfigError` naming the argument, the value and the fix.
+:class:`~agent_sdk.AgentConfigError` naming the argument, the value and the fix. Also the
+check of checkpointed tasks that would share a working tree.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from typing import TypeGuard
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeGuard
 
 from .._option_checks import a_value
 from ..errors import AgentConfigError
 
-__all__ = ["check_count", "check_fraction", "check_seconds"]
+if TYPE_CHECKING:
+    from ._types import Task
+
+__all__ = ["check_count", "check_fraction", "check_seconds", "check_shared_trees"]
 
 
 def check_count(owner: str, name: str, value: object, *, example: int) -> None:
@@ -58,3 +65,45 @@ def _refused(
     if len(shown) > 80:
         shown = shown[:77] + "..."
     return AgentConfigError(f"{owner}({name}={shown}): {problem}", hint=hint)
+
+
+def check_shared_trees(tasks: Sequence[Task], limit: int, *, worktrees: bool) -> None:
+    """Checkpointed tasks that may run at once in one working tree are refused: each
+    checkpoint would count the other's changes as its own, and a rewind of one would undo
+    both (docs/sessions.md, "Checkpointed runs").
+
+    The tree of a task is the nearest directory holding ``.git`` above where it runs
+    (its ``repo``, else its options' ``workspace`` or ``cwd``, else the current
+    directory), as git finds it.
+
+    Raises:
+        AgentConfigError: two such tasks, ``limit`` over 1 and no worktree isolation.
+    """
+    if worktrees or limit < 2:
+        return
+    seen: dict[Path, str] = {}
+    for task in tasks:
+        if task.options is None or not task.options.checkpoint:
+            continue
+        from .._checkpointed import tree_of  # only a fleet of checkpointed tasks pays it
+
+        root = _tree_root(task.repo if task.repo is not None else tree_of(task.options))
+        other = seen.setdefault(root, task.id)
+        if other != task.id:
+            raise AgentConfigError(
+                f"tasks {other!r} and {task.id!r} are checkpointed in one working tree "
+                f"({str(root)!r}) and may run at once (limit={limit}): each checkpoint would "
+                "count the other's changes as its own, and a rewind would undo both",
+                hint="run them one at a time (Fleet(limit=1)), each in a worktree of its own "
+                "(isolation=['worktree']), or in different repositories",
+            )
+
+
+def _tree_root(directory: str) -> Path:
+    """The nearest directory at or above ``directory`` that holds ``.git`` (``directory``
+    itself when none does: its checkpoint will fail, saying why)."""
+    start = Path(os.path.expanduser(directory)).resolve()
+    for place in (start, *start.parents):
+        if os.path.lexists(place / ".git"):
+            return place
+    return start

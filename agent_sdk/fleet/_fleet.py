@@ -25,7 +25,7 @@ from .._spending import Spending
 from ..budget import Budget
 from ..errors import AgentConfigError, AgentError, AgentUsageError
 from ..options import AgentOptions
-from ._checks import check_count, check_seconds
+from ._checks import check_count, check_seconds, check_shared_trees
 from ._retry import NO_RETRY, RetryPolicy
 from ._runner import TaskSettings, TransportFactory, run_task
 from ._summary import FleetSummary, summarize
@@ -115,7 +115,7 @@ class Fleet:
         AgentConfigError: an argument is wrong (a duplicate task id or ``new_session_id``,
             ``"worktree"`` for a task without ``repo``, a ``limit`` that is not a whole
             number >= 1, a ``stagger`` that is not a finite number >= 0, a ``budget``
-            with the Ray backend).
+            with the Ray backend, checkpointed tasks that may run at once in one tree).
 
     Leaving the ``async with`` block before every outcome was delivered cancels the tasks
     still running, and their CLIs' process groups end with them. An exception raised in
@@ -154,6 +154,7 @@ class Fleet:
         check_seconds("Fleet", "stagger", stagger, example=0.075)
         self.tasks = _named(tasks, options, worktrees="worktree" in isolation)
         self.limit = int(limit)  # numpy.int64 too: anyio takes only an int
+        check_shared_trees(self.tasks, self.limit, worktrees="worktree" in isolation)
         self.stagger = stagger
         self.settings = TaskSettings(
             isolation=isolation,

@@ -21,7 +21,7 @@ from .._run import run
 from .._spending import Spending
 from .._structured import output_run
 from .._transport.base import Transport
-from ..errors import AgentError
+from ..errors import AgentCheckpointError, AgentError
 from ..events import AssistantEvent, ResultEvent, ToolCallStarted, Usage
 from ..options import AgentOptions
 from ..result import RunResult
@@ -43,6 +43,7 @@ from ._types import (
 from ._worktree import worktree
 
 if TYPE_CHECKING:
+    from .._checkpointed import Checkpointed
     from .._trace import TaskSpan
 
 __all__ = ["TaskSettings", "TransportFactory", "run_task"]
@@ -154,6 +155,19 @@ async def _run_task(
             options = msgspec.structs.replace(options, env=env)
         if settings.keep_events:
             options = msgspec.structs.replace(options, keep_events=True)
+        checkpointed = None
+        if options.checkpoint:
+            # One checkpoint for the task, over all its runs (retries, an output's
+            # corrections); none in a worktree, whose changes are its own (docs/fleet.md).
+            options = msgspec.structs.replace(options, checkpoint=False)
+            if tree is None:
+                from .._checkpointed import Checkpointed, asked_by_option, tree_of
+
+                try:  # labelled with the task's id: `agent-sdk checkpoints` lists it by it
+                    checkpointed = await Checkpointed.begin(tree_of(options), task.id)
+                except AgentCheckpointError as exc:
+                    raise asked_by_option(exc) from exc
+                stack.push_async_callback(checkpointed.end)  # cancelled: shielded, bounded
 
         async def turn(prompt: str, turn_options: AgentOptions) -> RunResult[Any]:
             return await _attempts(
@@ -180,6 +194,8 @@ async def _run_task(
         except AgentError as failed:
             error = failed
         changes: Changes | None = await tree.changes() if tree is not None else None
+        if checkpointed is not None:
+            result, changes = await _checkpoint_end(checkpointed, result, error, options)
     if tally.span is not None:
         tally.span.end(
             error,
@@ -260,6 +276,23 @@ async def _attempts(
                 options = msgspec.structs.replace(
                     options, resume=resume, continue_session=False, new_session_id=None
                 )
+
+
+async def _checkpoint_end(
+    checkpointed: Checkpointed,
+    result: RunResult[Any] | None,
+    error: AgentError | None,
+    options: AgentOptions,
+) -> tuple[RunResult[Any] | None, Changes | None]:
+    """The task's checkpoint finished: its result, or its error, carries it."""
+    await checkpointed.end()
+    if result is not None:
+        result = checkpointed.given_to(result)
+    elif error is not None:
+        from .._protocol.redaction import redaction_of
+
+        checkpointed.attach(error, redaction_of(options, os.environ).text)
+    return result, checkpointed.changes
 
 
 def _in_directory(options: AgentOptions, directory: str) -> AgentOptions:

@@ -74,7 +74,9 @@ class _Ended(msgspec.Struct, frozen=True, kw_only=True):
     usage: Usage | None = None
     """Tokens over every attempt, when the CLI reported them."""
     changes: Changes | None = None
-    """What it changed, with ``"worktree"`` isolation."""
+    """What it changed: with ``"worktree"`` isolation, in its worktree; else, with
+    ``AgentOptions(checkpoint=True)``, since its checkpoint (``result.checkpoint``, or
+    its error's: docs/sessions.md)."""
 
 
 class TaskSucceeded(_Ended, frozen=True, kw_only=True):

@@ -16,12 +16,16 @@ from __future__ import annotations
 import enum
 from collections import deque
 from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
 import anyio
 import anyio.lowlevel
 
 from ..errors import AgentUsageError
 from ._messages import PromptResult
+
+if TYPE_CHECKING:
+    from .._checkpointed import Checkpointed
 
 __all__ = ["LOW_WATER", "STALL_LIMIT", "TURN_BUFFER", "FeedState", "TurnFeed"]
 
@@ -53,6 +57,7 @@ class TurnFeed:
         self.state = FeedState.OPEN
         self.dropped = 0
         self.began = 0  # when its prompt was sent, in /proc's clock ticks (its commands')
+        self.checkpointed: Checkpointed | None = None  # a turn asked for one (docs/sessions.md)
         self._taken = 0
         self._ended = False
         self._end: object = None

@@ -11,6 +11,7 @@ fields are ignored, and an update of an unknown kind decodes to :class:`UnknownU
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -40,6 +41,7 @@ __all__ = [
     "SessionModeState",
     "SessionModelState",
     "SetConfigOptionResult",
+    "prompt_params",
 ]
 
 
@@ -258,6 +260,12 @@ class PromptParams(_Wire):
 
     session_id: str
     prompt: list[ContentBlock]
+
+
+def prompt_params(session_id: str, prompt: str | Sequence[ContentBlock]) -> PromptParams:
+    """The ``session/prompt`` of ``prompt`` (a text is one text block)."""
+    blocks = [ContentBlock(type="text", text=prompt)] if isinstance(prompt, str) else prompt
+    return PromptParams(session_id=session_id, prompt=list(blocks))
 
 
 class PromptResult(_Wire):

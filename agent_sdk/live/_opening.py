@@ -37,8 +37,9 @@ def check_live_options(options: AgentOptions) -> None:
 
     Raises:
         AgentConfigError: hooks (no hook fired under ACP, docs/acp.md §5.2), a token
-            budget (the live agent reports no token usage, docs/acp.md §3.9), or a
-            ``new_session_id`` (a print-mode flag: ACP's ``session/new`` picks the id).
+            budget (the live agent reports no token usage, docs/acp.md §3.9), a
+            ``new_session_id`` (a print-mode flag: ACP's ``session/new`` picks the id), or
+            ``checkpoint`` (a live turn asks for its own).
     """
     if options.new_session_id is not None:
         raise AgentConfigError(
@@ -46,6 +47,13 @@ def check_live_options(options: AgentOptions) -> None:
             "is the one session/new gives (docs/sessions.md)",
             hint="drop new_session_id; read the id from agent.new_session()'s session, "
             "and reopen it later with agent.load_session(id)",
+        )
+    if options.checkpoint:
+        raise AgentConfigError(
+            "AgentOptions(checkpoint=True) is for print-mode runs: a live turn is "
+            "checkpointed when it is asked for (docs/sessions.md)",
+            hint="drop checkpoint; pass session.run(prompt, checkpoint=True) or "
+            "session.send(prompt, checkpoint=True) for each turn to checkpoint",
         )
     if options.hooks is not None:
         raise AgentConfigError(

@@ -23,7 +23,7 @@ from ..errors import AgentError
 from . import _control
 from ._decisions import Verdict, decide
 from ._feed import TurnFeed
-from ._messages import ContentBlock, PromptParams
+from ._messages import ContentBlock, PromptParams, prompt_params
 from ._requests import (
     AskQuestionParams,
     AskQuestionResult,
@@ -151,13 +151,21 @@ class LiveSession(SessionSettings):
         """``text`` with the agent's secrets masked (a turn's spans, docs/traces.md)."""
         return self._agent._redaction.text(text)
 
-    def run(self, prompt: str | Sequence[ContentBlock]) -> LiveTurn:
+    def run(self, prompt: str | Sequence[ContentBlock], *, checkpoint: bool = False) -> LiveTurn:
         """A turn to iterate: agent_sdk events as they come (docs/live.md "Events");
-        ``turn.result`` once it ended. See :class:`LiveTurn`."""
-        return LiveTurn(self, prompt)
+        ``turn.result`` once it ended. See :class:`LiveTurn`.
 
-    async def send(self, prompt: str | Sequence[ContentBlock]) -> LiveResult:
-        """Run a turn to its end and return its :class:`LiveResult`.
+        ``checkpoint=True`` snapshots the git working tree of the session's ``cwd``
+        before the prompt is sent; ``result.checkpoint`` and ``result.changes`` (an
+        error's too) say what the turn changed (docs/sessions.md, "Checkpointed runs").
+        """
+        return LiveTurn(self, prompt, checkpoint=checkpoint)
+
+    async def send(
+        self, prompt: str | Sequence[ContentBlock], *, checkpoint: bool = False
+    ) -> LiveResult:
+        """Run a turn to its end and return its :class:`LiveResult` (``checkpoint``: as
+        :meth:`run`).
 
         Raises:
             AgentTimeoutError: ``turn_timeout`` passed (the turn was cancelled; if the
@@ -169,8 +177,10 @@ class LiveSession(SessionSettings):
             AgentBudgetError: the session's budget (the agent's ``options.budget``) was
                 reached: the tool call that went over it was delivered, then the turn
                 cancelled; or the prompt was not sent (docs/budgets.md).
+            AgentCheckpointError: with ``checkpoint=True``, the session's ``cwd`` is not
+                in a git working tree, or a rewind runs there: the prompt was not sent.
         """
-        turn = self.run(prompt)
+        turn = self.run(prompt, checkpoint=checkpoint)
         async for _ in turn:
             pass
         return turn.result
@@ -186,19 +196,25 @@ class LiveSession(SessionSettings):
         Raises:
             as :meth:`send`, but a backend error is only text here.
         """
-        blocks = [ContentBlock(type="text", text=prompt)] if isinstance(prompt, str) else prompt
-        return TurnUpdates(self, PromptParams(session_id=self.session_id, prompt=list(blocks)))
+        return TurnUpdates(self, prompt_params(self.session_id, prompt))
 
-    async def _start(self, params: PromptParams) -> TurnFeed:
-        """Send a prompt once the turns before it ended; its updates come on the feed."""
+    async def _start(self, params: PromptParams, checkpoint: bool = False) -> TurnFeed:
+        """Send a prompt once the turns before it ended; its updates come on the feed.
+        ``checkpoint``: the session's tree snapshot first, and held while the turn runs."""
         feed = TurnFeed()
         await self._queue.acquire()
         try:
+            if checkpoint:
+                from .._checkpointed import Checkpointed
+
+                feed.checkpointed = await Checkpointed.begin(self.cwd, self.session_id)
             self._turn = feed
             feed.began = ticks_now()
             self._agent._connection.start_soon(partial(self._run_prompt, params, feed))
         except BaseException:
             self._turn = None
+            if feed.checkpointed is not None:
+                feed.checkpointed.release()
             self._queue.release()
             raise
         return feed
@@ -216,6 +232,10 @@ class LiveSession(SessionSettings):
                     end_conversation(pid, self.session_id, feed.began)
             # Also when cancelled (the agent closing): the iterating task must not wait on.
             self._turn = None
+            if feed.checkpointed is not None:  # before the next turn's: shielded, bounded
+                await feed.checkpointed.end()
+                if isinstance(item, AgentError):
+                    feed.checkpointed.attach(item, self._redact)
             self._queue.release()
             feed.end(item)
 

@@ -37,13 +37,15 @@ from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
 from ..tool_calls import ToolCall, ToolCallTracker
 from ._bridge import Bridge, LiveEvent
 from ._feed import TurnFeed
-from ._messages import ContentBlock, PromptParams, PromptResult
+from ._messages import ContentBlock, PromptParams, PromptResult, prompt_params
 from ._subagents import Subagent, Subagents
 from ._tools import OwnTools
 from ._updates import AcpPlan, SessionUpdate, SubagentUpdate
 
 if TYPE_CHECKING:
+    from .._checkpoint_value import Checkpoint
     from .._trace import AgentSpan
+    from ..changes import Changes
 
 __all__ = ["LiveResult", "LiveTurn", "TurnSession", "TurnUpdates"]
 
@@ -65,11 +67,9 @@ class TurnSession(Protocol):
     @property
     def cli_version(self) -> str | None: ...
 
-    def prompt(self, prompt: str | Sequence[ContentBlock]) -> TurnUpdates: ...
-
     async def cancel(self) -> None: ...
 
-    async def _start(self, params: PromptParams) -> TurnFeed: ...
+    async def _start(self, params: PromptParams, checkpoint: bool = False) -> TurnFeed: ...
 
     def _was_rejected(self, call_id: str) -> bool: ...
 
@@ -85,11 +85,15 @@ class TurnSession(Protocol):
 
 class TurnUpdates:
     """The updates of one prompt, then its :class:`PromptResult` (an async iterator, from
-    :meth:`LiveSession.prompt`); the prompt is sent on the first ``__anext__``."""
+    :meth:`LiveSession.prompt`); the prompt is sent on the first ``__anext__``
+    (``checkpoint``: after a snapshot of the session's tree, docs/sessions.md)."""
 
-    def __init__(self, session: TurnSession, params: PromptParams) -> None:
+    def __init__(
+        self, session: TurnSession, params: PromptParams, checkpoint: bool = False
+    ) -> None:
         self._session = session
         self._params = params
+        self._checkpoint = checkpoint
         self._feed: TurnFeed | None = None
         self._done = False
 
@@ -101,7 +105,7 @@ class TurnUpdates:
             raise StopAsyncIteration
         try:
             if self._feed is None:
-                self._feed = await self._session._start(self._params)
+                self._feed = await self._session._start(self._params, self._checkpoint)
             item = await self._feed.get()
         except anyio.EndOfStream:
             self.close()
@@ -153,6 +157,11 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
             ``LiveAgent(subagents=True)``): which one said what.
         cli_version: the whole version string of the CLI that ran the turn
             (:attr:`LiveAgent.cli_version`); ``None`` when unknown.
+        checkpoint: with ``session.run(prompt, checkpoint=True)``, the checkpoint of the
+            session's tree taken before the prompt, finished after the turn
+            (docs/sessions.md, "Checkpointed runs"); ``None`` otherwise.
+        changes: what that turn changed in the tree; ``None`` without a checkpoint, or
+            when the snapshot after the turn failed.
     """
 
     text: str
@@ -164,6 +173,8 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
     plan: AcpPlan | None = None
     subagents: list[Subagent] = msgspec.field(default_factory=list)
     cli_version: str | None = None
+    checkpoint: Checkpoint | None = None
+    changes: Changes | None = None
 
     def __repr__(self) -> str:
         # Counts, not every event: a long turn's repr would cost seconds (_short_repr.py).
@@ -196,10 +207,17 @@ class LiveTurn:
         print(turn.result.stop_reason)
     """
 
-    def __init__(self, session: TurnSession, prompt: str | Sequence[ContentBlock]) -> None:
+    def __init__(
+        self,
+        session: TurnSession,
+        prompt: str | Sequence[ContentBlock],
+        *,
+        checkpoint: bool = False,
+    ) -> None:
         self.session = session
         """The :class:`~agent_sdk.live.LiveSession` the turn runs on."""
         self._prompt = prompt
+        self._checkpoint = checkpoint
         self._bridge = Bridge(session.session_id, session._was_rejected)
         self._subagents = Subagents(session._was_rejected)
         self._events: list[LiveEvent] = []
@@ -228,7 +246,8 @@ class LiveTurn:
                 self._started = time.monotonic()
                 if "opentelemetry.trace" in sys.modules:  # the program may trace
                     self._start_span()
-                self._updates = self.session.prompt(self._prompt)
+                params = prompt_params(self.session.session_id, self._prompt)
+                self._updates = TurnUpdates(self.session, params, self._checkpoint)
             try:
                 item = await self._updates.__anext__()
             except StopAsyncIteration:
@@ -301,6 +320,8 @@ class LiveTurn:
 
     def _finish(self, stop_reason: str, elapsed: int) -> None:
         text = "".join(self._text)
+        feed = self._updates._feed if self._updates is not None else None
+        checkpointed = feed.checkpointed if feed is not None else None
         self._result = LiveResult(
             text=text,
             stop_reason=stop_reason,
@@ -311,6 +332,8 @@ class LiveTurn:
             plan=self._plan,
             subagents=self.subagents,
             cli_version=self.session.cli_version,
+            checkpoint=checkpointed.checkpoint if checkpointed is not None else None,
+            changes=checkpointed.changes if checkpointed is not None else None,
         )
         failure = BACKEND_ERROR.search(text)
         if failure is not None:
@@ -321,6 +344,8 @@ class LiveTurn:
                 context=context,
                 hint="send the prompt again: the session is still usable",
             )
+            if checkpointed is not None:
+                checkpointed.attach(error, self.session._redact)
             self._end_span("failed", error, stop_reason)
             raise error
         outcome = "cancelled" if stop_reason == "cancelled" else "succeeded"

@@ -28,12 +28,15 @@ def test_help_names_the_batch_and_replay_commands() -> None:
     assert "agent-sdk batch TASKS.jsonl" in head
     assert "agent-sdk replay FILE" in head
     assert "agent-sdk batch --help" in head
+    assert "agent-sdk rewind [CHECKPOINT_ID]" in head
+    assert "agent-sdk checkpoints" in head
 
 
 def test_help_says_a_prompt_that_begins_with_a_command_goes_after_dashes() -> None:
     text = _words(cli("--help").stdout)
-    assert "Put '--' before a prompt that starts with '-' or with the word 'batch', " in text
-    assert "'replay' or 'run'" in text
+    said = "Put '--' before a prompt that starts with '-' or with a command's name ('batch', "
+    assert said in text
+    assert "'replay', 'rewind' or 'run'" in text
 
 
 def test_a_prompt_after_dashes_that_begins_with_batch_is_a_prompt() -> None:

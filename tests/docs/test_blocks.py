@@ -48,6 +48,7 @@ BLOCK_ENV: dict[str, dict[str, str]] = {
     "live:subagents-1": {"FAKE_AGENT_ACP_SCENARIO": "subagent"},
     "live:cancel-and-timeouts-1": {"FAKE_AGENT_ACP_SCENARIO": "shell_sleep"},
     "fleet:isolation-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
+    "sessions:checkpointed-runs-1": {"FAKE_AGENT_SCENARIO": "fix_tests"},
     "fleet:on-a-ray-cluster-1": {"RAY_USAGE_STATS_ENABLED": "0"},  # no report home from CI
 }
 # Text a block's output must hold, by id: a block that catches an error would pass
@@ -101,6 +102,10 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
         "$ touch deployed rejected (by the hook)"
     ],
     "sessions:the-chat-id-chosen-up-front-1": ["True"],
+    "sessions:checkpointed-runs-1": [
+        "('src/cart.py',) ('tests/test_cart_totals.py',)\n('src/cart.py',) "
+        "('tests/test_cart_totals.py',)\n"
+    ],
     "traces:tracing-a-run-1": [
         "execute_tool readToolCall read src/cart.py\n",
         "execute_tool shellToolCall $ pytest -q tests/test_cart.py\n",

@@ -68,6 +68,8 @@ OPTIONAL = (
     "agent_sdk._checkpoint_git",
     "agent_sdk._checkpoint_lock",
     "agent_sdk._checkpoint_rewind",
+    "agent_sdk._checkpoint_value",
+    "agent_sdk._checkpointed",
     "agent_sdk._git",
     "agent_sdk.changes",
     "agent_sdk.extend",

@@ -319,6 +319,7 @@ VALID: list[tuple[str, Any]] = [
     ("worktree_name", "fix-cart"),
     ("worktree_base", "main"),
     ("skip_worktree_setup", True),
+    ("checkpoint", True),
     ("output_attempts", 3),
     ("tools", [_a_tool]),
     ("hooks", Hooks(before_shell=lambda call: "allow")),

@@ -169,6 +169,7 @@ PUBLIC: dict[str, list[str]] = {
         "checkpoint",
         "finish",
         "list_checkpoints",
+        "prune",
         "remove_checkpoint",
         "rewind",
         "running",
