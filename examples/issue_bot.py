@@ -56,7 +56,7 @@ def approve(request: Approval) -> Decision:
     reading stdin blocks nothing else."""
     if request.kind != "shell":
         return "allow"
-    print(f"The agent wants to {request.label}. Allow? [y/N] ", end="", file=sys.stderr)
+    print(f"The agent wants to run: {request.command}. Allow? [y/N] ", end="", file=sys.stderr)
     answer = sys.stdin.readline() if sys.stdin is not None else ""
     if answer.strip().lower() in ("y", "yes"):
         return "allow"

@@ -33,7 +33,7 @@ class Approval(msgspec.Struct, frozen=True, kw_only=True):
         kind: ``"shell"`` (a command), ``"edit"`` (a file written), ``"delete"``,
             ``"mcp"`` (an MCP tool, yours included), ``"fetch"`` (a web fetch, live
             agent only) or ``"other"``.
-        label: one line in a person's words: ``run: git push``, ``write src/app.py``;
+        label: one line in a person's words: ``$ git push``, ``write src/app.py``;
             an MCP call's as its events say it (``ToolCall.label``): ``tool lookup_issue``
             for one of the run's own tools, ``mcp github create_issue`` for another
             server's (``mcp create_issue`` in print mode, whose ``preToolUse`` names no
@@ -126,7 +126,7 @@ def approval_hooks(approve: ApprovalCallback, *, timeout: float = 300.0) -> Hook
 
     async def before_shell(call: ShellCommand) -> Decision:
         command = call.command
-        request = Approval(kind="shell", label=f"run: {command}", command=command, raw=call)
+        request = Approval(kind="shell", label=f"$ {command}", command=command, raw=call)
         return await _ask(approve, request)
 
     return Hooks(before_tool=before_tool, before_shell=before_shell, timeout=timeout)
@@ -143,7 +143,7 @@ def _live_request(params: Any) -> Approval:
         command = title.strip("`")
         if isinstance(raw_input, dict) and isinstance(raw_input.get("command"), str):
             command = raw_input["command"]
-        return Approval(kind="shell", label=f"run: {command}", command=command, arguments=raw_input)
+        return Approval(kind="shell", label=f"$ {command}", command=command, arguments=raw_input)
     if call.kind == "fetch":
         return Approval(kind="fetch", label=f"fetch {title}", arguments=raw_input)
     if call.kind in ("edit", "delete"):

@@ -82,7 +82,7 @@ BLOCK_OUTPUT: dict[str, list[str]] = {
     ],
     "extend:when-your-code-fails-1": ["[SystemExit('issue 26 is private')]"],
     "extend:hooks-that-decide-print-mode-1": [
-        "asked: tool lookup_issue\nasked: run: echo tests pass\nasked: write ",
+        "asked: tool lookup_issue\nasked: $ echo tests pass\nasked: write ",
         "mcpToolCall success \nshellToolCall rejected (by a hook)\nwriteToolCall success",
         '[["this repository\'s tests are slow"]]',
     ],

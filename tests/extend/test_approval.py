@@ -45,7 +45,7 @@ async def test_a_shell_command_is_asked_with_its_command_in_a_persons_words() ->
     (request,) = asked.requests
     assert (request.kind, request.label, request.command, request.mode) == (
         "shell",
-        "run: git push",
+        "$ git push",
         "git push",
         "print",
     )
@@ -110,7 +110,7 @@ async def test_a_live_shell_request_is_the_same_request_and_an_allow_is_allow_on
     (request,) = asked.requests
     assert (request.kind, request.label, request.command, request.mode) == (
         "shell",
-        "run: git push",
+        "$ git push",
         "git push",
         "live",
     )

@@ -312,7 +312,7 @@ async def test_one_approval_callback_is_asked_before_each_call_that_changes_some
         result = await run_async("triage", options=options(approval_hooks(approve)))
     assert labels == [
         "tool lookup_issue",  # as its events say it (ToolCall.label)
-        "run: echo tests pass",
+        "$ echo tests pass",
         f"write {workspace / 'triage.md'}",
         "tool post_comment",
     ]
