@@ -73,6 +73,20 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             )
 
 
+@pytest.fixture(autouse=True)
+def sigint_left_as_found() -> Iterator[None]:
+    """A test leaves Ctrl-C's handler as it found it: the process's tests that follow in
+    the same worker (run_sync's interruptions) depend on Python's own handler."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before)
+        pytest.fail(f"the test left SIGINT's handler changed: {after!r} (was {before!r})")
+
+
 @pytest.fixture(params=["asyncio", "trio"])
 def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)

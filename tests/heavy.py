@@ -2,8 +2,12 @@
 
 The README's test command is the suite a contributor runs, in a few minutes, with the lean
 ``test`` extra. A file is heavy when it needs a part only the ``test-full`` extra installs
-(tests/needs.py), or when it is slow for what it adds to the rest: a soak, a crowd, the
-lowest-level waits. Each entry says why, in a reader's words.
+(tests/needs.py), or when it is slow for what it adds to the rest: a soak, a crowd, a
+process per case. Most tests against real processes are heavy (a folder in ``HEAVY``),
+except one smoke file of each layer (``LEAN``). Each entry says why, in a reader's words.
+
+A heavy file named on the command line is still deselected: ``pytest -m heavy FILE`` (or
+``-m ""``) runs it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import pytest
 
 NEEDS_A_PART = "needs a part of the test-full extra"
 SLOW = "slow: a process per case over a whole corpus, a crowd, a soak, or long waits"
+PROCESSES = "real processes, many per test: CI's (a few files stay in the README's command)"
 
 HEAVY: dict[str, str] = {
     # a real terminal read back by a terminal emulator (pyte)
@@ -57,15 +62,28 @@ HEAVY: dict[str, str] = {
     "tests/protocol/test_chunking_properties.py": SLOW,  # hypothesis, many examples
     "tests/protocol/test_hostile_fuzz.py": SLOW,
     "tests/secrets/test_secrets_command.py": SLOW,
-    # the fake agent's own tests: a contributor changing the SDK rarely needs them
-    "tests/fake/test_fake_agent.py": SLOW,
-    "tests/fake/test_fake_coverage.py": SLOW,
-    "tests/fake/test_fake_fleet_support.py": SLOW,
-    "tests/fake/test_fake_agent_cli.py": SLOW,
-    "tests/fake/test_fake_hooks.py": SLOW,
-    "tests/fake/test_fake_mcp.py": SLOW,
-    "tests/fake/test_fake_json_scenarios.py": SLOW,
+    "tests/cli/test_cli.py": SLOW,  # the command line as a process, case by case
+    "tests/live/test_live_shutdown.py": SLOW,
+    "tests/checkpoints/test_owners.py": SLOW,  # owners killed mid-run and mid-snapshot
+    "tests/checkpoints/test_hostile_trees.py": SLOW,
+    # Whole folders of real processes: the README's command keeps a few files of each
+    # (LEAN below), CI runs them all.
+    "tests/process/": PROCESSES,
+    "tests/secrets/": PROCESSES,  # the planted key, on every surface
+    "tests/fake/": PROCESSES,  # the fake agent's own tests
 }
+
+# Files of a heavy folder that the README's command still runs: one smoke test of each
+# layer against real processes.
+LEAN: frozenset[str] = frozenset(
+    {
+        "tests/process/test_run.py",  # a run against the fake, end to end
+        "tests/process/test_lifecycle.py",  # the process guarantees
+        "tests/process/test_testing_kit.py",
+        "tests/process/test_cold_imports.py",
+        "tests/fake/test_fake_agent_units.py",
+    }
+)
 
 
 def lean_sample(values: Sequence[Any], keep: Iterable[Any]) -> list[Any]:
@@ -81,6 +99,8 @@ def lean_sample(values: Sequence[Any], keep: Iterable[Any]) -> list[Any]:
 
 def heavy_reason(relative_path: str) -> str | None:
     """Why the file at this path (relative to the repository, with /) is heavy, or None."""
+    if relative_path in LEAN:
+        return None
     for where, why in HEAVY.items():
         if relative_path == where or (where.endswith("/") and relative_path.startswith(where)):
             return why

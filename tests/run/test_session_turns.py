@@ -72,7 +72,6 @@ async def test_turns_run_in_the_order_they_were_started() -> None:
     order: list[int] = []
 
     async def turn(n: int) -> None:
-        await anyio.sleep(n * 0.02)  # all queue up while the first runs
         await session.send(f"message {n}")
         order.append(n)
 
@@ -80,6 +79,9 @@ async def test_turns_run_in_the_order_they_were_started() -> None:
         async with anyio.create_task_group() as tg:
             for n in range(5):
                 tg.start_soon(turn, n)
+                # turn n waits in the queue (the first runs) before n + 1 is started:
+                # an order of starts that no timing decides
+                await anyio.wait_all_tasks_blocked()
     assert order == [0, 1, 2, 3, 4]
 
 
