@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 import msgspec
 import pytest
+from needs import need
 
 from agent_sdk import AgentConfigError
 from agent_sdk.extend import Tool, tool
@@ -393,13 +394,11 @@ def test_the_repr_shows_the_name_and_the_first_line() -> None:
     assert repr(f) == "Tool('f', 'First line.')"
 
 
+@pytest.mark.heavy  # Ray's pickler: the test-full extra
 def test_a_tool_survives_cloudpickle_as_a_fleet_sends_it_to_a_ray_worker() -> None:
     import pickle
 
-    cloudpickle = pytest.importorskip(
-        "ray.cloudpickle",  # the pickler Ray uses: a test extra, not in every environment
-        reason="Ray is not installed here: pip install -e '.[test]' (or 'agent-sdk[ray]')",
-    )
+    cloudpickle = need("ray.cloudpickle", "the pickler Ray uses")
 
     @tool(name="double", description="Double a number.")
     def twice(number: int) -> int:

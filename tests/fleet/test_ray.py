@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import msgspec
 import pytest
+from needs import need
 from pid_log import PidLog
 from proctable import _table, is_running, processes_with_env, settles
 
@@ -50,17 +51,9 @@ from agent_sdk.fleet import (
     TaskSucceeded,
 )
 
-try:
-    import ray
-except ImportError:  # pragma: no cover - the test extra installs it
-    if os.environ.get("CI"):
-        raise  # CI installs '.[test]': a missing Ray there is a broken install, not a skip
-    pytest.skip(
-        "Ray is not installed: pip install -e '.[test]' (or 'agent-sdk[ray]')",
-        allow_module_level=True,
-    )
+ray = need("ray", "a local Ray instance")
 
-from agent_sdk.fleet import RayBackend
+from agent_sdk.fleet import RayBackend  # noqa: E402
 
 pytestmark = pytest.mark.anyio
 
