@@ -55,7 +55,7 @@ BLOCK_ENV: dict[str, dict[str, str]] = {
 # unnoticed if the error never came.
 BLOCK_OUTPUT: dict[str, list[str]] = {
     "readme:stream-a-run-1": ["I'll read the cart module", "read src/cart.py", "session: "],
-    "readme:one-call-in-a-script-1": ["✓ $ pytest -q tests/test_cart.py 0"],
+    "readme:one-call-in-a-script-1": ["✓ read src/cart.py\n", "✓ $ pytest -q tests/test_cart.py\n"],
     "readme:your-own-tool-with-a-gate-and-a-budget-1": [
         "comment on #26: ",
         "$ echo tests pass -> blocked",
