@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -79,12 +80,27 @@ def sigint_left_as_found() -> Iterator[None]:
     the same worker (run_sync's interruptions) depend on Python's own handler."""
     import signal
 
-    before = signal.getsignal(signal.SIGINT)
+    def state() -> tuple[object, bool, bool]:
+        # Python's handler, and what the kernel says: blocked in this thread, or ignored
+        # (both are inherited by every process the next tests start)
+        blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        ignored = False
+        with contextlib.suppress(OSError), open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("SigIgn:"):
+                    ignored = bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+        return signal.getsignal(signal.SIGINT), blocked, ignored
+
+    before = state()
     yield
-    after = signal.getsignal(signal.SIGINT)
-    if after is not before:
-        signal.signal(signal.SIGINT, before)
-        pytest.fail(f"the test left SIGINT's handler changed: {after!r} (was {before!r})")
+    after = state()
+    if after != before:
+        signal.signal(signal.SIGINT, before[0])  # type: ignore[arg-type]
+        if after[1] and not before[1]:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+        pytest.fail(
+            f"the test left SIGINT changed (handler, blocked, ignored): {after!r}, was {before!r}"
+        )
 
 
 @pytest.fixture(params=["asyncio", "trio"])
@@ -124,16 +140,24 @@ def cluster() -> Iterator[None]:
     the module, so its processes do not load the rest of the suite): 2 CPUs, no
     dashboard, no usage stats. Its workers run this venv's Python, which has agent_sdk
     installed (editable): they import it and find the fake agent as the tests do."""
+    import fcntl
+    import tempfile
+
     saved = os.environ.get("RAY_USAGE_STATS_ENABLED")
     os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
     ray = need("ray", "a local Ray instance")  # only the Ray tests ask for this
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
-        if saved is None:
-            os.environ.pop("RAY_USAGE_STATS_ENABLED", None)
-        else:
-            os.environ["RAY_USAGE_STATS_ENABLED"] = saved
+    # One Ray instance at a time on this machine: the test processes of `pytest -n` each
+    # start their own, and two at once on 2 cores starved each other's tasks (a fleet's
+    # runs stalled for minutes in CI's heavy run). The lock goes with the process.
+    with open(Path(tempfile.gettempdir()) / "agent-sdk-tests-ray.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        try:
+            yield
+        finally:
+            ray.shutdown()
+            if saved is None:
+                os.environ.pop("RAY_USAGE_STATS_ENABLED", None)
+            else:
+                os.environ["RAY_USAGE_STATS_ENABLED"] = saved
