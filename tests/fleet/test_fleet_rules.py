@@ -107,16 +107,18 @@ async def test_no_more_tasks_run_at_once_than_the_limit() -> None:
 
 
 async def test_runs_start_at_least_the_stagger_apart() -> None:
-    starts: list[float] = []
-
-    def follow(progress: Progress) -> None:
-        if isinstance(progress, TaskStarted):
-            starts.append(anyio.current_time())
-
     scripts = Scripts(lambda task, attempt: success())
-    fleet = Fleet(
-        ["p"] * 5, limit=5, stagger=0.05, on_progress=follow, backend=LocalBackend(scripts)
-    )
+    fleet = Fleet(["p"] * 5, limit=5, stagger=0.05, backend=LocalBackend(scripts))
+    # When the fleet let each run start (read under its start lock, not when a progress
+    # callback happened to run: that came late or early on a loaded machine)
+    starts: list[float] = []
+    let_start = fleet._before_start
+
+    async def recorded() -> None:
+        await let_start()
+        starts.append(fleet._last_start)
+
+    fleet._before_start = recorded  # type: ignore[method-assign]
     await run_all(fleet)
     gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
     assert len(gaps) == 4
