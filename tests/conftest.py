@@ -22,6 +22,15 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    import signal
+
+    # A shell without job control starts a background job (`pytest ... &`, a CI step run
+    # so) with Ctrl-C and SIGQUIT ignored, and every process the tests start inherits
+    # that: run_sync's interruptions, and Ray's cancellation of a task (a SIGINT to its
+    # worker), would then test a program whose user cannot press Ctrl-C. The tests run
+    # as a program a person started: Python's own handler (pytest-xdist's processes too).
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     config.addinivalue_line(
         "markers",
         "heavy: run by CI (pytest -m heavy, with the test-full extra), not by the README's "
