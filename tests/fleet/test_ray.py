@@ -118,7 +118,7 @@ def shape(progress: list[Progress]) -> list[tuple[Any, ...]]:
         elif isinstance(item, TaskRetrying):
             out.append(("retrying", item.task_id, item.attempt, type(item.error)))
         elif isinstance(item, TaskEvent):
-            out.append(("TaskEvent", item.task_id, without_session(item.event)))
+            out.append(("TaskEvent", item.task_id, without_timing(without_session(item.event))))
         else:
             out.append(("TaskStarted", item.task_id, item.attempt))
     return out
@@ -130,6 +130,15 @@ def without_session(value: Any) -> Any:
     if "session_id" in value.__struct_fields__:
         return msgspec.structs.replace(value, session_id=None)
     return value
+
+
+def without_timing(event: Any) -> Any:
+    """``event`` without the durations the fake measures (the run's real time, which two
+    runs of one scenario do not share: fake_agent/scenarios/README.md, "Durations")."""
+    fields = event.__struct_fields__
+    if "duration_ms" in fields and "duration_api_ms" in fields:
+        return msgspec.structs.replace(event, duration_ms=0, duration_api_ms=0)
+    return event
 
 
 # --- what crosses --------------------------------------------------------------------------
