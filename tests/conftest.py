@@ -56,7 +56,8 @@ def _note_unrun(report: pytest.CollectReport | pytest.TestReport) -> None:
     # A test that skips for a part of the test-full extra but is not heavy would run
     # nowhere: CI's lean run has no such part, and its heavy run does not select it.
     path = report.nodeid.split("::")[0]
-    if path and _skipped_for_a_part(report) and heavy_reason(path) is None:
+    marked = "heavy" in getattr(report, "keywords", {})  # a test marked heavy itself
+    if path and _skipped_for_a_part(report) and not marked and heavy_reason(path) is None:
         _UNRUN.append(report.nodeid)
 
 
