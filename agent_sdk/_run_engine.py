@@ -57,6 +57,17 @@ ENDING = (State.ENDING, State.GRACE_OVER)
 _T = TypeVar("_T")
 
 
+def _spending_of(options: AgentOptions) -> Spending | None:
+    """What the run spends, when it has a budget (docs/budgets.md). Only such a run counts:
+    None costs one test per read, and a plain run does not load the counting
+    (docs/benchmarks.md)."""
+    if options.budget is None:
+        return None
+    from ._spending import Spending
+
+    return Spending(options.budget, "run")
+
+
 class RunEngine(RunChecks):
     """The state and steps of one run (see the module's docstring); :class:`~agent_sdk.Run`
     is its public face."""
@@ -94,14 +105,7 @@ class RunEngine(RunChecks):
         self._result: PlainResult | None = None
         self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
         self._claims: Claims | None = None  # a run given tools (docs/extend.md)
-        # Only a run with a budget counts (docs/budgets.md); None costs one test per read,
-        # and a plain run does not load the counting (docs/benchmarks.md).
-        budget = options.budget
-        self._spending: Spending | None = None
-        if budget is not None:
-            from ._spending import Spending
-
-            self._spending = Spending(budget, "run")
+        self._spending = _spending_of(options)
         self._stopped_by: AgentError | None = None  # the error of a STOPPED run
         self._checkpointed = None  # a run asked for a checkpoint (docs/sessions.md)
         # A run given tools or hooks: what the CLI has not reached, asked once the agent
