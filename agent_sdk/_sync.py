@@ -13,6 +13,7 @@ is done (docs/lifecycle.md, "run_sync in a running loop").
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import anyio
@@ -24,7 +25,8 @@ T = TypeVar("T")
 
 if TYPE_CHECKING:
     import asyncio
-    from concurrent.futures import Future
+
+    from ._run_thread import RunThread
 
 __all__ = ["run_sync"]
 
@@ -82,13 +84,7 @@ def run_sync(
         kept: list[RunResult[Any]] = []
         anyio.run(_run_into, kept, prompt, options, output_type)
         return kept[0]
-    from anyio.from_thread import start_blocking_portal
-
-    # Leaving the portal's block with an exception cancels the run and waits for its
-    # teardown (the CLI's process group ended) before the exception goes on.
-    with start_blocking_portal() as portal:
-        future = portal.start_task_soon(_run_async_positional, prompt, options, output_type)
-        return _wait(future, _current_asyncio_task())
+    return _run_in_own_thread(prompt, options, output_type)
 
 
 def _run_blocking(prompt: str, options: AgentOptions | None) -> PlainResult:
@@ -111,19 +107,53 @@ def _run_blocking(prompt: str, options: AgentOptions | None) -> PlainResult:
     raise RuntimeError("internal error: a blocking run waited on an event loop")
 
 
-def _wait(future: Future[RunResult[Any]], task: asyncio.Task[object] | None) -> RunResult[Any]:
-    """The run's result, or the interruption of the waiting caller."""
-    import concurrent.futures
+def _run_in_own_thread(
+    prompt: str, options: AgentOptions | None, output_type: type[Any] | None
+) -> RunResult[Any]:
+    """The run on a loop of its own in a worker thread, while this thread waits
+    (docs/lifecycle.md, "run_sync in a running loop").
 
+    An interruption of the wait (a ``KeyboardInterrupt``, or asyncio's cancellation of
+    the caller's task) cancels the run, and the wait goes on until its teardown has ended
+    the CLI; further interruptions meanwhile (Ctrl-C held down) are absorbed, and the
+    first one goes on once the run has ended. A wait an interruption cut short would
+    return with the CLI still running, or never return (a teardown never asked for).
+    """
+    from ._run_thread import RunThread  # threads only for a run in a running loop
+
+    thread: RunThread[RunResult[Any]] = RunThread(
+        partial(_run_async_positional, prompt, options, output_type)
+    )
+    try:
+        thread.start()
+    except KeyboardInterrupt:
+        thread.cancel()  # should it have started, it ends before its run begins
+        raise
+    task = _current_asyncio_task()
+    interruption: BaseException | None = None
     while True:
         try:
-            return future.result(timeout=_POLL_SECONDS)
-        except concurrent.futures.TimeoutError:
-            if task is not None and _cancel_requested(task):
-                import asyncio
+            if interruption is not None:
+                thread.cancel()  # again each time: an interrupted ask may not have gone
+            if thread.wait(_POLL_SECONDS):
+                break
+            if interruption is None and task is not None and _cancel_requested(task):
+                # asyncio.run then raises KeyboardInterrupt.
+                interruption = _cancelled_error()
+        except KeyboardInterrupt as error:
+            # No call here: Python checks for signals only at calls and loops, so a
+            # further Ctrl-C cannot land between catching this one and keeping it.
+            if interruption is None:
+                interruption = error
+    if interruption is not None:
+        raise interruption
+    return thread.outcome()
 
-                # Ends the run (see run_sync); asyncio.run then raises KeyboardInterrupt.
-                raise asyncio.CancelledError from None
+
+def _cancelled_error() -> BaseException:
+    import asyncio
+
+    return asyncio.CancelledError()
 
 
 async def _run_async_positional(

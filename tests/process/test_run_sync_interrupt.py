@@ -152,3 +152,59 @@ def test_a_ctrl_c_the_kernel_hands_to_another_thread_still_ends_the_run(
 
     assert _said(caller) == "interrupted"
     assert settles(lambda: not is_running(cli)), "the CLI outlived the interrupted run_sync"
+
+
+# A run whose teardown is interrupted again and again: Ctrl-C held down while the run
+# ends. The first Ctrl-C comes from the run itself once it is under way; the next five
+# land while it ends (its teardown is shielded, as the CLI's group kill is), and the
+# run is marked ended only after the last of them.
+HELD_DOWN = """
+import asyncio, signal, sys, threading
+import anyio
+from agent_sdk import _sync, run_sync
+
+MAIN = threading.main_thread().ident
+ended = []
+
+async def a_run_interrupted_while_it_ends(prompt, options, output_type):
+    signal.pthread_kill(MAIN, signal.SIGINT)
+    try:
+        await anyio.sleep_forever()
+    finally:
+        with anyio.CancelScope(shield=True):
+            for _ in range(5):
+                await anyio.sleep(0.02)
+                signal.pthread_kill(MAIN, signal.SIGINT)
+            await anyio.sleep(0.05)
+            ended.append(True)
+
+_sync._run_async_positional = a_run_interrupted_while_it_ends
+
+async def cell():
+    run_sync("Run the full test suite")
+
+try:
+    if sys.argv[1] == "asyncio":
+        asyncio.run(cell())
+    else:
+        import trio
+        trio.run(cell)
+except KeyboardInterrupt:
+    print("interrupted after the run ended" if ended else "interrupted while the run ran")
+"""
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "trio"])
+def test_ctrl_c_held_down_while_the_run_ends_returns_only_once_it_has_ended(loop: str) -> None:
+    """Every further Ctrl-C during the teardown is absorbed: the caller hears of the
+    interruption once, after the run (and so its CLI) has ended, and never waits forever
+    on a teardown an interruption cut short (seen in CI: a second Ctrl-C hung the caller)."""
+    caller = subprocess.run(
+        [sys.executable, "-c", HELD_DOWN, loop],
+        capture_output=True,
+        text=True,
+        env=fake_env(),
+        timeout=60,
+    )
+
+    assert caller.stdout.strip() == "interrupted after the run ended", caller.stderr
