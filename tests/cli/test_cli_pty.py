@@ -132,6 +132,10 @@ def test_a_resized_terminal_gets_the_status_line_redrawn_to_its_new_width(
         assert run.wait() == 0
     frames = run.output[resized_at:].decode().split("\r\x1b[K")[1:]
     drawn = [re.sub(r"\x1b\[[0-9;]*m", "", frame).split("\r")[0] for frame in frames]
-    assert drawn
-    assert all(len(frame) < 40 for frame in drawn if frame[:1] in _SPINNER), drawn
+    spinning = [frame for frame in drawn if frame[:1] in _SPINNER]
+    # A frame drawn at the old width just before the resize may still arrive after it
+    # (seen in CI under load); from the first frame at the new width on, all fit.
+    narrow = [i for i, frame in enumerate(spinning) if len(frame) < 40]
+    assert narrow, drawn
+    assert all(len(frame) < 40 for frame in spinning[narrow[0] :]), drawn
     assert _spinner_frames(run.lines()) == []
