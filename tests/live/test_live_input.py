@@ -41,7 +41,9 @@ async def test_a_request_the_agent_does_not_read_times_out() -> None:
 
 async def test_a_prompt_the_agent_does_not_read_fails_without_a_turn_timeout() -> None:
     transport = MemoryAcpTransport(deaf_after_session)
-    async with LiveAgent(transport=transport, request_timeout=0.05) as agent:
+    # Long enough for the session to be made on a loaded machine (seen failing at 0.05 s
+    # under a parallel run): only the prompt that is never read may wait it out.
+    async with LiveAgent(transport=transport, request_timeout=1.0) as agent:
         session = await agent.new_session(cwd="/")
         with pytest.raises(AgentTimeoutError, match="did not read"), anyio.fail_after(LIMIT):
             await session.send("hello")
