@@ -12,8 +12,9 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 
 from typing import TYPE_CHECKING
 
-from ._options import AgentOptions  # not .options: its argv builder loads with the first run
-from ._sync import run_sync
+# not .options: its argv builder loads with the first run
+from ._options.agent_options import AgentOptions
+from ._run.run_sync import run_sync
 from .budget import Budget
 from .errors import (
     AgentAuthError,
@@ -77,9 +78,9 @@ from .subagents import Subagent
 from .tool_calls import Plan, ToolCall, ToolCallStatus
 
 if TYPE_CHECKING:
-    from ._async import run_async
-    from ._run import Run, run
-    from ._session_id import new_session_id
+    from ._options.session_id import new_session_id
+    from ._run.run import Run, run
+    from ._run.run_async import run_async
     from ._transport.base import Transport
     from .queries import Model, Status, create_chat, list_models, status, version
     from .session import Session, Turn
@@ -90,10 +91,10 @@ else:
     # --help), and they were a third of it (docs/benchmarks.md, "A short script: the cold
     # figure").
     _ON_FIRST_USE = {
-        **dict.fromkeys(("Run", "run"), "._run"),
-        "run_async": "._async",
+        **dict.fromkeys(("Run", "run"), "._run.run"),
+        "run_async": "._run.run_async",
         "Transport": "._transport.base",
-        "new_session_id": "._session_id",
+        "new_session_id": "._options.session_id",
         **dict.fromkeys(("Session", "Turn"), ".session"),
         **dict.fromkeys(
             ("Model", "Status", "create_chat", "list_models", "status", "version"), ".queries"

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from ._keywords import KeywordsMeta
+from ._options.keywords import KeywordsMeta
 from .errors import AgentConfigError
 
 __all__ = ["Budget", "kind_word"]

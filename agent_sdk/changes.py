@@ -1,13 +1,19 @@
 """What changed in a working tree: :class:`Changes`, the one value both a fleet task's
 worktree (docs/fleet.md, Isolation) and a checkpoint (docs/sessions.md, Checkpoints)
-return for it.
+return for it; and :class:`Checkpoint`, the snapshot a checkpoint's changes are measured
+from (public as ``agent_sdk.checkpoints.Checkpoint``).
+
+Both are values only: a run's result and an error name their types, and must not load
+the machinery that makes them (``agent_sdk.checkpoints``, loaded only when asked for).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import msgspec
 
-__all__ = ["Changes"]
+__all__ = ["Changes", "Checkpoint"]
 
 
 class Changes(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,3 +48,40 @@ class Changes(msgspec.Struct, frozen=True, kw_only=True):
     def files(self) -> tuple[str, ...]:
         """Every path changed, sorted."""
         return tuple(sorted((*self.added, *self.modified, *self.deleted)))
+
+
+REF_PREFIX = "refs/agent-sdk/checkpoints/"
+"""Where a checkpoint's ref is: ``refs/agent-sdk/checkpoints/<id>``."""
+
+
+class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
+    """A snapshot of a working tree before a run, and optionally after it.
+
+    Attributes:
+        id: its name, unique in the repository (``20261128-101500-3fa9c2``: UTC time,
+            then random); its ref is ``refs/agent-sdk/checkpoints/<id>``.
+        root: the working tree's root (a linked worktree's own).
+        cwd: the directory it was asked for (``root`` or below).
+        before: the commit holding the tree before the run (a full sha).
+        after: the commit holding the tree after it, once :func:`finish` made it.
+        head: the HEAD commit at the time (``None`` before a repository's first commit);
+            ``before``'s parent.
+        created: when it was made (UTC).
+        finished: when :func:`finish` made ``after``.
+        label: what the caller called it (the run's prompt, a session id...).
+    """
+
+    id: str
+    root: str
+    cwd: str
+    before: str
+    after: str | None = None
+    head: str | None = None
+    created: datetime
+    finished: datetime | None = None
+    label: str | None = None
+
+    @property
+    def ref(self) -> str:
+        """Its ref in the repository: ``refs/agent-sdk/checkpoints/<id>``."""
+        return REF_PREFIX + self.id

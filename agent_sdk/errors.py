@@ -33,13 +33,13 @@ the stdout lines that were not JSON.
 No error agent_sdk raises holds a secret of its run (the API key and auth token, from the
 options or the environment, and header values): its message, hint, ``repr`` and all its
 context, events included, are redacted before it is raised
-(``agent_sdk/_protocol/redaction.py``).
+(``agent_sdk/_options/redaction.py``).
 """
 
 from __future__ import annotations
 
-from ._cli_words import cli_text, listed_models, service_error
-from ._error_context import AgentError, ErrorContext
+from ._wire.cli_words import cli_text, listed_models, service_error
+from ._wire.error_context import AgentError, ErrorContext
 from .events import ResultEvent
 
 __all__ = [

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import msgspec
 
-from ._event_base import _Event
-from ._interaction_events import (
+from ._wire.event_base import _Event
+from ._wire.interaction_events import (
     AskQuestionRequest,
     AskQuestionResponse,
     CreatePlanRequest,
@@ -35,8 +35,8 @@ from ._interaction_events import (
     WebSearchRequest,
     WebSearchResponse,
 )
-from ._system_events import SystemEvent, TaskNotification
-from ._tool_call_events import ToolCallCompleted, ToolCallStarted
+from ._wire.system_events import SystemEvent, TaskNotification
+from ._wire.tool_call_events import ToolCallCompleted, ToolCallStarted
 
 if TYPE_CHECKING:
     pass

@@ -2,12 +2,11 @@
 run, and :func:`build_invocation`, the CLI's argv, stdin and environment it becomes (pure:
 what the SDK will execute can be inspected without running it).
 
-The public home of both; they are made in ``_options.py`` and ``_invocation.py``, which
-import nothing from here.
+The public home of both; they are made in ``_options/agent_options.py`` and
+``_options/invocation.py``, which import nothing from here.
 """
 
-from ._invocation import Invocation, build_invocation, child_environment
-from ._options import (
+from ._options.agent_options import (
     AgentOptions,
     Mode,
     OutputFormat,
@@ -15,6 +14,7 @@ from ._options import (
     given_options,
     given_prompt,
 )
+from ._options.invocation import Invocation, build_invocation, child_environment
 
 __all__ = [
     "AgentOptions",

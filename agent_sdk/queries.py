@@ -3,7 +3,7 @@
 These run short CLI subcommands (never the interactive ones) with the same discovery,
 environment, process-group handling and error classification as a run, and the same
 redaction: neither their answers nor their errors hold a secret of the options or of the
-environment (``_protocol/redaction.py``).
+environment (``_options/redaction.py``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 import msgspec
 
-from ._protocol.classify import process_error
-from ._protocol.outcome import what_the_cli_said
-from ._protocol.redaction import Redaction, redaction_of
+from ._options.redaction import Redaction, redaction_of
+from ._run.outcome import what_the_cli_said
 from ._transport.collect import collect
 from ._transport.discovery import locate_binary
+from ._wire.classify import process_error
 from .errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
 from .options import AgentOptions, Invocation, child_environment, given_options
 

@@ -6,13 +6,12 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 import msgspec
 
-from ._short_repr import count, short, start
+from ._wire.short_repr import count, short, start
 from .events import Event, ThinkingBlock, Usage
 from .tool_calls import Plan, ToolCall
 
 if TYPE_CHECKING:  # a run that asks for a checkpoint loads them (docs/sessions.md)
-    from ._checkpoint_value import Checkpoint
-    from .changes import Changes
+    from .changes import Changes, Checkpoint
 
 __all__ = ["OutputT", "PlainResult", "RunResult"]
 
@@ -110,7 +109,7 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         return self.result
 
     def __repr__(self) -> str:
-        # Counts, not every event: a long run's repr would cost seconds (_short_repr.py).
+        # Counts, not every event: a long run's repr would cost seconds (_wire/short_repr.py).
         output = self.output
         return short(
             type(self).__name__,

@@ -17,10 +17,10 @@ from typing import Any, TypeVar, overload
 
 import anyio
 
-from ._run import Batches, Run
-from ._session_chat import Chat
-from ._spending import Spending
-from ._structured import output_run
+from ._run.run import Batches, Run
+from ._run.session_chat import Chat
+from ._run.spending import Spending
+from ._run.structured import output_run
 from ._transport.base import Transport
 from .errors import AgentConfigError, AgentUsageError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted

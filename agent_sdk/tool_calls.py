@@ -1,5 +1,5 @@
 """Tool calls as objects: a ``started`` event paired with its ``completed`` by ``call_id``
-(:class:`ToolCall`, defined in ``_tool_call.py`` with the subagent a call may be); what
+(:class:`ToolCall`, defined in ``_wire/tool_call.py`` with the subagent a call may be); what
 their outcome means (:data:`ToolCallStatus`); the plan of a plan-mode run."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ._tool_call import ToolCall
-from ._tool_call_events import pair_calls, started_of
-from ._tool_status import ToolCallStatus
+from ._wire.tool_call import ToolCall
+from ._wire.tool_call_events import pair_calls, started_of
+from ._wire.tool_status import ToolCallStatus
 from .events import Event, ToolCallCompleted, ToolCallStarted
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class RunningToolCalls:
         self.running: dict[str, ToolCallStarted] = {}
         """The calls started and not completed yet, by ``call_id``. A stream's decoder
         pairs the tool calls of a block through it, in its one pass over the block
-        (``_protocol/decode.py``); :meth:`add_all` pairs them here."""
+        (``_wire/decode.py``); :meth:`add_all` pairs them here."""
         self.starts: list[Any] = []
         """The payloads of the starts paired since the plan was last looked for."""
         self._plan: ToolCall | None = None

@@ -50,7 +50,7 @@ CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
 
 FEED = """
 import sys
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._wire.stream import Stream
 data = open(sys.argv[1], "rb").read()
 mode = sys.argv[2] if len(sys.argv) > 2 else ""
 stream = Stream(partial=mode == "partial", keep_events=mode == "kept")
@@ -59,9 +59,9 @@ if mode in ("api", "traced"):
     if mode == "traced":
         from opentelemetry.sdk.trace import TracerProvider
         trace.set_tracer_provider(TracerProvider())
-    from agent_sdk._options import AgentOptions
-    from agent_sdk._protocol.redaction import NO_SECRETS
-    from agent_sdk._trace import run_span
+    from agent_sdk._options.agent_options import AgentOptions
+    from agent_sdk._options.redaction import NO_SECRETS
+    from agent_sdk._run.trace import run_span
     span = run_span(AgentOptions(), NO_SECRETS, stream)
 for at in range(0, len(data), 262144):
     stream.feed(data[at : at + 262144])

@@ -19,7 +19,7 @@ from agent_sdk import (
 )
 
 # The SDK's one redaction (private to agent_sdk; these examples ship with it).
-from agent_sdk._protocol.redaction import NO_SECRETS, HeldText, Redaction
+from agent_sdk._options.redaction import NO_SECRETS, HeldText, Redaction
 from agent_sdk.cli.labels import call_notes, command_failure, failure_detail, result_detail
 
 if __package__:  # uvicorn examples.sse_server:app

@@ -116,7 +116,7 @@ from agent_sdk import (
     SystemInit,
     run,
 )
-from agent_sdk._protocol.redaction import redaction_of  # the SDK's one redaction
+from agent_sdk._options.redaction import redaction_of  # the SDK's one redaction
 
 if __package__:  # uvicorn examples.sse_server:app
     from ._agent import default_options, using_fake

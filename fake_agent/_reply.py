@@ -22,7 +22,7 @@ __all__ = ["REPLY_ENV", "with_reply"]
 #: Env var holding the text of the run's last reply.
 REPLY_ENV = "FAKE_AGENT_REPLY"
 
-# The request agent_sdk appends (agent_sdk/_output.py), and the schema that follows it.
+# The request agent_sdk appends (agent_sdk/_run/output.py), and the schema that follows it.
 _ASKS_FOR_JSON = re.compile(r"matches the JSON Schema below.*?\n\n(\{.*\})\s*$", re.DOTALL)
 _FENCE = "```"
 

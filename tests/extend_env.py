@@ -26,7 +26,7 @@ import pytest
 from fake_env import clean_env
 from gitrepo import git
 
-from agent_sdk._owner import PREFIXES
+from agent_sdk._transport.owner import PREFIXES
 from agent_sdk.extend import Hooks, tool
 from agent_sdk.extend._host import ToolHost
 from agent_sdk.extend._peers import Peer

@@ -14,17 +14,18 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._invocation import passes_model
-from .._log import DEBUG, log
+from .._options.invocation import passes_model
+from ..errors import AgentConfigError
 from ..options import Invocation
 from .groups import end
+from .log import DEBUG, log
+from .served_tools import SERVE_TOOLS, ServedTools
 from .spawn import SIGKILL, SIGTERM
 from .strays import Tree
 
 if TYPE_CHECKING:
     from ..options import AgentOptions
     from .config_dir import PrivateConfig
-    from .tools_home import RunTools
 
 __all__ = ["CHUNK_BYTES", "ChildPipes", "StderrTail", "grow_pipe"]
 
@@ -82,7 +83,7 @@ class ChildPipes:
         self._linger = 0.0  # options.result_grace
         self._exited_at: float | None = None  # on the clock, once the exit was seen
         self._config: PrivateConfig | None = None
-        self._tools: RunTools | None = None
+        self._tools: ServedTools | None = None
         self._tree: Tree | None = None  # the CLI's descendants, taken at SIGTERM
         self.hook_errors: list[BaseException] = []
         """What the run's hooks' callbacks raised (``AgentOptions(hooks=...)``), kept after
@@ -114,14 +115,24 @@ class ChildPipes:
         return tuple(name for name in wanted if name not in host.reached)
 
     def _with_tools(self, invocation: Invocation, options: AgentOptions) -> Invocation:
-        """``invocation`` as it runs with ``options.tools`` served (``tools_home.py``: its
-        own HOME and config dir, the host in this loop), released with the group (or by
-        :meth:`_release_config` if nothing starts)."""
+        """``invocation`` as it runs with ``options.tools`` served (``extend/_home.py``: its
+        own HOME or plugin folder and config dir, the host in this loop), released with
+        the group (or by :meth:`_release_config` if nothing starts).
+
+        Raises:
+            AgentConfigError: the run has tools or hooks but nobody serves them (a
+                transport started outside a run: ``served_tools.py``).
+        """
         if not options.tools and options.hooks is None:
             return invocation
-        from .tools_home import with_tools
-
-        self._tools, invocation = with_tools(invocation, options)
+        serve = SERVE_TOOLS.get()
+        if serve is None:
+            raise AgentConfigError(
+                "AgentOptions(tools=..., hooks=...): this transport was started outside a "
+                "run, and a run's own tools and hooks are served by the run",
+                hint="start it with run(), run_async(), run_sync() or a Session",
+            )
+        self._tools, invocation = serve(invocation, options)
         self.hook_errors = self._tools.host.hook_errors
         self.escaped = self._tools.host.escaped
         if options.tools:

@@ -17,7 +17,7 @@ made there is moved into the user's config dir: a process that can write the tem
 agent's sandbox often can) must not plant ``hooks.json``, ``mcp.json``, skills or a link
 into the user's config dir through it (docs/extend.md, "Who may connect").
 
-Each private dir holds its owner's marker (``_owner.py``): one left by a process that died
+Each private dir holds its owner's marker (``_transport/owner.py``): one left by a process that died
 is removed by the next run given a model, or the next fleet.
 """
 
@@ -34,9 +34,9 @@ from pathlib import Path
 
 import msgspec
 
-from .._invocation import Invocation, passes_model
-from .._owner import PREFIXES, mark, sweep
+from .._options.invocation import Invocation, passes_model
 from ..errors import AgentStartError
+from .owner import PREFIXES, mark, sweep
 
 __all__ = [
     "CHATS",

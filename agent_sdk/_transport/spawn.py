@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import anyio
 
-from .._log import DEBUG, logger, shown_argv
 from ..errors import AgentNotFoundError, AgentStartError
 from ..options import Invocation
 from ._pidfd import pidfds, spawn_now, start_session
 from .groups import new_mark, track
+from .log import DEBUG, logger, shown_argv
 from .strays import VARIABLE
 
 if TYPE_CHECKING:

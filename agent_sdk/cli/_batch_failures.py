@@ -21,7 +21,7 @@ from .hints import message_and_hint
 
 __all__ = ["failure_lines", "reason"]
 
-# The start of the message of a CLI that failed (agent_sdk/_protocol/classify.py,
+# The start of the message of a CLI that failed (agent_sdk/_wire/classify.py,
 # process_error): what follows is what the CLI said.
 _CLI_FAILED = re.compile(r"cursor-agent (?:exited with code -?\d+|was killed by signal \w+): ")
 # Lines of the message shown under the table; the report and --json hold them all.

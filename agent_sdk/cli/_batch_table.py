@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
-from .._protocol.redaction import Redaction, redaction_of
-from .._protocol.reply import end_message, joined
+from .._options.redaction import Redaction, redaction_of
+from .._wire.reply import end_message, joined
 from ..events import (
     AssistantEvent,
     ResultEvent,

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, TextIO
 import msgspec
 
 if TYPE_CHECKING:
-    from .._checkpoint_value import Checkpoint
-    from .._protocol.redaction import Redaction
-    from ..changes import Changes
+    from .._options.redaction import Redaction
+    from ..changes import Changes, Checkpoint
 
 __all__ = [
     "SHOWN_PATHS",

@@ -19,9 +19,9 @@ import msgspec
 
 from .. import queries
 from .._transport.discovery import find_binary
-from .._transport.tools_home import with_run_token, with_tools
 from ..errors import AgentError
 from ..extend import Decision, Hooks, tool
+from ..extend._home import with_run_token, with_tools
 from ..options import AgentOptions, build_invocation
 
 __all__ = ["Check", "Outcome", "run_checks"]

@@ -18,8 +18,8 @@ from typing import Any, TextIO, get_args
 import anyio
 import msgspec
 
-from .._options import ToolsChannel
-from .._protocol.redaction import redaction_of
+from .._options.agent_options import ToolsChannel
+from .._options.redaction import redaction_of
 from ..options import AgentOptions
 from ._doctor_checks import Check, Outcome, run_checks
 from .args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, print_error

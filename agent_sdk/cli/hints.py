@@ -212,7 +212,7 @@ def message_and_hint(
         return message, None
     hint = in_flag_terms(error.hint, session_id)
     if budget is not None and isinstance(error, AgentBudgetError) and error.scope == "run":
-        # "raise it in AgentOptions(budget=...)" (_spending.py), which reads --budget JSON.
+        # "raise it in AgentOptions(budget=...)" (_run/spending.py), which reads --budget JSON.
         hint = hint.replace(f"raise it in {_flag('budget', '...', None)}", f"raise it in {budget}")
     return message, hint
 

@@ -3,7 +3,7 @@
 Nothing it prints holds a secret of the run (its key comes from the environment; header
 values from ``--header``): events are redacted before they are shown, the reply is
 redacted as a whole text (:class:`RedactedText`), and so is every error
-(``agent_sdk/_protocol/redaction.py`` says what a secret is).
+(``agent_sdk/_options/redaction.py`` says what a secret is).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import TextIO, cast
 import anyio
 import msgspec
 
-from .._protocol.redaction import HeldText, Redaction, redaction_of
-from .._run import run
+from .._options.redaction import HeldText, Redaction, redaction_of
+from .._run.run import run
 from ..errors import (
     AgentCheckpointError,
     AgentConfigError,

@@ -1,6 +1,6 @@
 """``agent-sdk replay FILE``: render a recorded run without running anything.
 
-The recording is read through :class:`~agent_sdk._protocol.stream.Stream`, the class a
+The recording is read through :class:`~agent_sdk._wire.stream.Stream`, the class a
 live run reads its stdout with, so framing, lines that are not events and the rule for
 partial output (docs/protocol.md §3.3) are those of a live run, not a copy of them.
 
@@ -17,8 +17,8 @@ import os
 from collections.abc import Callable, Iterable
 from typing import BinaryIO, TextIO
 
-from .._protocol.redaction import redaction_of
-from .._protocol.stream import Stream
+from .._options.redaction import redaction_of
+from .._wire.stream import Stream
 from ..events import Event, TextLine, UnknownEvent
 from ..options import AgentOptions
 from ._screen import terminal_columns
@@ -63,7 +63,7 @@ def replay(
             err.write(text + "\n")
 
     # A recording made elsewhere may hold this machine's key: the command shows no secret
-    # of its environment, live or replayed (_protocol/redaction.py).
+    # of its environment, live or replayed (_options/redaction.py).
     redaction = redaction_of(AgentOptions(), os.environ)
     # partial=None: whether the recording used --stream-partial-output is worked out from
     # its first assistant event, as the Stream does for any run.

@@ -22,13 +22,13 @@ import inspect
 import math
 import shlex
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import Any, ClassVar, Literal, NamedTuple, TypeAlias
 
 import anyio
 import msgspec
 
-from .._keywords import KeywordsMeta
-from .._option_checks import OptionChecks
+from .._options.checks import OptionChecks
+from .._options.keywords import KeywordsMeta
 from ..errors import AgentConfigError
 from ._guard import isolated
 from ._hook_payloads import (
@@ -107,6 +107,9 @@ class Hooks(msgspec.Struct, frozen=True, kw_only=True, metaclass=KeywordsMeta):
         run_sync("tidy up", options=AgentOptions(hooks=Hooks(before_shell=no_rm)))
     """
 
+    AGENT_SDK_KIND: ClassVar[str] = "Hooks"
+    """The mark the options know hooks by (``_options/checks.py``)."""
+
     before_tool: _Gate | None = None
     before_shell: _Gate | None = None
     after_tool: _Observer | None = None
@@ -129,7 +132,7 @@ _TIMEOUT_CHECKS: dict[str, OptionChecks] = {}
 def check_timeout(owner: str, timeout: object, example: float = 30) -> None:
     """``timeout`` is a positive, finite number of seconds, or the error says so in the
     terms of ``owner(timeout=...)`` (``Hooks``, ``approval_hooks``), as ``AgentOptions``
-    says it of its own (``_option_checks.py``).
+    says it of its own (``_options/checks.py``).
 
     Raises:
         AgentConfigError: it is not.

@@ -3,7 +3,7 @@ the relay (``_relay.py``, the command the CLI starts) connects to (docs/extend.m
 tools reach the CLI").
 
 - :meth:`ToolHost.open` makes a private 0700 directory in the temp dir (with the owner
-  marker of ``_owner.py``: one left by a process that died is swept by the next host, run
+  marker of ``_transport/owner.py``: one left by a process that died is swept by the next host, run
   or fleet), binds the socket in it and listens, synchronously: from then on the CLI can
   connect, and a connection waits in the backlog until it is served.
 - :meth:`ToolHost.start` serves in a task of the caller's event loop that outlives the
@@ -44,9 +44,9 @@ import anyio
 import anyio.abc
 import msgspec
 
-from .._owner import PREFIXES, mark, sweep
-from .._tool_words import OWN_SERVER
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
+from .._transport.owner import PREFIXES, mark, sweep
+from .._wire.tool_words import OWN_SERVER
 from ..errors import AgentStartError
 from ._first_line import Prefixed, split_token
 from ._hook_calls import hook_call
@@ -124,7 +124,7 @@ class ToolHost:
             redaction masks it); else one is made here.
         peers: who may connect (``_peers.py``); by default only the relay a CLI started
             for this host (its environment holds ``token``).
-        admit: asked before a call runs (the run's budget, ``_tool_budget.py``): a text
+        admit: asked before a call runs (the run's budget, ``_run/tool_budget.py``): a text
             refuses it, as the tool error the agent reads.
 
     Raises:
@@ -145,7 +145,7 @@ class ToolHost:
         self._admit = admit
         McpServer(self._tools)  # checks them now, not at the first connection
         self.hooks = hooks
-        self._mcp = McpAnswers(self.names)  # one question per MCP call (_hooks.py)
+        self._mcp = McpAnswers(self.names)  # one question per MCP call (_wire/hooks.py)
         self.hook_errors: list[BaseException] = []
         """What the hooks' callbacks raised (or answered wrongly), in order: for the
         program, never sent to the agent."""

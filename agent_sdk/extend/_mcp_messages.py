@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from .._protocol.jsonrpc_out import encode_error, encode_result
+from .._wire.jsonrpc_out import encode_error, encode_result
 
 __all__ = [
     "INVALID_PARAMS",

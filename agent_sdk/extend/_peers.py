@@ -42,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from .._log import log
+from .._transport.log import log
 from ._relay import HOOK_MODE, HOOKS_TOKEN_ENV, TOKEN_ENV
 
 __all__ = ["Peer", "PeerCheck", "admits", "cli_relay", "peer_of"]

@@ -10,43 +10,11 @@ recorded call of that name and those arguments not paired yet, in order. Never b
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextvars import ContextVar
 from typing import Any
 
-import msgspec
+from .._wire.tool_call import CustomToolCall
 
-__all__ = ["ADMIT_FOR_RUN", "Claims", "CustomToolCall"]
-
-
-class CustomToolCall(msgspec.Struct, frozen=True):
-    """One call of one of your own tools (``AgentOptions(tools=...)``), as your tool saw
-    it: :attr:`agent_sdk.tool_calls.ToolCall.custom_tool` of the run's matching call.
-
-    Attributes:
-        tool: the tool's name.
-        arguments: the arguments as the agent sent them (``None`` when it sent none).
-        result: the text the agent got back: what the tool returned, or its error.
-        is_error: whether it was an error (the tool raised, or the arguments did not fit).
-
-    Example::
-
-        for call in run_sync("Look up issue 26", options=options).tool_calls:
-            if call.custom_tool is not None:
-                print(call.custom_tool.tool, call.custom_tool.result)
-    """
-
-    tool: str
-    arguments: Any
-    result: str
-    is_error: bool
-
-
-ADMIT_FOR_RUN: ContextVar[Callable[[str], str | None] | None] = ContextVar(
-    "agent_sdk_admit_for_run", default=None
-)
-"""What the host of the run being started asks before it runs a call (set by the run
-around its transport's start: the run's budget, ``_tool_budget.py``)."""
+__all__ = ["Claims", "CustomToolCall"]  # CustomToolCall: made with ToolCall, which holds it
 
 
 class Claims:

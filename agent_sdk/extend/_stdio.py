@@ -26,8 +26,8 @@ from typing import Any
 import anyio
 import anyio.abc
 
-from .._protocol.framing import LineBuffer
 from .._transport.fds import FdReceiveStream, FdSendStream
+from .._wire.framing import LineBuffer
 from ._mcp import McpServer, Pending, unchanged
 from ._tool import Tool
 

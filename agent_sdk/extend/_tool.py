@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable
-from typing import Any, Generic, ParamSpec, TypeVar, overload
+from typing import Any, ClassVar, Generic, ParamSpec, TypeVar, overload
 
 from ..errors import AgentConfigError
 from ._signature import Signature, signature_of
@@ -61,6 +61,9 @@ class Tool(Generic[P, R]):
         assert adder.input_schema["required"] == ["a", "b"]
         assert adder(2, 3) == 5
     """
+
+    AGENT_SDK_KIND: ClassVar[str] = "Tool"
+    """The mark the options know a tool by (``_options/checks.py``)."""
 
     __slots__ = ("_signature", "function")
 

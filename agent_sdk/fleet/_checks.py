@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeGuard
 
-from .._option_checks import a_value
+from .._options.checks import a_value
 from ..errors import AgentConfigError
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def check_shared_trees(tasks: Sequence[Task], limit: int, *, worktrees: bool) ->
     for task in tasks:
         if task.options is None or not task.options.checkpoint:
             continue
-        from .._checkpointed import tree_of  # only a fleet of checkpointed tasks pays it
+        from .._run.checkpointed import tree_of  # only a fleet of checkpointed tasks pays it
 
         root = _tree_root(task.repo if task.repo is not None else tree_of(task.options))
         other = seen.setdefault(root, task.id)

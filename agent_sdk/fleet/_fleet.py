@@ -20,8 +20,8 @@ import msgspec
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from .._protocol.redaction import redaction_of
-from .._spending import Spending
+from .._options.redaction import redaction_of
+from .._run.spending import Spending
 from ..budget import Budget
 from ..errors import AgentConfigError, AgentError, AgentUsageError
 from ..options import AgentOptions

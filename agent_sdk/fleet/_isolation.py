@@ -15,8 +15,8 @@ from pathlib import Path
 
 import anyio
 
-from .._owner import MARKER, mark
 from .._transport.config_dir import copy_file, user_config_dir
+from .._transport.owner import MARKER, mark
 from ..errors import AgentConfigError, AgentStartError
 
 __all__ = ["isolated_config", "remove_tree", "temp_dir"]

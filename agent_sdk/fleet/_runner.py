@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import msgspec
 
-from .._log import INFO, log
-from .._run import run
-from .._spending import Spending
-from .._structured import output_run
+from .._run.run import run
+from .._run.spending import Spending
+from .._run.structured import output_run
 from .._transport.base import Transport
+from .._transport.log import INFO, log
 from ..errors import AgentCheckpointError, AgentError
 from ..events import AssistantEvent, ResultEvent, ToolCallStarted, Usage
 from ..options import AgentOptions
@@ -43,8 +43,8 @@ from ._types import (
 from ._worktree import worktree
 
 if TYPE_CHECKING:
-    from .._checkpointed import Checkpointed
-    from .._trace import TaskSpan
+    from .._run.checkpointed import Checkpointed
+    from .._run.trace import TaskSpan
 
 __all__ = ["TaskSettings", "TransportFactory", "run_task"]
 
@@ -118,8 +118,8 @@ async def run_task(
     """
     if "opentelemetry.trace" not in sys.modules:  # the program does not trace
         return await _run_task(task, settings, report, before_start, transport, _Tally(), spending)
-    from .._protocol.redaction import redaction_of
-    from .._trace import task_span
+    from .._options.redaction import redaction_of
+    from .._run.trace import task_span
 
     # The task's span is current while its runs go: theirs are its children (docs/traces.md).
     with task_span(task.id, redaction_of(task.options or AgentOptions(), os.environ).text) as span:
@@ -161,7 +161,7 @@ async def _run_task(
             # corrections); none in a worktree, whose changes are its own (docs/fleet.md).
             options = msgspec.structs.replace(options, checkpoint=False)
             if tree is None:
-                from .._checkpointed import Checkpointed, asked_by_option, tree_of
+                from .._run.checkpointed import Checkpointed, asked_by_option, tree_of
 
                 try:  # labelled with the task's id: `agent-sdk checkpoints` lists it by it
                     checkpointed = await Checkpointed.begin(tree_of(options), task.id)
@@ -289,7 +289,7 @@ async def _checkpoint_end(
     if result is not None:
         result = checkpointed.given_to(result)
     elif error is not None:
-        from .._protocol.redaction import redaction_of
+        from .._options.redaction import redaction_of
 
         checkpointed.attach(error, redaction_of(options, os.environ).text)
     return result, checkpointed.changes

@@ -1,7 +1,7 @@
 """The sweep at a fleet's start: the directories of fleets whose process died without
 removing them (killed with SIGKILL, the machine's power cut) go, with the worktrees'
 entries in their repositories (docs/fleet.md, "What can remain, and when it goes").
-Who owns a directory, and whether it is gone, is ``_owner.py``'s.
+Who owns a directory, and whether it is gone, is ``_transport/owner.py``'s.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import anyio
 
-from .._log import INFO, log
-from .._owner import stale_dirs
+from .._transport.log import INFO, log
+from .._transport.owner import stale_dirs
 from ..errors import AgentError
 from ._isolation import remove_tree
 from ._worktree import _git, _repo_lock

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from .._keywords import KeywordsMeta
+from .._options.keywords import KeywordsMeta
 from ..changes import Changes
 from ..errors import AgentError
 from ..events import Event, Usage

@@ -19,9 +19,9 @@ from pathlib import Path
 import anyio
 from anyio.lowlevel import RunVar
 
-from .._git import run_git
-from .._git import said as _said
-from .._owner import MARKER
+from .._transport.git import run_git
+from .._transport.git import said as _said
+from .._transport.owner import MARKER
 from ..errors import AgentConfigError, AgentError, AgentStartError
 from ._isolation import remove_tree, temp_dir
 from ._types import Changes

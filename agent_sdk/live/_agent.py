@@ -23,7 +23,7 @@ from types import TracebackType
 
 import msgspec
 
-from .._protocol.redaction import Redaction, redaction_of
+from .._options.redaction import Redaction, redaction_of
 from ..errors import AgentUsageError
 from ..extend._host import TOKEN_ENV, new_token
 from ..options import AgentOptions
@@ -169,8 +169,8 @@ class LiveAgent(SessionOpening):
         return self._redaction.text(self._process.stderr_tail()) if self._process else ""
 
     async def __aenter__(self) -> LiveAgent:
-        from .. import __version__
         from .._transport.discovery import locate_cli
+        from .._version import __version__
 
         if self.state is not AgentState.NEW:
             raise AgentUsageError("a LiveAgent starts once: make a new one")

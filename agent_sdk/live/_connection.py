@@ -21,8 +21,8 @@ import anyio.abc
 import anyio.lowlevel
 import msgspec
 
-from .._protocol.framing import LineBuffer
-from .._protocol.redaction import NO_SECRETS, Redaction
+from .._options.redaction import NO_SECRETS, Redaction
+from .._wire.framing import LineBuffer
 from ..errors import AgentProtocolError, AgentTimeoutError
 from ._jsonrpc import (
     INTERNAL_ERROR,

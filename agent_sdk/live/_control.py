@@ -15,9 +15,9 @@ from typing import Any, Protocol, TypeVar
 import anyio
 import msgspec
 
-from .._log import INFO, log
-from .._protocol.classify import process_error
-from .._protocol.redaction import Redaction
+from .._options.redaction import Redaction
+from .._transport.log import INFO, log
+from .._wire.classify import process_error
 from ..errors import AgentError, AgentProtocolError, AgentTimeoutError, ErrorContext
 from ._connection import Connection
 from ._errors import live_error

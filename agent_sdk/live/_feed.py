@@ -25,7 +25,7 @@ from ..errors import AgentUsageError
 from ._messages import PromptResult
 
 if TYPE_CHECKING:
-    from .._checkpointed import Checkpointed
+    from .._run.checkpointed import Checkpointed
 
 __all__ = ["LOW_WATER", "STALL_LIMIT", "TURN_BUFFER", "FeedState", "TurnFeed"]
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from .._protocol.jsonrpc_out import (
+from .._wire.jsonrpc_out import (
     RequestId,
     encode_error,
     encode_notification,

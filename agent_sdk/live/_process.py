@@ -18,10 +18,10 @@ from collections.abc import Mapping
 import anyio
 import anyio.abc
 
-from .._log import DEBUG, log
 from .._transport.child import StderrTail, grow_pipe
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from .._transport.groups import end
+from .._transport.log import DEBUG, log
 from .._transport.spawn import SIGKILL, SIGTERM, Child, open_pipes, spawn
 from .._transport.strays import Tree
 from ..options import AgentOptions, Invocation
@@ -146,7 +146,7 @@ def acp_invocation(options: AgentOptions, binary: str, environ: Mapping[str, str
     Global options go **before** ``acp`` (§1). ``NO_OPEN_BROWSER=1`` and a no-op
     ``BROWSER``: a login must never open a browser on the host (§1, §3.2).
     """
-    from .._invocation import child_environment
+    from .._options.invocation import child_environment
 
     argv = [binary]
     if options.force:  # auto-approves instead of asking (§1)

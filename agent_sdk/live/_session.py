@@ -15,7 +15,7 @@ from typing import Any, Literal, Protocol
 import anyio
 import msgspec
 
-from .._spending import Spending
+from .._run.spending import Spending
 from .._transport.groups import end_conversation
 from .._transport.strays import ticks_now
 from ..budget import Budget
@@ -205,7 +205,7 @@ class LiveSession(SessionSettings):
         await self._queue.acquire()
         try:
             if checkpoint:
-                from .._checkpointed import Checkpointed
+                from .._run.checkpointed import Checkpointed
 
                 feed.checkpointed = await Checkpointed.begin(self.cwd, self.session_id)
             self._turn = feed

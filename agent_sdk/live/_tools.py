@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .._tool_call_events import ToolCallCompleted, set_custom_tool
+from .._wire.tool_call_events import ToolCallCompleted, set_custom_tool
 from ..extend._host import SERVER_NAME, ToolHost, open_host, relay_command
 from ..extend._served import Claims
 from ..extend._tool import Tool

@@ -24,8 +24,8 @@ import anyio
 import anyio.lowlevel
 import msgspec
 
-from .._short_repr import count, short, start
-from .._spending import Spending, budget_error
+from .._run.spending import Spending, budget_error
+from .._wire.short_repr import count, short, start
 from ..errors import (
     AgentError,
     AgentProtocolError,
@@ -43,9 +43,8 @@ from ._tools import OwnTools
 from ._updates import AcpPlan, SessionUpdate, SubagentUpdate
 
 if TYPE_CHECKING:
-    from .._checkpoint_value import Checkpoint
-    from .._trace import AgentSpan
-    from ..changes import Changes
+    from .._run.trace import AgentSpan
+    from ..changes import Changes, Checkpoint
 
 __all__ = ["LiveResult", "LiveTurn", "TurnSession", "TurnUpdates"]
 
@@ -177,7 +176,7 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
     changes: Changes | None = None
 
     def __repr__(self) -> str:
-        # Counts, not every event: a long turn's repr would cost seconds (_short_repr.py).
+        # Counts, not every event: a long turn's repr would cost seconds (_wire/short_repr.py).
         return short(
             type(self).__name__,
             ("text", start(self.text)),
@@ -353,7 +352,7 @@ class LiveTurn:
 
     # --- traces (docs/traces.md): per turn, and per tool call -------------------------
     def _start_span(self) -> None:
-        from .._trace import agent_span
+        from .._run.trace import agent_span
 
         session = self.session
         model, session_id = session.current_model_id, session.session_id

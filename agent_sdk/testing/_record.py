@@ -11,12 +11,12 @@ from pathlib import Path
 import anyio
 import msgspec
 
-from .._protocol.decode import LineDecoder
-from .._protocol.framing import LineFramer
-from .._protocol.redaction import Redaction, redaction_of
-from .._protocol.stream import Stream
+from .._options.redaction import Redaction, redaction_of
 from .._transport.collect import Collected, collect
 from .._transport.discovery import locate_binary
+from .._wire.decode import LineDecoder
+from .._wire.framing import LineFramer
+from .._wire.stream import Stream
 from ..errors import AgentError, AgentTimeoutError, ErrorContext
 from ..events import UnknownEvent
 from ..options import AgentOptions, build_invocation, given_options
@@ -52,7 +52,7 @@ async def record(
       of the stall; the error still tells the caller the run did not finish.
 
     Every secret of the run (the API key and auth token from the options or the
-    environment, header values: see ``agent_sdk/_protocol/redaction.py``) is replaced by
+    environment, header values: see ``agent_sdk/_options/redaction.py``) is replaced by
     ``***`` in every line, escaped forms included.
 
     Args:

@@ -15,8 +15,9 @@ import pytest
 from checkpoint_trees import BINARY, agent_works, files, left_in, user_state
 from gitrepo import git
 
-from agent_sdk import _checkpoint_git, checkpoints
+from agent_sdk import checkpoints
 from agent_sdk.checkpoints import RewindResult
+from agent_sdk.checkpoints import _git as _checkpoint_git
 
 pytestmark = pytest.mark.anyio
 

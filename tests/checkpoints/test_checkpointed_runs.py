@@ -209,12 +209,12 @@ async def test_a_cancelled_run_still_finishes_its_checkpoint(repo: Path) -> None
 async def test_a_snapshot_after_the_run_that_fails_is_logged_and_the_run_goes_on(
     repo: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import agent_sdk._checkpointed
+    import agent_sdk._run.checkpointed
 
     async def broken(cp: Checkpoint) -> Checkpoint:
         raise AgentCheckpointError("git could not write the ref")
 
-    monkeypatch.setattr(agent_sdk._checkpointed, "finish", broken)
+    monkeypatch.setattr(agent_sdk._run.checkpointed, "finish", broken)
     caplog.set_level(logging.WARNING, logger="agent_sdk")
     chosen = AgentOptions(cwd=repo, checkpoint=True)
     done = await run_async("work", options=chosen, transport=_memory())

@@ -208,7 +208,7 @@ async def test_a_run_in_progress_refuses_a_rewind_and_a_rewind_refuses_a_run(
         assert caught.value.reason == "run_in_progress"
         assert f"run by pid {os.getpid()} (the run)" in str(caught.value)
     assert (repo / "a.txt").read_text() == "x\n"
-    from agent_sdk._checkpoint_lock import Hold, hold
+    from agent_sdk.checkpoints._lock import Hold, hold
 
     with hold(repo / ".git", Hold.REWIND):
         with pytest.raises(AgentCheckpointError, match="a rewind is in progress") as caught:

@@ -69,7 +69,7 @@ async def test_symlinks_out_of_the_tree_are_kept_as_links(repo: Path, tmp_path: 
 def test_a_file_is_never_removed_through_a_link(tmp_path: Path) -> None:
     # A rewind removes the run's files by path: never one a link leads to, should a
     # directory of the tree have become a link out of it meanwhile.
-    from agent_sdk._checkpoint_rewind import _remove
+    from agent_sdk.checkpoints._rewind import _remove
 
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -15,7 +15,8 @@ import pytest
 from checkpoint_trees import CHECKPOINT, child, files, in_tree, left_in, user_state
 from gitrepo import git
 
-from agent_sdk import AgentCheckpointError, _checkpoint_git, checkpoints
+from agent_sdk import AgentCheckpointError, checkpoints
+from agent_sdk.checkpoints import _git as _checkpoint_git
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ import pytest
 from cli_process import cli
 
 from agent_sdk import Budget, ErrorContext
-from agent_sdk._spending import Hit, budget_error
+from agent_sdk._run.spending import Hit, budget_error
 from agent_sdk.cli.args import parse_run_args
 from agent_sdk.cli.batch import TasksError, batch_parser, read_tasks
 from agent_sdk.cli.hints import error_in_flag_terms

@@ -12,7 +12,7 @@ import pytest
 from cli_process import cli
 from gitrepo import git, isolate_git
 
-from agent_sdk._checkpoint_lock import Hold, hold
+from agent_sdk.checkpoints._lock import Hold, hold
 
 WRITES = (
     '{"type": "system", "subtype": "init", "model": "Fake"}\n'

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import agent_sdk
-from agent_sdk._protocol.classify import MODELS_WHOLE, classify
+from agent_sdk._wire.classify import MODELS_WHOLE, classify
 from agent_sdk.cli.args import AGENT_FLAGS
 from agent_sdk.cli.hints import error_in_flag_terms, in_flag_terms
 from agent_sdk.errors import AgentConfigError, AgentProcessError

@@ -9,7 +9,7 @@ from typing import Any
 from cli_process import ESC, Terminal
 
 import fake_agent
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.cli.render import Renderer, tool_label
 from agent_sdk.events import (
     CreatePlanRequest,

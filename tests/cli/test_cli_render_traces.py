@@ -10,7 +10,7 @@ import json
 from cli_process import ESC
 
 import fake_agent
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.cli.render import Renderer
 
 NOTE = "\n\nAgent note: Do not suggest workarounds to the blocked tool."

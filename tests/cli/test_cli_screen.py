@@ -9,7 +9,7 @@ from typing import Any
 
 from cli_process import Terminal
 
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.cli._screen import ReplyCursor, cells, cut, fold
 from agent_sdk.cli.render import Renderer
 from agent_sdk.events import Event

@@ -42,8 +42,8 @@ from test_captures import (
 )
 
 import fake_agent
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.wire import KNOWN_TYPES
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.wire import KNOWN_TYPES
 from agent_sdk.events import (
     InteractionRequest,
     InteractionResponse,

@@ -1,5 +1,5 @@
 """docs/options.md is the reference of every AgentOptions option, made from the class by
-``python -m agent_sdk._options_doc``: it must be what the generator makes now (a field
+``python -m agent_sdk._options.reference``: it must be what the generator makes now (a field
 added without running it fails here), and every field must be documented."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from agent_sdk import AgentOptions
-from agent_sdk._options_doc import COMMAND, field_docs, render
+from agent_sdk._options.reference import COMMAND, field_docs, render
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "options.md"
@@ -90,7 +90,7 @@ def test_the_check_mode_says_the_command_to_run(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "options.md").write_text("stale\n", encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "agent_sdk._options_doc", "--check"],
+        [sys.executable, "-m", "agent_sdk._options.reference", "--check"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

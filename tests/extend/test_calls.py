@@ -10,7 +10,7 @@ import anyio
 import msgspec
 import pytest
 
-from agent_sdk._protocol.redaction import Redaction
+from agent_sdk._options.redaction import Redaction
 from agent_sdk.extend import Tool, tool
 from agent_sdk.extend._calls import Call, prepare
 from agent_sdk.extend._mcp_messages import CallResult, TextContent

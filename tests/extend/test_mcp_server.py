@@ -10,7 +10,7 @@ import anyio
 import msgspec
 import pytest
 
-from agent_sdk._protocol.redaction import Redaction
+from agent_sdk._options.redaction import Redaction
 from agent_sdk.extend import tool
 from agent_sdk.extend._mcp import PROTOCOL_VERSIONS, McpServer, Pending
 

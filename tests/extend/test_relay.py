@@ -17,7 +17,7 @@ import pytest
 from extend_env import LIMIT, PING, PONG, mcp_session, raw_ping, serving, short_temp_dir
 from needs import need
 
-from agent_sdk._owner import MARKER
+from agent_sdk._transport.owner import MARKER
 from agent_sdk.extend import tool
 from agent_sdk.extend._host import PREFIX, SOCKET_ENV, TOKEN_ENV, HostState, ToolHost, relay_command
 

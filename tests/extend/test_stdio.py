@@ -14,8 +14,8 @@ import anyio.abc
 import anyio.lowlevel
 import pytest
 
-from agent_sdk._protocol.framing import LineBuffer
 from agent_sdk._transport.fds import FdReceiveStream, FdSendStream
+from agent_sdk._wire.framing import LineBuffer
 from agent_sdk.extend import tool
 from agent_sdk.extend._mcp import McpServer
 from agent_sdk.extend._stdio import serve

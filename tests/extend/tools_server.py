@@ -16,7 +16,7 @@ import sys
 import anyio
 import msgspec
 
-from agent_sdk._protocol.redaction import Redaction
+from agent_sdk._options.redaction import Redaction
 from agent_sdk.extend import tool
 from agent_sdk.extend._stdio import serve_stdio
 

@@ -15,7 +15,7 @@ from fake_env import fake_env
 
 import fake_agent
 from agent_sdk import AgentOutputError, run_sync
-from agent_sdk._output import instruction
+from agent_sdk._run.output import instruction
 from agent_sdk.testing import FakeAgent
 from fake_agent._reply import example_of
 

@@ -14,7 +14,7 @@ from fake_env import clean_env
 from gitrepo import git
 
 from agent_sdk import AgentOptions
-from agent_sdk._owner import PREFIXES
+from agent_sdk._transport.owner import PREFIXES
 from agent_sdk.extend import Deny, Hooks, ShellCommand, tool
 from agent_sdk.fleet import Fleet, Task
 

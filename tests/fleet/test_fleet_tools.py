@@ -19,8 +19,8 @@ from fake_env import clean_env
 from gitrepo import git
 
 from agent_sdk import AgentOptions
-from agent_sdk._owner import PREFIXES
-from agent_sdk._transport import tools_home
+from agent_sdk._transport.owner import PREFIXES
+from agent_sdk.extend import _home as tools_home
 from agent_sdk.extend import tool
 from agent_sdk.fleet import Fleet, Task
 

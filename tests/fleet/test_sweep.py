@@ -15,7 +15,7 @@ import msgspec
 import pytest
 from gitrepo import git
 
-from agent_sdk._owner import MARKER, Owner, is_gone, me
+from agent_sdk._transport.owner import MARKER, Owner, is_gone, me
 from agent_sdk.fleet._isolation import isolated_config
 from agent_sdk.fleet._sweep import sweep_stale
 from agent_sdk.fleet._worktree import worktree

@@ -31,14 +31,15 @@ from asgi_request import asgi_scope, receive_body
 from hostile import live_entries, split_entry
 
 import fake_agent
-from agent_sdk import AgentError, AgentOptions, Budget, ToolCall, checkpoints, queries
-from agent_sdk._checkpoint_lock import holders
-from agent_sdk._output import OutputMismatchError, parse_output
-from agent_sdk._owner import MARKER, PREFIXES, Owner, me, stale_dirs
-from agent_sdk._protocol.framing import LineBuffer
-from agent_sdk._protocol.redaction import Redaction
-from agent_sdk._protocol.stream import Stream
-from agent_sdk._spending import Spending, _kind_of, first_over
+from agent_sdk import AgentError, AgentOptions, Budget, ToolCall, queries
+from agent_sdk._options.redaction import Redaction
+from agent_sdk._run.output import OutputMismatchError, parse_output
+from agent_sdk._run.spending import Spending, _kind_of, first_over
+from agent_sdk._transport.owner import MARKER, PREFIXES, Owner, me, stale_dirs
+from agent_sdk._wire.framing import LineBuffer
+from agent_sdk._wire.stream import Stream
+from agent_sdk.checkpoints import _checkpoints
+from agent_sdk.checkpoints._lock import holders
 from agent_sdk.cli._budget_arg import budget_arg
 from agent_sdk.cli.batch import TasksError, read_tasks
 from agent_sdk.cli.labels import call_notes
@@ -332,7 +333,7 @@ def checkpoint_metadata(value: bytes) -> None:
     refs/agent-sdk/checkpoints/): the value as the message, and as fields of ours."""
     ours = b'{"id":"0123abcd","root":"/r","cwd":"/r","created":"2026-11-28T00:00:00Z"}'
     for body in (value, with_field(ours, "label", value), with_field(ours, "x_new", value)):
-        checkpoints._parsed("a" * 40, "b" * 40, text_of(body))
+        _checkpoints._parsed("a" * 40, "b" * 40, text_of(body))
 
 
 def checkpoint_holder_file(value: bytes) -> None:
@@ -508,7 +509,7 @@ def tools_cli_config(value: bytes) -> None:
     """The value as the user's cli-config.json (and as its ``permissions`` and
     ``permissions.allow``) that a run with tools copies and adds its allow rule to: the
     copy allows our server, or AgentStartError says the file is broken."""
-    from agent_sdk._transport.tools_home import ALLOW_RULE, allow_rule_added
+    from agent_sdk.extend._home import ALLOW_RULE, allow_rule_added
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "cli-config.json")
@@ -529,7 +530,7 @@ def users_hooks_file(value: bytes) -> None:
     """The value as the user's ``~/.cursor/hooks.json`` (and as its ``hooks`` and as one
     event's entries) that a run with hooks merges into its own: the run's file is always
     one the CLI runs (``"version": 1``), with our entry for each of our events."""
-    from agent_sdk._transport.tools_home import hooks_json
+    from agent_sdk.extend._home import hooks_json
 
     host = ToolHost([], hooks=Hooks(before_tool=lambda call: "allow"))
     host.open()
@@ -590,7 +591,7 @@ def hook_relay_stdin(value: bytes) -> None:
     assert code in (0, 2)
 
 
-P = "agent_sdk._protocol"
+P = "agent_sdk._wire"
 L = "agent_sdk.live"
 DECODE = (f"{L}._jsonrpc:decode",)
 ENTRIES: dict[str, Entry] = {
@@ -602,16 +603,16 @@ ENTRIES: dict[str, Entry] = {
             f"{P}.wire:_decoder",
             f"{P}.wire:_partial_decoder",
             f"{P}.lenient:_any_decoder",
-            "agent_sdk._lenient_json:decode_with_decimals",
+            "agent_sdk._wire.lenient_json:decode_with_decimals",
             f"{P}.lenient:_string",
         ),
     ),
     "print-mode event split by raw newlines": Entry(split_entry.split_result, ()),
     "tool-call payload": Entry(
         tool_payload,
-        ("agent_sdk._tool_parse:_decoder", f"{P}.redaction:Redaction._raw"),
+        ("agent_sdk._wire.tool_parse:_decoder", "agent_sdk._options.redaction:Redaction._raw"),
     ),
-    "budget's kind of a tool call": Entry(budget_kind, ("agent_sdk._spending:<module>",)),
+    "budget's kind of a tool call": Entry(budget_kind, ("agent_sdk._run.spending:<module>",)),
     "task notification": Entry(task_notification, ()),  # through the print-mode stream
     "interaction_query payload": Entry(interaction_payload, ()),  # decodes through the stream
     "function tool arguments": Entry(
@@ -627,8 +628,8 @@ ENTRIES: dict[str, Entry] = {
     "structured-output reply": Entry(
         structured_reply,
         (
-            "agent_sdk._output:parse_output",
-            "agent_sdk._output:_parses",
+            "agent_sdk._run.output:parse_output",
+            "agent_sdk._run.output:_parses",
         ),
     ),
     "batch tasks file": Entry(batch_tasks, ("agent_sdk.cli._tasks_file:read_tasks",)),
@@ -643,10 +644,12 @@ ENTRIES: dict[str, Entry] = {
     ),
     "replay": Entry(replayed, ()),  # decodes through the print-mode stream
     "record": Entry(recorded, ("agent_sdk.testing._record:_scenario_lines",), (AgentError,)),
-    "fleet owner marker": Entry(owner_marker, ("agent_sdk._owner:_read_marker",)),
-    "checkpoint metadata": Entry(checkpoint_metadata, ("agent_sdk.checkpoints:_parsed",)),
+    "fleet owner marker": Entry(owner_marker, ("agent_sdk._transport.owner:_read_marker",)),
+    "checkpoint metadata": Entry(
+        checkpoint_metadata, ("agent_sdk.checkpoints._checkpoints:_parsed",)
+    ),
     "checkpoint holder file": Entry(
-        checkpoint_holder_file, ("agent_sdk._checkpoint_lock:holders",)
+        checkpoint_holder_file, ("agent_sdk.checkpoints._lock:holders",)
     ),
     "web page run request": Entry(web_run_request, ()),  # examples/: not in the walk
     "queries status": Entry(queried_status, ("agent_sdk.queries:status",), (AgentError,)),
@@ -657,11 +660,9 @@ ENTRIES: dict[str, Entry] = {
         hook_input, ("agent_sdk.extend._hooks:answer", "agent_sdk.extend._hooks:_mcp_payload")
     ),
     "tools run's cli-config.json": Entry(
-        tools_cli_config, ("agent_sdk._transport.tools_home:allow_rule_added",), (AgentError,)
+        tools_cli_config, ("agent_sdk.extend._home:allow_rule_added",), (AgentError,)
     ),
-    "user's hooks.json merged": Entry(
-        users_hooks_file, ("agent_sdk._transport.tools_home:hooks_json",)
-    ),
+    "user's hooks.json merged": Entry(users_hooks_file, ("agent_sdk.extend._home:hooks_json",)),
     "hook relay stdin": Entry(
         hook_relay_stdin,
         ("agent_sdk.extend._relay:_read_payload", "agent_sdk.extend._relay:_unreached"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._wire.stream import Stream
 from agent_sdk.events import AssistantEvent, ResultEvent
 
 SAY = json.dumps({"type": "assistant", "message": {"content": [{"type": "text", "text": "Hi."}]}})

@@ -36,7 +36,7 @@ DECODERS = {
     "json.loads",
     "json.load",
     "json.JSONDecoder",
-    "agent_sdk._protocol.decode.LineDecoder",
+    "agent_sdk._wire.decode.LineDecoder",
 }
 SYNC = [name for name, entry in ENTRIES.items() if not inspect.iscoroutinefunction(entry.run)]
 ASYNC = [name for name in ENTRIES if name not in SYNC]
@@ -119,7 +119,7 @@ def test_the_site_walk_finds_the_decoders_it_looks_for() -> None:
     # The premise of the two tests above: the walk sees calls through every spelling.
     sites = decode_sites()
     assert "agent_sdk.live._jsonrpc:<module>" in sites  # a Decoder built at import
-    assert "agent_sdk._protocol.stream:Stream.__init__" in sites  # LineDecoder, imported
+    assert "agent_sdk._wire.stream:Stream.__init__" in sites  # LineDecoder, imported
     assert "agent_sdk.queries:status" in sites  # msgspec.json.decode
 
 

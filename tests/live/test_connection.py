@@ -15,7 +15,7 @@ import anyio.abc
 import pytest
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from agent_sdk._protocol.framing import LineBuffer
+from agent_sdk._wire.framing import LineBuffer
 from agent_sdk.errors import AgentProtocolError, AgentTimeoutError
 from agent_sdk.live._connection import Connection
 from agent_sdk.live._jsonrpc import JsonRpcError, Notification, Request

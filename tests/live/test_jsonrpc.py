@@ -6,7 +6,7 @@ import json
 
 import msgspec
 
-from agent_sdk._protocol.framing import LineBuffer
+from agent_sdk._wire.framing import LineBuffer
 from agent_sdk.live import _jsonrpc as rpc
 from agent_sdk.live import _messages as m
 from agent_sdk.live import _requests as r

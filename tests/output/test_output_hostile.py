@@ -1,4 +1,5 @@
-"""Structured output against a hostile reply (agent_sdk/_output.py, agent_sdk/_structured.py):
+"""Structured output against a hostile reply (agent_sdk/_run/output.py and
+agent_sdk/_run/structured.py):
 a value nested too deep is a typed error, never a RecursionError; the correction quotes a
 bounded problem as a JSON string, never the reply's own lines; the extraction looks at each
 part of a reply a bounded number of times, however the reply is built."""
@@ -15,16 +16,11 @@ import anyio
 import msgspec
 import pytest
 
-from agent_sdk import (
-    AgentOptions,
-    AgentOutputError,
-    AgentTimeoutError,
-    RunResult,
-    _output,
-    _structured,
-)
-from agent_sdk._output import OutputMismatchError, correction, extract_json
-from agent_sdk._structured import output_run
+from agent_sdk import AgentOptions, AgentOutputError, AgentTimeoutError, RunResult
+from agent_sdk._run import output as _output
+from agent_sdk._run import structured as _structured
+from agent_sdk._run.output import OutputMismatchError, correction, extract_json
+from agent_sdk._run.structured import output_run
 
 pytestmark = pytest.mark.anyio
 

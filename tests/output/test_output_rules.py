@@ -1,4 +1,4 @@
-"""The turns of a run asked for an output type (agent_sdk/_structured.py), with turns
+"""The turns of a run asked for an output type (agent_sdk/_run/structured.py), with turns
 played in memory: when it corrects, what it sends, what it returns or raises."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import msgspec
 import pytest
 
 from agent_sdk import AgentConfigError, AgentOptions, AgentOutputError, RunResult, Usage
-from agent_sdk._output import correction, instruction
-from agent_sdk._structured import output_run
+from agent_sdk._run.output import correction, instruction
+from agent_sdk._run.structured import output_run
 
 pytestmark = pytest.mark.anyio
 

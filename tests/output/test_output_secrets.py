@@ -1,7 +1,7 @@
 """No secret of a run leaves it through structured output: the agent's reply quotes the key
 where the type wants something else, msgspec's message quotes the reply, and neither the
 correction sent back to the CLI (the next run's command line) nor the
-:class:`~agent_sdk.AgentOutputError` shows it (agent_sdk/_protocol/redaction.py)."""
+:class:`~agent_sdk.AgentOutputError` shows it (agent_sdk/_options/redaction.py)."""
 
 from __future__ import annotations
 

@@ -34,25 +34,29 @@ print(" ".join(sorted(set(sys.modules) - before)))
 """
 
 # What `import agent_sdk` may load of agent_sdk: the options, events, results and errors,
-# and run_sync's front (the run's engine and argv builder load with the first run). A
-# module added here is paid by every script that imports agent_sdk (about 0.3 ms each;
-# docs/benchmarks.md, "A short script: the cold figure"): load it at first use instead.
+# and run_sync's front (the run's engine and argv builder load with the first run), and
+# the layer folders they are in (empty packages). A module added here is paid by every
+# script that imports agent_sdk (about 0.3 ms each; docs/benchmarks.md, "A short script:
+# the cold figure"): load it at first use instead.
 ON_IMPORT = {
     "agent_sdk",
-    "agent_sdk._cli_words",
-    "agent_sdk._error_context",
-    "agent_sdk._event_base",
-    "agent_sdk._interaction_events",
-    "agent_sdk._keywords",
-    "agent_sdk._option_checks",
     "agent_sdk._options",
-    "agent_sdk._short_repr",
-    "agent_sdk._sync",
-    "agent_sdk._system_events",
-    "agent_sdk._tool_call",
-    "agent_sdk._tool_call_events",
-    "agent_sdk._tool_status",
+    "agent_sdk._options.agent_options",
+    "agent_sdk._options.checks",
+    "agent_sdk._options.keywords",
+    "agent_sdk._run",
+    "agent_sdk._run.run_sync",
     "agent_sdk._version",
+    "agent_sdk._wire",
+    "agent_sdk._wire.cli_words",
+    "agent_sdk._wire.error_context",
+    "agent_sdk._wire.event_base",
+    "agent_sdk._wire.interaction_events",
+    "agent_sdk._wire.short_repr",
+    "agent_sdk._wire.system_events",
+    "agent_sdk._wire.tool_call",
+    "agent_sdk._wire.tool_call_events",
+    "agent_sdk._wire.tool_status",
     "agent_sdk.budget",
     "agent_sdk.errors",
     "agent_sdk.events",
@@ -65,19 +69,18 @@ ON_IMPORT = {
 # the fleet, the live agent, tracing, the command line, sessions, checkpoints.
 OPTIONAL = (
     "agent_sdk.checkpoints",
-    "agent_sdk._checkpoint_git",
-    "agent_sdk._checkpoint_lock",
-    "agent_sdk._checkpoint_rewind",
-    "agent_sdk._checkpoint_value",
-    "agent_sdk._checkpointed",
-    "agent_sdk._git",
+    "agent_sdk.checkpoints._git",
+    "agent_sdk.checkpoints._lock",
+    "agent_sdk.checkpoints._rewind",
+    "agent_sdk._run.checkpointed",
+    "agent_sdk._transport.git",
     "agent_sdk.changes",
     "agent_sdk.extend",
-    "agent_sdk._custom_tools",
-    "agent_sdk._spending",
+    "agent_sdk._run.custom_tools",
+    "agent_sdk._run.spending",
     "agent_sdk.fleet",
     "agent_sdk.live",
-    "agent_sdk._trace",
+    "agent_sdk._run.trace",
     "agent_sdk.cli",
     "agent_sdk.session",
 )
@@ -117,7 +120,7 @@ def _optional(loaded: set[str]) -> list[str]:
         "agent_sdk.live",
         "agent_sdk.cli",
         "agent_sdk.session",
-        "agent_sdk._structured",
+        "agent_sdk._run.structured",
     ],
 )
 def test_importing_agent_sdk_loads_no_event_loop_and_no_optional_part(module: str) -> None:
@@ -145,8 +148,8 @@ def test_a_run_without_a_model_or_an_output_type_loads_neither_machinery(
     loaded = _loaded("run", "fix_tests", tmp_path)
     assert "agent_sdk._transport.blocking" in loaded
     assert not loaded & {
-        "agent_sdk._structured",
-        "agent_sdk._output",
+        "agent_sdk._run.structured",
+        "agent_sdk._run.output",
         "agent_sdk._transport.config_dir",
         "tempfile",
         "shutil",
@@ -168,6 +171,6 @@ def test_what_loads_on_first_use_is_found_where_it_was() -> None:
         "for name in agent_sdk.__all__:\n"
         "    getattr(agent_sdk, name)\n"
         "from agent_sdk import Run, Transport, run, run_async\n"
-        "assert Run.__module__ == 'agent_sdk._run' and run is agent_sdk.run\n"
+        "assert Run.__module__ == 'agent_sdk._run.run' and run is agent_sdk.run\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

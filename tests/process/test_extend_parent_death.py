@@ -20,7 +20,7 @@ from extend_env import left_behind, program_started, short_temp_dir
 from proctable import is_running, processes_with_arg, processes_with_env, settles
 
 from agent_sdk import AgentOptions, run_sync
-from agent_sdk._owner import PREFIXES
+from agent_sdk._transport.owner import PREFIXES
 from agent_sdk.extend import Hooks, tool
 
 WITHIN = 10.0  # how long an end may take to land; a bound, not a claim

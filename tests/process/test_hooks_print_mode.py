@@ -249,7 +249,7 @@ def test_a_hook_that_cannot_reach_the_run_blocks_the_call(
 ) -> None:
     # The run's hooks.json with its host gone (the run ended, the socket removed): the
     # relay exits 2, which blocks, and its words are the stream's reason.
-    from agent_sdk._transport.tools_home import hooks_json
+    from agent_sdk.extend._home import hooks_json
 
     host = ToolHost([], hooks=Hooks(before_tool=allow))
     host.open()
@@ -284,7 +284,7 @@ def test_a_run_given_something_else_as_hooks_is_refused() -> None:
 
 
 def test_the_relay_and_hooks_json_never_hold_the_token(temp_dir: Path) -> None:
-    from agent_sdk._transport.tools_home import hooks_json
+    from agent_sdk.extend._home import hooks_json
 
     host = ToolHost([], hooks=Hooks(before_tool=allow))
     host.open()

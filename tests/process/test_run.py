@@ -24,7 +24,7 @@ from agent_sdk import (
     run,
     run_async,
 )
-from agent_sdk._invocation import MAX_PROMPT_ARG_BYTES
+from agent_sdk._options.invocation import MAX_PROMPT_ARG_BYTES
 
 pytestmark = pytest.mark.anyio
 

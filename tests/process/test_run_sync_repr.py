@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from agent_sdk import AgentOptions, run_sync
-from agent_sdk._event_base import _Event
+from agent_sdk._wire.event_base import _Event
 
 MakeOptions = Callable[..., AgentOptions]
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from agent_sdk import AgentOptions, run_async
-from agent_sdk._owner import PREFIXES
+from agent_sdk._transport.owner import PREFIXES
 from agent_sdk.events import SystemInit
 
 pytestmark = pytest.mark.anyio

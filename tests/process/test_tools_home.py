@@ -1,5 +1,5 @@
 """The HOME and config dir of a print-mode run given tools on the ``"home"`` channel
-(``_transport/tools_home.py``, docs/extend.md "Print mode"): what the CLI finds there,
+(``extend/_home.py``, docs/extend.md "Print mode"): what the CLI finds there,
 and what it cannot reach."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import anyio
 import pytest
 
 from agent_sdk import AgentOptions
-from agent_sdk._transport.tools_home import ALLOW_RULE, RunTools, with_tools
 from agent_sdk.extend import tool
+from agent_sdk.extend._home import ALLOW_RULE, RunTools, with_tools
 from agent_sdk.options import Invocation, build_invocation
 
 pytestmark = pytest.mark.anyio

@@ -1,5 +1,5 @@
 """The plugin folder of a print-mode run given tools or hooks (the default channel,
-``_transport/tools_plugin.py``, docs/extend.md "Which channel"): its layout, the flag that
+``extend/_plugin.py``, docs/extend.md "Which channel"): its layout, the flag that
 names it, and what it leaves alone (HOME, the user's files, approvals)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from agent_sdk import AgentOptions
-from agent_sdk._transport.tools_home import RunTools, with_tools
-from agent_sdk._transport.tools_plugin import PLUGIN_NAME
 from agent_sdk.extend import Hooks, tool
+from agent_sdk.extend._home import RunTools, with_tools
+from agent_sdk.extend._plugin import PLUGIN_NAME
 from agent_sdk.options import Invocation, build_invocation
 
 pytestmark = pytest.mark.anyio

@@ -195,7 +195,7 @@ def test_a_sigkilled_owners_dirs_are_swept_by_the_next_run_with_tools(
         "tempfile.tempdir = sys.argv[1]\n"
         "from agent_sdk import AgentOptions\n"
         "from agent_sdk.extend import tool\n"
-        "from agent_sdk._transport.tools_home import with_tools\n"
+        "from agent_sdk.extend._home import with_tools\n"
         "from agent_sdk.options import build_invocation\n"
         "@tool\n"
         "def t() -> str:\n"

@@ -17,8 +17,8 @@ import pytest
 from extend_env import CONFIG, UserHome, short_temp_dir
 
 from agent_sdk import AgentOptions, AgentStartError, run_async
-from agent_sdk._transport.tools_home import hooks_json
 from agent_sdk.extend import Hooks
+from agent_sdk.extend._home import hooks_json
 from agent_sdk.extend._host import ToolHost
 
 pytestmark = pytest.mark.anyio

@@ -17,7 +17,9 @@ import pytest
 from test_examples import EXAMPLES
 
 from agent_sdk import ToolCall, ToolCallCompleted, ToolCallStarted
-from agent_sdk._protocol.redaction import Redaction  # the page's, as _page_stream uses it
+from agent_sdk._options.redaction import (
+    Redaction,  # the page's, as _page_stream uses it
+)
 from agent_sdk.live import ConfigOption, ModelInfo, RequestPermissionParams
 
 # A shell call's arguments as the CLI sends them (fake_agent/scenarios/denied.ndjson): the

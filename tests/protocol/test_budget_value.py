@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from agent_sdk import AgentConfigError, Budget, ToolCallStarted
-from agent_sdk._spending import _kind_of
+from agent_sdk._run.spending import _kind_of
 from agent_sdk.budget import kind_word
 
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fake_agent
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.framing import LineFramer
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.framing import LineFramer
 from agent_sdk.events import Event
 
 DATA = Path(__file__).parents[1] / "data"

@@ -1,6 +1,6 @@
 """Recognising the CLI's failures from what it printed (docs/protocol.md §5), in memory:
 the 2026.10 unknown-model line (~6 KB, ~250 ids) and the config-file race (§1), and how a
-long quote is cut for a message (``_protocol/classify.py``)."""
+long quote is cut for a message (``_wire/classify.py``)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,14 @@ from agent_sdk import (
     AgentRetriableError,
     ErrorContext,
 )
-from agent_sdk._protocol.classify import (
+from agent_sdk._run.outcome import what_the_cli_said
+from agent_sdk._wire.classify import (
     MESSAGE_CHARS,
     REFUSING_CODES,
     classify,
     process_error,
     shorten,
 )
-from agent_sdk._protocol.outcome import what_the_cli_said
 from agent_sdk.errors import AgentConfigRaceError, AgentOptionError, AgentRefusedError
 
 
@@ -44,7 +44,7 @@ CONFIG_RACE = scenario_stderr("config_race")
 
 def failure(stderr: str) -> AgentProcessError:
     """The error of a CLI that exited 1 having written ``stderr``, built as a run and a
-    query build it (``_protocol/outcome.py``, ``queries.py``)."""
+    query build it (``_run/outcome.py``, ``queries.py``)."""
     context = ErrorContext(exit_code=1, stderr=stderr)
     return process_error(
         what_the_cli_said(context), context, whole=what_the_cli_said(context, whole=True)

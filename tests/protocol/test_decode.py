@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import fake_agent
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.events import (
     AssistantEvent,
     ConnectionEvent,

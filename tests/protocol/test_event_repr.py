@@ -10,7 +10,7 @@ import pytest
 
 import fake_agent
 from agent_sdk import AgentError, AgentProcessError, AgentResultError, ErrorContext
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from agent_sdk.tool_calls import ToolCallTracker, calls_of
 

@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_sdk._protocol.framing import LineFramer
+from agent_sdk._wire.framing import LineFramer
 
 
 def feed_all(framer: LineFramer, chunks: list[bytes]) -> list[bytes]:

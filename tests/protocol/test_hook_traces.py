@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from agent_sdk import ToolCall
-from agent_sdk._hooks import context_texts
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.hooks import context_texts
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
 from agent_sdk.tools import Rejection
 

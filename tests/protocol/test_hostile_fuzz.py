@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fake_agent
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.stream import MAX_STDOUT_LINE_CHARS, MAX_STDOUT_LINES, Stream
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.stream import MAX_STDOUT_LINE_CHARS, MAX_STDOUT_LINES, Stream
 from agent_sdk.events import Event, ResultEvent, UnknownEvent
 
 DATA = Path(__file__).parents[1] / "data"

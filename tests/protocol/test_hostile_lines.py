@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from hostile.corpus import BOM, HUGE_DIGITS, deep_array
 
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.stream import MAX_STDOUT_LINE_CHARS, Stream
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.stream import MAX_STDOUT_LINE_CHARS, Stream
 from agent_sdk.events import (
     AssistantEvent,
     Event,

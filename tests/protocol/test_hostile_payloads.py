@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from hostile.corpus import HUGE_DIGITS as HUGE
 
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._wire.stream import Stream
 from agent_sdk.events import ToolCallCompleted
 
 

@@ -10,8 +10,8 @@ import msgspec
 import pytest
 from recorded_runs import CAPTURES, require_recorded_runs
 
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.stream import Stream
 from agent_sdk.events import (
     AssistantEvent,
     CreatePlanRequest,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.events import (
     AskQuestionRequest,
     AskQuestionResponse,

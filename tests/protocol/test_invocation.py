@@ -8,7 +8,11 @@ from typing import Any
 import pytest
 
 from agent_sdk import AgentConfigError
-from agent_sdk._invocation import MAX_PROMPT_ARG_BYTES, Invocation, build_invocation
+from agent_sdk._options.invocation import (
+    MAX_PROMPT_ARG_BYTES,
+    Invocation,
+    build_invocation,
+)
 from agent_sdk.options import AgentOptions
 
 BINARY = "/opt/cursor/cursor-agent"

@@ -13,7 +13,7 @@ import pytest
 
 import agent_sdk
 from agent_sdk import AgentConfigError, AgentOptions, AgentProcessError, AgentSessionInUseError
-from agent_sdk._protocol.classify import classify, process_error
+from agent_sdk._wire.classify import classify, process_error
 from agent_sdk.cli.hints import in_flag_terms
 from agent_sdk.errors import ErrorContext
 

@@ -1,5 +1,5 @@
 """AgentOptions' values are checked when the options are built, by their fields' types,
-with errors that name the option, the value and the fix (agent_sdk/_option_checks.py)."""
+with errors that name the option, the value and the fix (agent_sdk/_options/checks.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from agent_sdk import AgentConfigError, AgentError, AgentOptions, Budget
-from agent_sdk._option_checks import OptionChecks
+from agent_sdk._options.checks import OptionChecks
 from agent_sdk.extend import Hooks, tool
 
 SECRET = "key_sk-live-9f8e7d6c5b4a"

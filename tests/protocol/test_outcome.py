@@ -29,8 +29,8 @@ from agent_sdk import (
     RunResult,
     Usage,
 )
-from agent_sdk._protocol.outcome import failure_or_result, timeout_error
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._run.outcome import failure_or_result, timeout_error
+from agent_sdk._wire.stream import Stream
 
 SECRET = "key_sk-live-9f8e7d6c5b4a"
 SESSION = "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10"

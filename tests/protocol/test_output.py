@@ -1,4 +1,4 @@
-"""Structured output without I/O (agent_sdk/_output.py): the instruction, the JSON value
+"""Structured output without I/O (agent_sdk/_run/output.py): the instruction, the JSON value
 taken from a reply, its check against the caller's type."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import msgspec
 import pytest
 
-from agent_sdk._output import (
+from agent_sdk._run.output import (
     OutputMismatchError,
     correction,
     extract_json,

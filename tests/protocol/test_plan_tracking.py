@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agent_sdk import tool_calls
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
 from agent_sdk.tool_calls import RunningToolCalls, ToolCallTracker
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from agent_sdk._owner import MARKER, Owner
 from agent_sdk._transport.config_dir import LOGIN_MAX, PREFIX, PrivateConfig, user_config_dir
+from agent_sdk._transport.owner import MARKER, Owner
 
 
 @pytest.fixture

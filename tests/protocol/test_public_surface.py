@@ -160,6 +160,7 @@ PUBLIC: dict[str, list[str]] = {
     ],
     "agent_sdk.changes": [
         "Changes",
+        "Checkpoint",
     ],
     "agent_sdk.checkpoints": [
         "Changes",

@@ -1,4 +1,4 @@
-"""The one redaction (``agent_sdk/_protocol/redaction.py``): what a secret of a run is,
+"""The one redaction (``agent_sdk/_options/redaction.py``): what a secret of a run is,
 how text, bytes, events and errors are cleared of it, and that the outcome of a run
 (docs/protocol.md §5) uses it."""
 
@@ -20,15 +20,15 @@ from agent_sdk import (
     ErrorContext,
     RunResult,
 )
-from agent_sdk._protocol.outcome import failure_or_result, timeout_error
-from agent_sdk._protocol.redaction import (
+from agent_sdk._options.redaction import (
     MASK,
     NO_SECRETS,
     Redaction,
     redaction_of,
     secrets_of,
 )
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._run.outcome import failure_or_result, timeout_error
+from agent_sdk._wire.stream import Stream
 from agent_sdk.events import (
     AssistantEvent,
     ContentBlock,

@@ -19,7 +19,7 @@ from agent_sdk import (
     RunResult,
     ToolCallStarted,
 )
-from agent_sdk._event_base import _Event
+from agent_sdk._wire.event_base import _Event
 from agent_sdk.events import Event
 from agent_sdk.live import LiveResult
 

@@ -1,7 +1,7 @@
 """An event split over several lines by raw newlines (docs/protocol.md §3, an unverified
 report about ``result`` lines): the decoder joins the pieces back while the joined text
 still fails to parse, within limits, counts each repair, and never takes in a line that
-is an event of its own (``_protocol/rejoin.py``, through ``LineDecoder`` and ``Stream``)."""
+is an event of its own (``_wire/rejoin.py``, through ``LineDecoder`` and ``Stream``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.rejoin import MAX_BYTES, MAX_LINES
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.rejoin import MAX_BYTES, MAX_LINES
+from agent_sdk._wire.stream import Stream
 from agent_sdk.events import AssistantEvent, ResultEvent
 
 REPLY = "Done.\n\nI added the test:\n- tests/test_cart.py\nand it passes."

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from replies import reply_of
 
-from agent_sdk._protocol.stream import MAX_STDOUT_LINES, Stream
+from agent_sdk._wire.stream import MAX_STDOUT_LINES, Stream
 from agent_sdk.events import (
     AssistantEvent,
     Event,

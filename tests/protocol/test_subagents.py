@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from agent_sdk import Subagent, SystemEvent, TaskNotification, ToolCall
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.stream import Stream
 from agent_sdk.events import Event, ToolCallCompleted, ToolCallStarted, to_json
 from agent_sdk.tools import TaskArgs, TaskSuccess
 

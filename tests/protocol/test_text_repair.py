@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_sdk._protocol.decode import LineDecoder, repair_line
+from agent_sdk._wire.decode import LineDecoder, repair_line
 from agent_sdk.events import ResultEvent, ToolCallCompleted, ToolCallStarted
 from agent_sdk.tools import ReadSuccess
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
 from agent_sdk.tool_calls import RunningToolCalls, ToolCall, ToolCallTracker
 from agent_sdk.tools import ReadArgs, ReadSuccess

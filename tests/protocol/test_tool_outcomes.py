@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from agent_sdk import AgentOptions, RunResult, ToolCall, ToolCallStatus
-from agent_sdk import _tool_parse as tool_parse
-from agent_sdk._protocol.decode import LineDecoder
-from agent_sdk._protocol.outcome import failure_or_result
-from agent_sdk._protocol.stream import Stream
+from agent_sdk._run.outcome import failure_or_result
+from agent_sdk._wire import tool_parse
+from agent_sdk._wire.decode import LineDecoder
+from agent_sdk._wire.stream import Stream
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
 from agent_sdk.tool_calls import ToolCallTracker
 from agent_sdk.tools import PlanTodo

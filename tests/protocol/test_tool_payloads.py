@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 from agent_sdk.events import Event, ToolCallCompleted, ToolCallStarted
 from agent_sdk.tools import (
     CommandArg,

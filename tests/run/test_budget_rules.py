@@ -24,7 +24,7 @@ from agent_sdk import (
     run,
     run_async,
 )
-from agent_sdk._spending import Spending
+from agent_sdk._run.spending import Spending
 from agent_sdk.testing import Exit, MemoryTransport, Pause, Step
 
 pytestmark = pytest.mark.anyio

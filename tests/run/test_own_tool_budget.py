@@ -10,9 +10,9 @@ from typing import Any
 import msgspec
 
 from agent_sdk import Budget, Event
-from agent_sdk._protocol.stream import Stream
-from agent_sdk._spending import Spending, first_over
-from agent_sdk._tool_budget import OwnToolCalls
+from agent_sdk._run.spending import Spending, first_over
+from agent_sdk._run.tool_budget import OwnToolCalls
+from agent_sdk._wire.stream import Stream
 
 SESSION = "s-1"
 

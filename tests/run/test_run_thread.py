@@ -11,7 +11,7 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from agent_sdk._run_thread import RunThread
+from agent_sdk._run.thread import RunThread
 
 
 def _ended(thread: RunThread[Any]) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from agent_sdk import AgentOptions, ResultEvent, ThinkingBlock, run, run_async, run_sync
-from agent_sdk._protocol.decode import LineDecoder
+from agent_sdk._wire.decode import LineDecoder
 
 pytestmark = pytest.mark.anyio
 

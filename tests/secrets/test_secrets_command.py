@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from secrets_plant import KEY, MASK, SECRET_VARIABLES
 
-from agent_sdk._protocol.redaction import Redaction
+from agent_sdk._options.redaction import Redaction
 from agent_sdk.cli.live import RedactedText
 
 Leaky = Callable[..., Path]

@@ -18,7 +18,7 @@ from extend_env import UserHome, serving, short_temp_dir
 from secrets_plant import KEY, MakeOptions, fail, lookup_issue, where_shown
 
 from agent_sdk import AgentOptions, run_async
-from agent_sdk._protocol.redaction import redaction_of
+from agent_sdk._options.redaction import redaction_of
 from agent_sdk.extend import tool
 from agent_sdk.extend._mcp import McpServer
 

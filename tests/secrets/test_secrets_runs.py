@@ -1,4 +1,4 @@
-"""No secret leaves a print-mode run (``agent_sdk/_protocol/redaction.py``): errors and
+"""No secret leaves a print-mode run (``agent_sdk/_options/redaction.py``): errors and
 all they carry (every public attribute, and their pickle), the queries' errors, the
 ``record()`` file; a successful run's stderr."""
 
@@ -112,7 +112,7 @@ async def test_a_successful_runs_stderr_shows_the_key_nowhere(
 async def test_a_successful_runs_reply_is_what_the_agent_said(
     planted: MakeOptions, leaky: Leaky
 ) -> None:
-    # The reply is the user's data, left alone (agent_sdk/_protocol/redaction.py).
+    # The reply is the user's data, left alone (agent_sdk/_options/redaction.py).
     result = await run_async("go", options=planted(leaky(is_error=False)))
     assert KEY in result.result
 

@@ -60,9 +60,9 @@ def test_a_run_imports_nothing_of_opentelemetry_nor_the_sdks_tracing(
     how: str, blocked: bool
 ) -> None:
     loaded = _loaded(how, blocked=blocked)
-    assert "agent_sdk._run" in loaded  # it did run
+    assert "agent_sdk._run.run" in loaded  # it did run
     assert not [name for name in loaded if name.split(".")[0] == "opentelemetry"]
-    assert "agent_sdk._trace" not in loaded
+    assert "agent_sdk._run.trace" not in loaded
 
 
 def test_a_plain_script_run_does_not_import_logging() -> None:
