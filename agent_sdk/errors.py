@@ -38,7 +38,7 @@ context, events included, are redacted before it is raised
 
 from __future__ import annotations
 
-from ._wire.cli_words import cli_text, listed_models, service_error
+from ._wire.cli_messages import cli_text, listed_models, service_error
 from ._wire.error_context import AgentError, ErrorContext
 from .events import ResultEvent
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 import msgspec
 
-from ._wire.short_repr import count, short, start
+from ._wire.reprs import count, short, start
 from .events import Event, ThinkingBlock, Usage
 from .tool_calls import Plan, ToolCall
 
@@ -109,7 +109,7 @@ class RunResult(msgspec.Struct, Generic[OutputT], frozen=True, kw_only=True):
         return self.result
 
     def __repr__(self) -> str:
-        # Counts, not every event: a long run's repr would cost seconds (_wire/short_repr.py).
+        # Counts, not every event: a long run's repr would cost seconds (_wire/reprs.py).
         output = self.output
         return short(
             type(self).__name__,

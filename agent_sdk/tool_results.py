@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from ._wire.hooks import hook_reason
+from ._wire.hook_messages import hook_reason
 
 __all__ = [
     "CreatePlanSuccess",

@@ -90,7 +90,7 @@ def worker_floor(stream: str) -> dict[str, Any]:
 
     from agent_sdk._transport.subprocess import CHUNK_BYTES, grow_pipe
     from agent_sdk._wire.framing import LineFramer
-    from agent_sdk._wire.wire import decoder
+    from agent_sdk._wire.line_shapes import decoder
 
     # msgspec's decoder into the wire events, as LineDecoder calls it (one decode_lines
     # per block) without LineDecoder's pass over each block: that pass is run()'s work.
@@ -148,7 +148,7 @@ def worker_memory_decode(stream: str, typed: str = "1") -> dict[str, Any]:
     """msgspec alone, from memory: into agent_sdk's event types, or (typed=0) into dicts."""
     import msgspec
 
-    from agent_sdk._wire.wire import decoder
+    from agent_sdk._wire.line_shapes import decoder
 
     decode = decoder(False).decode if typed == "1" else msgspec.json.decode
     lines = Path(stream).read_bytes().splitlines()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .._transport.served_tools import SERVE_TOOLS, ServeTools
 from ..errors import AgentCheckpointError, AgentError, ErrorContext
 from ..events import Event
-from .facts import RunFacts
+from .attributes import RunAttributes
 from .outcome import context
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["RunChecks"]
 
 
-class RunChecks(RunFacts):
+class RunChecks(RunAttributes):
     """The checks of a run given tools, hooks or a budget (see the module's docstring)."""
 
     _options: AgentOptions

@@ -191,7 +191,7 @@ def _word_of(event: ToolCallStarted) -> str:
 
 
 def _kind_of(event: ToolCallStarted) -> str:
-    """The wire kind of a call, as ``event.kind`` says it (``_wire/tool_parse.py``), read from
+    """The wire kind of a call, as ``event.kind`` says it (``_wire/tool_payloads.py``), read from
     its payload's keys alone, their values undecoded."""
     try:
         return kind_in(_KEYS.decode(event.tool_call))

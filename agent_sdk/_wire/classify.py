@@ -26,7 +26,7 @@ from ..errors import (
     AgentWorkspaceError,
     ErrorContext,
 )
-from .cli_words import (
+from .cli_messages import (
     FREE_PLAN,
     FREE_PLAN_HINT,
     KEYCHAIN,

@@ -19,7 +19,7 @@ whose ``error`` says what did not fit, or a line that is not an event (``None``)
   ``subtype`` read from the start of the line, where the CLI writes them.
 
 The fallback machinery for such hostile lines (repair, ``Decimal``, too deep) lives in
-``_wire/lenient.py``; that for an event split over several lines by raw newlines (joined
+``_wire/fallback.py``; that for an event split over several lines by raw newlines (joined
 back, within limits, and counted: :attr:`LineDecoder.rejoined`) in ``_wire/rejoin.py``.
 """
 
@@ -44,13 +44,13 @@ from ..events import (
     ToolCallStarted,
     UnknownEvent,
 )
+from .fallback import raw_object, repair_line, too_deep
 from .interaction import NeedsLineError as _NeedsLineError
 from .interaction import public_interaction
-from .lenient import raw_object, repair_line, too_deep
+from .line_shapes import KNOWN_TYPES, InteractionWire, PartialWireEvent, WireEvent, decoder
 from .rejoin import MORE, may_start, rejoin
 from .reply import MESSAGE_BREAK, end_message
 from .tool_call_events import pair_calls
-from .wire import KNOWN_TYPES, InteractionWire, PartialWireEvent, WireEvent, decoder
 
 __all__ = ["Block", "LineDecoder", "repair_line"]
 
@@ -138,7 +138,7 @@ class LineDecoder:
         detach = _own_line if type(block) is bytes and len(events) == 1 else _copy_out
         # Locals, not globals, for the names the loop reads for nearly every event.
         call_line, started = ToolCallCompleted, ToolCallStarted
-        # The one class the decoder gives assistant lines (wire.py).
+        # The one class the decoder gives assistant lines (line_shapes.py).
         partial = self.partial
         assistant = PartialAssistantEvent if partial else AssistantEvent
         force, take, add_start = _set, running.pop, starts.append
@@ -150,7 +150,7 @@ class LineDecoder:
             # assistant text; most other events are final as decoded.
             for i, event in enumerate(events):
                 cls = type(event)
-                if cls is call_line:  # any tool_call line (wire.py): completed or started
+                if cls is call_line:  # any tool_call line (line_shapes.py): completed or started
                     if event.subtype == "completed":
                         force(event, "tool_call", detach(event.tool_call))
                         if not pairing:

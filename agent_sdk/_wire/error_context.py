@@ -10,7 +10,7 @@ import msgspec
 
 from ..events import Event
 from ..tool_calls import ToolCall, calls_of
-from .short_repr import count, short, start
+from .reprs import count, short, start
 
 if TYPE_CHECKING:  # a run that asks for a checkpoint loads them (docs/sessions.md)
     from ..changes import Changes, Checkpoint
@@ -51,7 +51,7 @@ class ErrorContext(msgspec.Struct, frozen=True, kw_only=True):
     changes: Changes | None = None
 
     def __repr__(self) -> str:
-        # Counts, not every event: a long run's repr would cost seconds (_wire/short_repr.py).
+        # Counts, not every event: a long run's repr would cost seconds (_wire/reprs.py).
         return short(
             type(self).__name__,
             ("session_id", repr(self.session_id)),
@@ -108,7 +108,7 @@ class AgentError(Exception):
         return f"{self.message}\nHint: {self.hint}" if self.hint else self.message
 
     def __repr__(self) -> str:
-        # Short whatever the run held: the start of the message, counts (_wire/short_repr.py).
+        # Short whatever the run held: the start of the message, counts (_wire/reprs.py).
         context = self.context
         return short(
             type(self).__name__,

@@ -2,7 +2,7 @@
 ``type`` field msgspec tags them on.
 
 Private: the public events subclass it in :mod:`agent_sdk.events` and
-``agent_sdk/_wire/interaction_events.py``, and the wire shapes in ``_wire/wire.py``; the
+``agent_sdk/_wire/interaction_events.py``, and the wire shapes in ``_wire/line_shapes.py``; the
 tool-call events redeclare its fields and repr instead (``_wire/tool_call_events.py``: they
 hold slots of their own).
 """

@@ -16,7 +16,7 @@ from ..events import (
     WebSearchRequest,
 )
 from .interaction_events import TYPED_QUERIES
-from .wire import InteractionWire
+from .line_shapes import InteractionWire
 
 __all__ = ["NeedsLineError", "public_interaction"]
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Final
 
 from ..events import Event
-from .lenient import ends_too_soon
+from .fallback import ends_too_soon
 
 __all__ = ["MAX_BYTES", "MAX_LINES", "MORE", "may_start", "rejoin"]
 

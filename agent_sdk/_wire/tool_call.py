@@ -79,14 +79,14 @@ class ToolCall(msgspec.Struct, frozen=True):
     def label(self) -> str:
         """The call in a few words: ``read src/cart.py``, ``$ pytest -q``
         (:attr:`ToolCallStarted.label`)."""
-        from .tool_words import tool_label  # with the payload types: only when asked
+        from .tool_labels import tool_label  # with the payload types: only when asked
 
         return tool_label(self.kind, self.args)
 
     @property
     def exit_code(self) -> int | None:
         """A command's exit code; ``None`` for other calls and while it runs."""
-        from .tool_words import exit_code
+        from .tool_labels import exit_code
 
         return exit_code(self.result)
 
@@ -94,7 +94,7 @@ class ToolCall(msgspec.Struct, frozen=True):
     def ok(self) -> bool:
         """Whether the call did what was asked: it finished, succeeded and, for a
         command, exited 0 (:attr:`ToolCallCompleted.ok`). ``False`` while it runs."""
-        from .tool_words import did_what_was_asked
+        from .tool_labels import did_what_was_asked
 
         return did_what_was_asked(self.status, self.result)
 

@@ -1,6 +1,6 @@
 """The ``tool_call`` events (docs/protocol.md §3.4): a call ``started``, and ``completed``
 with its outcome. The wire ``tool_call`` object stays undecoded until a payload property is
-read (``_wire/tool_parse.py``), so a consumer that never opens one never pays for it.
+read (``_wire/tool_payloads.py``), so a consumer that never opens one never pays for it.
 
 Split from :mod:`agent_sdk.events`, which re-exports both: import them from there.
 """
@@ -16,7 +16,7 @@ from .event_base import _Event
 
 if TYPE_CHECKING:
     from ..tools import ToolArgs, ToolResult
-    from .tool_parse import ParsedToolCall
+    from .tool_payloads import ParsedToolCall
 
 __all__ = [
     "ToolCallCompleted",
@@ -67,7 +67,7 @@ class _ToolCallEvent(_ToolCallBase, tag="tool_call", frozen=True):
         try:
             return self._parsed_payload
         except AttributeError:
-            from .tool_parse import parse_tool_call
+            from .tool_payloads import parse_tool_call
 
             parsed = parse_tool_call(self.tool_call)
             msgspec.structs.force_setattr(self, "_parsed_payload", parsed)
@@ -87,7 +87,7 @@ class _ToolCallEvent(_ToolCallBase, tag="tool_call", frozen=True):
     def label(self) -> str:
         """The call in a few words, as the command line and the web page show it:
         ``read src/cart.py``, ``$ pytest -q``, ``web search python decimal``."""
-        from .tool_words import tool_label  # with the payload: only when asked
+        from .tool_labels import tool_label  # with the payload: only when asked
 
         return tool_label(self.kind, self.args)
 
@@ -134,7 +134,7 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
         subtype: Literal["completed"] = "completed"
     else:
         # Every tool_call line decodes straight into this class, a start included, which
-        # the decoder then turns into a ToolCallStarted (``_wire/wire.py``): msgspec
+        # the decoder then turns into a ToolCallStarted (``_wire/line_shapes.py``): msgspec
         # tells the classes of a union by ``type`` only, and building the event from
         # another struct cost about 1,000 instructions per call. Hence ``str`` here, for
         # msgspec; the SDK never hands out a ToolCallCompleted of another subtype.
@@ -163,7 +163,7 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
     def exit_code(self) -> int | None:
         """A command's exit code (a ``shellToolCall``'s result); ``None`` for other
         calls, or a command that did not run to an exit."""
-        from .tool_words import exit_code
+        from .tool_labels import exit_code
 
         return exit_code(self.result)
 
@@ -172,7 +172,7 @@ class ToolCallCompleted(_ToolCallEvent, tag="tool_call", frozen=True):
         """Whether the call did what was asked: it succeeded and, for a command, exited
         0. A command that ran but failed (``exit 1``) is a ``success`` outcome for the
         CLI (it ran, docs/protocol.md §3.4), but not ``ok``."""
-        from .tool_words import did_what_was_asked
+        from .tool_labels import did_what_was_asked
 
         return did_what_was_asked(self.status, self.result)
 

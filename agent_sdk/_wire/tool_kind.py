@@ -1,5 +1,5 @@
 """Which key of a wire ``tool_call`` object is its kind (docs/protocol.md §3.4), read from
-its keys alone: the parse of a payload (``_wire/tool_parse.py``) and a budget's count of a
+its keys alone: the parse of a payload (``_wire/tool_payloads.py``) and a budget's count of a
 kind (``_run/spending.py``) both ask, and the count must not parse the arguments."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a tool call's outcome means, whatever its wire key (docs/protocol.md §3.4).
 
-A leaf: the payload parser (``_wire/tool_parse.py``), the events and :class:`~agent_sdk.ToolCall`
+A leaf: the payload parser (``_wire/tool_payloads.py``), the events and :class:`~agent_sdk.ToolCall`
 all use it; :data:`ToolCallStatus` is re-exported by :mod:`agent_sdk.tool_calls`.
 """
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from .._wire.lenient import TOO_DEEP
+from .._wire.fallback import TOO_DEEP
 from ..fleet import Task
 from ..options import AgentOptions
 from ._budget_arg import budget_of

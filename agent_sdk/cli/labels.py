@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .._wire.hooks import context_texts
-from .._wire.tool_words import command_failure, shorten, tool_label
+from .._wire.hook_messages import context_texts
+from .._wire.tool_labels import command_failure, shorten, tool_label
 from ..tool_calls import ToolCall
 from ..tools import (
     EditSuccess,

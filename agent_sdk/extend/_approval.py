@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeAlias
 
 import msgspec
 
-from .._wire.tool_words import OWN_SERVER, mcp_label
+from .._wire.tool_labels import OWN_SERVER, mcp_label
 from ._hook_payloads import ShellCommand, ToolUse
 from ._hooks import Allow, Decision, Deny, Hooks, call_back, check_timeout
 from ._mcp_answers import OWN_TOOLS

@@ -46,7 +46,7 @@ import msgspec
 
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from .._transport.owner import PREFIXES, mark, sweep
-from .._wire.tool_words import OWN_SERVER
+from .._wire.tool_labels import OWN_SERVER
 from ..errors import AgentStartError
 from ._first_line import Prefixed, split_token
 from ._hook_calls import hook_call
@@ -145,7 +145,7 @@ class ToolHost:
         self._admit = admit
         McpServer(self._tools)  # checks them now, not at the first connection
         self.hooks = hooks
-        self._mcp = McpAnswers(self.names)  # one question per MCP call (_wire/hooks.py)
+        self._mcp = McpAnswers(self.names)  # one question per MCP call (_wire/hook_messages.py)
         self.hook_errors: list[BaseException] = []
         """What the hooks' callbacks raised (or answered wrongly), in order: for the
         program, never sent to the agent."""

@@ -1,5 +1,6 @@
 """One question per MCP call, and which tools are the run's own, for the run's gates
-(``_wire/hooks.py``, :func:`~agent_sdk.extend._hooks.answer`; docs/extend.md "MCP calls")."""
+(``_wire/hook_messages.py``, :func:`~agent_sdk.extend._hooks.answer`; docs/extend.md, "MCP
+calls")."""
 
 from __future__ import annotations
 

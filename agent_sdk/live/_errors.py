@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .._wire.cli_words import FREE_PLAN, KEYCHAIN, KEYCHAIN_HINT
+from .._wire.cli_messages import FREE_PLAN, KEYCHAIN, KEYCHAIN_HINT
 from ..errors import AgentAuthError, AgentModelError, ErrorContext
 from ._jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, JsonRpcError, detail_of
 

@@ -25,7 +25,7 @@ import anyio.lowlevel
 import msgspec
 
 from .._run.spending import Spending, budget_error
-from .._wire.short_repr import count, short, start
+from .._wire.reprs import count, short, start
 from ..errors import (
     AgentError,
     AgentProtocolError,
@@ -176,7 +176,7 @@ class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
     changes: Changes | None = None
 
     def __repr__(self) -> str:
-        # Counts, not every event: a long turn's repr would cost seconds (_wire/short_repr.py).
+        # Counts, not every event: a long turn's repr would cost seconds (_wire/reprs.py).
         return short(
             type(self).__name__,
             ("text", start(self.text)),

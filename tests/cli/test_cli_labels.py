@@ -8,7 +8,7 @@ from typing import Any, get_args
 
 import pytest
 
-from agent_sdk._wire.tool_parse import _KINDS
+from agent_sdk._wire.tool_payloads import _KINDS
 from agent_sdk.cli.labels import tool_label
 from agent_sdk.tools import (
     CreatePlanArgs,

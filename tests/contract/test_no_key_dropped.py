@@ -43,7 +43,7 @@ from test_captures import (
 
 import fake_agent
 from agent_sdk._wire.decode import LineDecoder
-from agent_sdk._wire.wire import KNOWN_TYPES
+from agent_sdk._wire.line_shapes import KNOWN_TYPES
 from agent_sdk.events import (
     InteractionRequest,
     InteractionResponse,

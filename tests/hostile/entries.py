@@ -600,17 +600,17 @@ ENTRIES: dict[str, Entry] = {
         (
             f"{P}.stream:Stream.__init__",
             f"{P}.stream:Stream._detect_partial_output",
-            f"{P}.wire:_decoder",
-            f"{P}.wire:_partial_decoder",
-            f"{P}.lenient:_any_decoder",
-            "agent_sdk._wire.lenient_json:decode_with_decimals",
-            f"{P}.lenient:_string",
+            f"{P}.line_shapes:_decoder",
+            f"{P}.line_shapes:_partial_decoder",
+            f"{P}.fallback:_any_decoder",
+            f"{P}.json_repair:decode_with_decimals",
+            f"{P}.fallback:_string",
         ),
     ),
     "print-mode event split by raw newlines": Entry(split_entry.split_result, ()),
     "tool-call payload": Entry(
         tool_payload,
-        ("agent_sdk._wire.tool_parse:_decoder", "agent_sdk._options.redaction:Redaction._raw"),
+        ("agent_sdk._wire.tool_payloads:_decoder", "agent_sdk._options.redaction:Redaction._raw"),
     ),
     "budget's kind of a tool call": Entry(budget_kind, ("agent_sdk._run.spending:<module>",)),
     "task notification": Entry(task_notification, ()),  # through the print-mode stream

@@ -11,7 +11,7 @@ import pytest
 
 from agent_sdk import ToolCall
 from agent_sdk._wire.decode import LineDecoder
-from agent_sdk._wire.hooks import context_texts
+from agent_sdk._wire.hook_messages import context_texts
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
 from agent_sdk.tools import Rejection
 

@@ -1,4 +1,4 @@
-"""What a tool call is, in a person's words (``agent_sdk/_wire/tool_words.py``): its label, a
+"""What a tool call is, in a person's words (``agent_sdk/_wire/tool_labels.py``): its label, a
 command's exit code, and whether it did what was asked (``ok``), on the events and on the
 paired ``ToolCall``. A command that exited non-zero is a ``success`` outcome for the CLI
 (docs/protocol.md §3.4) but not ``ok``."""

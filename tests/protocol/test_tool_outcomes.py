@@ -12,7 +12,7 @@ import pytest
 
 from agent_sdk import AgentOptions, RunResult, ToolCall, ToolCallStatus
 from agent_sdk._run.outcome import failure_or_result
-from agent_sdk._wire import tool_parse
+from agent_sdk._wire import tool_payloads
 from agent_sdk._wire.decode import LineDecoder
 from agent_sdk._wire.stream import Stream
 from agent_sdk.events import ToolCallCompleted, ToolCallStarted
@@ -325,8 +325,10 @@ def test_a_streamed_run_leaves_other_calls_payloads_undecoded(
     # parsed payload is kept in a slot since issue 24's third round, not a __dict__:
     # the parser itself is watched.)
     parsed: list[object] = []
-    real = tool_parse.parse_tool_call
-    monkeypatch.setattr(tool_parse, "parse_tool_call", lambda raw: parsed.append(raw) or real(raw))
+    real = tool_payloads.parse_tool_call
+    monkeypatch.setattr(
+        tool_payloads, "parse_tool_call", lambda raw: parsed.append(raw) or real(raw)
+    )
     stream = Stream(keep_events=False)
     events = stream.feed(call_line("started", "r1", "readToolCall", {"args": {"path": "a"}}))
     (event,) = events

@@ -45,7 +45,7 @@ from ..tools import (
     WritePermissionDenied,
     WriteSuccess,
 )
-from .lenient_json import decode_with_decimals, repair_line
+from .json_repair import decode_with_decimals, repair_line
 from .tool_kind import kind_in
 from .tool_status import ToolCallStatus, status_of
 

@@ -1,10 +1,10 @@
-"""The lenient fallback for hostile lines: what decodes a line msgspec rejects.
+"""The fallback for hostile lines: what decodes a line msgspec rejects.
 
 ``_wire/decode.py`` takes the fast path; a line it cannot decode as a known event
 comes here (docs/protocol.md §3, §5: tolerate what the CLI prints, never crash on it):
 
 - a lone surrogate escape or invalid UTF-8 becomes U+FFFD (:func:`repair_line`, from
-  ``_wire/lenient_json.py`` with :func:`decode_with_decimals`: pure functions of bytes);
+  ``_wire/json_repair.py`` with :func:`decode_with_decimals`: pure functions of bytes);
 - numbers msgspec cannot hold (an integer of more digits than Python converts, ``1e999``)
   are kept as ``Decimal`` (:func:`raw_object`, :func:`decode_with_decimals`);
 - JSON nested deeper than msgspec goes gives an ``UnknownEvent`` whose ``error`` is
@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from ..events import UnknownEvent
-from .lenient_json import decode_with_decimals, repair_line
+from .json_repair import decode_with_decimals, repair_line
 
 __all__ = [
     "TOO_DEEP",

@@ -3,7 +3,7 @@ lines"): lone surrogate escapes and invalid UTF-8 become U+FFFD (:func:`repair_l
 numbers msgspec cannot hold become ``Decimal`` (:func:`decode_with_decimals`).
 
 Pure functions of bytes, below every other module: the event decoder's fallback
-(``_wire/lenient.py``) and the tool-call payload parser (``_wire/tool_parse.py``) use them.
+(``_wire/fallback.py``) and the tool-call payload parser (``_wire/tool_payloads.py``) use them.
 """
 
 from __future__ import annotations

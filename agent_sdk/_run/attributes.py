@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from ..tool_calls import ToolCall
     from .checkpointed import Checkpointed
 
-__all__ = ["RunFacts"]
+__all__ = ["RunAttributes"]
 
 
-class RunFacts:
+class RunAttributes:
     """The read-only side of a run (see :class:`~agent_sdk.Run`)."""
 
     _result: PlainResult | None
