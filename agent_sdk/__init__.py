@@ -8,6 +8,8 @@ Typed events streamed from the CLI's headless mode, clear exceptions, no leaked 
 
     async for event in run("Add a test for cart totals"):
         print(event)
+
+Where everything is, layer by layer: docs/architecture.md.
 """
 
 from typing import TYPE_CHECKING

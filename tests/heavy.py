@@ -57,10 +57,10 @@ HEAVY: dict[str, str] = {
     "tests/process/test_web_server.py": SLOW,
     "tests/process/test_soak.py": SLOW,
     "tests/process/test_parent_death.py": SLOW,  # programs killed, watchdogs waited on
-    "tests/output/test_output_hostile.py": SLOW,
-    "tests/output/test_output_types.py": SLOW,  # runs mypy
-    "tests/protocol/test_chunking_properties.py": SLOW,  # hypothesis, many examples
-    "tests/protocol/test_hostile_fuzz.py": SLOW,
+    "tests/run/test_output_hostile.py": SLOW,
+    "tests/run/test_output_types.py": SLOW,  # runs mypy
+    "tests/wire/test_chunking_properties.py": SLOW,  # hypothesis, many examples
+    "tests/wire/test_hostile_fuzz.py": SLOW,
     "tests/secrets/test_secrets_command.py": SLOW,
     "tests/cli/test_cli.py": SLOW,  # the command line as a process, case by case
     "tests/live/test_live_shutdown.py": SLOW,

@@ -1,6 +1,6 @@
 """The hostile corpus: every input the SDK's JSON entry points must survive, in one place
 (tests/hostile/test_entry_points.py runs each entry point over all of it; the protocol
-tests of tests/protocol/test_hostile_*.py take their shapes from here too).
+tests of tests/wire/test_hostile_*.py take their shapes from here too).
 
 Each :data:`VALUES` item is bytes that an entry point places where a JSON value, or a
 whole line, goes: some are valid JSON no decoder can hold (nesting, numbers), some are no

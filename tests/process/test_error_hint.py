@@ -5,7 +5,7 @@ own; ``error.message`` never holds the hint. So ``print(error)`` says it once, a
 lays out the two itself reads ``.message`` and ``.hint``. Checked here on the errors real
 failures raise (the fake agent's failing scenarios, a missing binary, a missing working
 directory, options that cannot be used); on every error class in
-tests/protocol/test_error_text.py.
+tests/wire/test_error_text.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The layers of docs/lifecycle.md point one way: no import cycle in ``agent_sdk``.
+"""No import cycle in ``agent_sdk`` (docs/architecture.md): the import graph, and its test.
 
 The import graph is built from the source (``ast``), not from what Python happens to load:
 every ``import`` and ``from ... import`` counts, relative or absolute, at the top of a
@@ -173,7 +173,7 @@ AGENT_SDK = Path(agent_sdk.__file__).parent
 def test_agent_sdk_has_no_import_cycle() -> None:
     edges, found = _graph_of(AGENT_SDK)
     assert not found, (
-        "import cycles: every import must point down (docs/lifecycle.md, 'The layers'):\n"
+        "import cycles: every import must point down (docs/architecture.md):\n"
         + "\n".join(described(c, edges) for c in found)
     )
 
