@@ -50,7 +50,10 @@ CALLGRIND = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
 
 FEED = """
 import sys
-from agent_sdk._wire.stream import Stream
+try:
+    from agent_sdk._wire.stream import Stream
+except ImportError:  # a checkout from before issue 37's layout
+    from agent_sdk._protocol.stream import Stream
 data = open(sys.argv[1], "rb").read()
 mode = sys.argv[2] if len(sys.argv) > 2 else ""
 stream = Stream(partial=mode == "partial", keep_events=mode == "kept")
