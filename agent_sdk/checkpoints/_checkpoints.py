@@ -31,9 +31,6 @@ from ._lock import Hold, hold
 from ._rewind import RewindResult, rewind_tree
 
 __all__ = [
-    "Changes",
-    "Checkpoint",
-    "RewindResult",
     "changes",
     "checkpoint",
     "finish",
