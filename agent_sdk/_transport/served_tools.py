@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from ..options import AgentOptions, Invocation
 
-__all__ = ["SERVE_TOOLS", "ServeTools", "ServedTools", "ToolsHost"]
+__all__ = ["RELEASE_AT_EXIT", "SERVE_TOOLS", "ServeTools", "ServedTools", "ToolsHost"]
 
 
 class ToolsHost(Protocol):
@@ -76,3 +76,8 @@ ServeTools = Callable[["Invocation", "AgentOptions"], "tuple[ServedTools, Invoca
 SERVE_TOOLS: ContextVar[ServeTools | None] = ContextVar("agent_sdk_serve_tools", default=None)
 """How the run being started serves its tools and hooks; set by the run around its
 transport's start."""
+
+RELEASE_AT_EXIT: list[Callable[[], None]] = []
+"""What serves runs' tools and must go at the interpreter's exit, once the CLI groups are
+dead (the hosts, the runs' HOMEs and plugin folders): each adds its release when it loads,
+and the transport's exit hook calls them in that order (``subprocess.py``)."""

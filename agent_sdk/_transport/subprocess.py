@@ -33,6 +33,7 @@ from .child import (
 )
 from .discovery import locate_cli
 from .groups import kill_all
+from .served_tools import RELEASE_AT_EXIT
 from .spawn import Child, open_pipes, spawn
 
 __all__ = ["CHUNK_BYTES", "SubprocessTransport", "grow_pipe"]
@@ -52,13 +53,10 @@ def _kill_live_groups() -> None:
     config_dir = sys.modules.get(f"{__package__}.config_dir")
     if config_dir is not None:
         config_dir.release_all()
-    # The hosts and HOMEs of runs given tools (extend/_host.py, tools_home.py), likewise.
-    host = sys.modules.get("agent_sdk.extend._host")
-    if host is not None:
-        host.close_all()
-    tools_home = sys.modules.get(f"{__package__}.tools_home")
-    if tools_home is not None:
-        tools_home.release_all()
+    # The hosts, HOMEs and plugin folders of runs given tools, likewise: what loaded of
+    # them said how (served_tools.py), not named here (the extensions are a layer above).
+    for release in RELEASE_AT_EXIT:
+        release()
 
 
 class _Phase(enum.Enum):

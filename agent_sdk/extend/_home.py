@@ -45,6 +45,7 @@ import msgspec
 from .._options.redaction import redaction_of
 from .._transport.config_dir import CONFIG_DIR_ENV, CONFIG_NAME, PrivateConfig, user_config_dir
 from .._transport.owner import PREFIXES, mark, sweep
+from .._transport.served_tools import RELEASE_AT_EXIT
 from .._transport.users_file import users_file
 from ..errors import AgentStartError
 from ..options import AgentOptions, Invocation
@@ -195,6 +196,11 @@ def release_all() -> None:
     """Release every run's tools not released yet (at interpreter exit)."""
     for tools in list(_live):
         tools.release()
+
+
+# At the interpreter's exit, once the CLI groups are dead: the HOMEs, plugin folders
+# and config dirs not yet released.
+RELEASE_AT_EXIT.append(release_all)
 
 
 def mcp_file(host: ToolHost) -> bytes:

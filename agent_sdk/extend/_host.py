@@ -46,6 +46,7 @@ import msgspec
 
 from .._transport.fds import FdReceiveStream, FdSendStream, close_fd
 from .._transport.owner import PREFIXES, mark, sweep
+from .._transport.served_tools import RELEASE_AT_EXIT
 from .._wire.tool_labels import OWN_SERVER
 from ..errors import AgentStartError
 from ._first_line import Prefixed, split_token
@@ -392,3 +393,7 @@ def close_all() -> None:
     """Close every host not closed yet (at interpreter exit)."""
     for host in list(_live):
         host.close()
+
+
+# At the interpreter's exit, once the CLI groups are dead: the hosts still open.
+RELEASE_AT_EXIT.append(close_all)

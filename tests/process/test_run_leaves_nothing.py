@@ -277,3 +277,47 @@ def test_the_programs_exit_ends_a_runs_commands(
     done = subprocess.run(program, env=fake_env(), timeout=120, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert all_gone(pid_log, HELD)
+
+
+#: The same with a tool of its own: the run's HOME or plugin folder, config dir and socket
+#: dir (in the program's temp dir) go at the exit too, once the CLI's group is dead.
+EXITING_WITH_TOOLS = """
+import sys, tempfile, threading, time
+from pathlib import Path
+tempfile.tempdir = sys.argv[4]
+from agent_sdk import AgentOptions, run_sync
+from agent_sdk.extend import tool
+
+@tool
+def lookup_issue(number: int) -> str:
+    '''Look up an issue.'''
+    return "Issue 26"
+
+binary, scenario, log = sys.argv[1:4]
+env = {"FAKE_AGENT_SCENARIO": scenario, "FAKE_AGENT_PID_LOG": log}
+options = AgentOptions(binary=binary, force=True, env=env, tools=[lookup_issue])
+threading.Thread(target=run_sync, args=("go",), kwargs={"options": options}, daemon=True).start()
+while not (Path(log).exists() and "shell" in Path(log).read_text()):
+    time.sleep(0.01)
+assert list(Path(sys.argv[4]).iterdir()), "the run made its dirs"
+sys.exit(0)
+"""
+
+
+def test_the_programs_exit_removes_what_a_run_with_tools_made(
+    fake_binary: str, pid_log: PidLog, tmp_path: Path
+) -> None:
+    from extend_env import left_behind as ours_in
+    from fake_env import fake_env
+
+    scenario = left_behind(tmp_path, "held")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    program = [
+        *(sys.executable, "-c", EXITING_WITH_TOOLS, fake_binary),
+        *(str(scenario), str(pid_log.path), str(temp)),
+    ]
+    done = subprocess.run(program, env=fake_env(), timeout=120, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert all_gone(pid_log, HELD)
+    assert ours_in(temp) == []
