@@ -1,10 +1,10 @@
 """``run()``, ``run_async()`` and ``run_sync()``: a prompt in, typed events and a result out.
 
-:class:`Run` is a thin shell: the protocol (``_protocol``) turns bytes into events and an
-outcome, the transport (``_transport``) owns the process, and the run holds the state of
-one iteration (one ``State``, in ``_run_engine``, with the steps that move it) and its
-deadlines (``_deadlines.Deadlines``). The rules it keeps are in docs/lifecycle.md.
-``run_sync`` is in ``_sync``.
+:class:`Run` is a thin shell: the wire (``_wire``) turns bytes into events, the transport
+(``_transport``) owns the process, and the run holds the state of one iteration (one
+``State``, in ``engine.py``, with the steps that move it), its deadlines
+(``deadlines.Deadlines``) and its outcome (``outcome.py``). The rules it keeps are in
+docs/lifecycle.md. ``run_sync`` is in ``run_sync.py``.
 """
 
 from __future__ import annotations

@@ -203,7 +203,7 @@ class AgentSpan:
         transport: Transport | None,
         result: PlainResult | None,
     ) -> None:
-        """End a print-mode run's span: ``state`` is the run's (``_run_engine.State``) as it
+        """End a print-mode run's span: ``state`` is the run's (``engine.State``) as it
         ended; the usage is its result's, else its result event's (a failed run's)."""
         outcome = _RUN_OUTCOMES.get(state, "abandoned")  # abandoned: garbage-collected
         if error is not None and not isinstance(error, Exception):

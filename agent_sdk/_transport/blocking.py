@@ -5,7 +5,7 @@ A short script's wait is mostly imports, and an event loop is the biggest of the
 (``asyncio`` loads ``ssl``, ``concurrent.futures``, ``logging``...: docs/benchmarks.md,
 "The cold start"). This transport keeps :class:`~agent_sdk.Run`'s one implementation of
 the rules: its ``async`` methods never suspend, they block in ``poll``, so a run over it
-is driven to its end by sending into the coroutine once (``_sync``), with no loop. The
+is driven to its end by sending into the coroutine once (``_run/run_sync.py``), with no loop. The
 CLI's exit is waited on in the same ``poll`` as its pipes (Linux: a pidfd), never on a
 timer where a pidfd can be had (docs/lifecycle.md, "run_sync without an event loop").
 

@@ -149,7 +149,7 @@ def _marked(env: dict[str, str], mark: str) -> dict[str, str]:
 
 def _log_start(invocation: Invocation, pid: int) -> None:
     """DEBUG on ``agent_sdk.transport``: the binary and the argv, secrets and prompt
-    hidden (``_log.shown_argv``); worked out only for a listener."""
+    hidden (``log.shown_argv``); worked out only for a listener."""
     found = logger("transport")
     if found is not None and found.isEnabledFor(DEBUG):
         binary, argv = invocation.argv[0], shown_argv(invocation)

@@ -90,7 +90,7 @@ class SubprocessTransport(ChildPipes):
     async def start_invocation(self, invocation: Invocation, options: AgentOptions) -> None:
         """Start exactly ``invocation``, in ``options.cwd`` (queries, the recorder); one
         that passes ``--model`` in a private config dir (:func:`passes_model`), one given
-        tools with them served (``tools_home.py``)."""
+        tools with them served (``extend/_home.py``, through ``served_tools.py``)."""
         try:
             invocation = self._in_private_config(self._with_tools(invocation, options))
             await self._spawn(invocation, options)

@@ -1,5 +1,5 @@
 """A file of the user's that a run reads (their ``~/.cursor/hooks.json``, merged into a
-run's own: ``tools_home.py``), read without ever blocking the event loop.
+run's own: ``extend/_home.py``), read without ever blocking the event loop.
 
 Opened non-blocking and judged by ``fstat`` of what was opened: a FIFO's ``open()`` would
 wait for a writer in the loop's thread, where no timeout can fire (issue 34); a device or a

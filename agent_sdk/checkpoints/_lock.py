@@ -6,7 +6,8 @@ The lock is ``flock`` on ``<git dir>/agent-sdk/tree.lock``: shared for runs and 
 exclusive for a rewind, never waited for. The kernel drops it when its holder dies, so a
 dead owner never blocks the tree. Next to it, ``runs/`` holds one small file per holder
 (its pid, start time, host, what it does, its label): only to say who holds the tree; a
-dead holder's file is stale (``_owner.is_gone``) and removed by the next one who looks.
+dead holder's file is stale (``is_gone`` of ``_transport/owner.py``) and removed by the
+next one who looks.
 Both live in the git dir of the working tree (a linked worktree's own), never in the tree.
 """
 

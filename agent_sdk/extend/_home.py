@@ -1,6 +1,6 @@
 """How a print-mode run's Python tools and hooks reach the CLI (docs/extend.md, "The
 CLI's side"), through ``AgentOptions.tools_channel``: a per-run plugin folder
-(``tools_plugin.py``, the default) or, described here, a run-specific HOME.
+(``_plugin.py``, the default) or, described here, a run-specific HOME.
 
 No flag takes an MCP server inline (docs/protocol.md §7). The CLI reads the user's
 ``$HOME/.cursor/mcp.json`` without approval, so a run given tools on the ``"home"``
