@@ -13,13 +13,15 @@ from __future__ import annotations
 import argparse
 import os
 from datetime import datetime
-from typing import TextIO
+from typing import TextIO, cast
 
 import anyio
 
 from .. import checkpoints
+from .._options.redaction import redaction_of
 from ..checkpoints import Checkpoint, RewindResult
 from ..errors import AgentCheckpointError, AgentConfigError
+from ..options import AgentOptions
 from ._parser import CommandParser
 from .args import EXIT_FAILED, EXIT_OK, EXIT_USAGE, print_error
 
@@ -139,8 +141,30 @@ def _failed(err: TextIO, exc: AgentCheckpointError, cwd: str) -> int:
     return EXIT_USAGE if exc.reason in _USAGE_REASONS else EXIT_FAILED
 
 
+class _Masked:
+    """A text stream whose writes have the environment's secrets masked: a rewind or a
+    list names the files a run wrote, and a file's name or its label may hold a key the
+    environment gives the CLI (docs/sessions.md; the same rule as a run's output). Each
+    write here is whole lines, so no secret is split across two."""
+
+    def __init__(self, target: TextIO) -> None:
+        self.target = target
+        self._mask = redaction_of(AgentOptions(), os.environ).text
+
+    def write(self, text: str) -> int:
+        self.target.write(self._mask(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+    def isatty(self) -> bool:
+        return self.target.isatty()
+
+
 def rewind_main(argv: list[str], out: TextIO, err: TextIO) -> int:
     """``agent-sdk rewind ARGV``; its exit status."""
+    out, err = cast(TextIO, _Masked(out)), cast(TextIO, _Masked(err))
     try:
         args = rewind_parser().parse_args(argv)
     except SystemExit as exit_:
@@ -175,6 +199,7 @@ async def _listed(cwd: str, keep: int | None) -> tuple[list[Checkpoint], int, di
 
 def checkpoints_main(argv: list[str], out: TextIO, err: TextIO) -> int:
     """``agent-sdk checkpoints ARGV``; its exit status."""
+    out, err = cast(TextIO, _Masked(out)), cast(TextIO, _Masked(err))
     parser = checkpoints_parser()
     try:
         args = parser.parse_args(argv)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from secrets_plant import KEY, MASK, SECRET_VARIABLES
+from secrets_plant import KEY, MASK, SECRET_VARIABLES, write_scenario
 
 from agent_sdk._options.redaction import Redaction
 from agent_sdk.cli.live import RedactedText
@@ -128,3 +128,45 @@ def test_the_interaction_lines_print_the_key_nowhere(tmp_path: Path, mode: list[
     shown = done.stdout if mode else done.stderr
     assert shown.count(MASK) >= 3  # each line was there, the key masked
     assert KEY not in done.stdout + done.stderr
+
+
+# --- checkpoints: a run's changes, a rewind, the list -----------------------------------
+@pytest.mark.parametrize("mode", [[], ["--json"]], ids=["human", "json"])
+def test_a_checkpointed_run_its_rewind_and_the_list_print_the_key_nowhere(
+    mode: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gitrepo import git, isolate_git
+
+    isolate_git(monkeypatch, tmp_path)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "base")
+    written = f"{KEY}.txt"  # the agent writes the key in a file's name and in its text
+    scenario = write_scenario(
+        tmp_path / "writes.ndjson",
+        [
+            {"type": "system", "subtype": "init", "session_id": "s-1", "model": "Auto"},
+            {"fake": "write_file", "path": written, "text": f"token={KEY}\n", "real": True},
+            {"type": "result", "subtype": "success", "is_error": False, "result": "done"},
+        ],
+    )
+    ran = agent_sdk(
+        "--fake",
+        str(scenario),
+        "--cwd",
+        str(repo),
+        "--force",
+        "--checkpoint",
+        *mode,
+        "go",
+        CURSOR_API_KEY=KEY,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert (repo / written).exists()  # the premise: the run changed the tree
+    listed = agent_sdk("checkpoints", "--cwd", str(repo), CURSOR_API_KEY=KEY)
+    rewound = agent_sdk("rewind", "--cwd", str(repo), CURSOR_API_KEY=KEY)
+    assert rewound.returncode == 0, rewound.stderr
+    assert not (repo / written).exists()
+    for done in (ran, listed, rewound):
+        assert KEY not in done.stdout + done.stderr
