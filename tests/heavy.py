@@ -35,6 +35,7 @@ HEAVY: dict[str, str] = {
     # a real Ray instance
     "tests/fleet/test_ray.py": NEEDS_A_PART,
     "tests/fleet/test_ray_caller.py": NEEDS_A_PART,
+    "tests/fleet/test_ray_background.py": NEEDS_A_PART,
     # a real headless browser
     "tests/process/test_web_page.py": NEEDS_A_PART,
     "tests/process/test_web_page_live.py": NEEDS_A_PART,

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
+import threading
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
@@ -244,15 +246,37 @@ def _task_stream(task: Task, settings: TaskSettings) -> Iterator[list[Progress |
     the portal then cancels the run and waits for its teardown, its process group ended.
     """
     items: queue.SimpleQueue[Progress | _Final] = queue.SimpleQueue()
-    with anyio.from_thread.start_blocking_portal() as portal:
-        portal.start_task_soon(_run, task, settings, items.put)
-        while True:
-            batch = [_get(items)]
-            while not items.empty():  # what came meanwhile goes as one Ray object
-                batch.append(items.get_nowait())
-            yield batch
-            if isinstance(batch[-1], _Final):
-                return
+    ignored = _hear_cancels()
+    try:
+        with anyio.from_thread.start_blocking_portal() as portal:
+            portal.start_task_soon(_run, task, settings, items.put)
+            while True:
+                batch = [_get(items)]
+                while not items.empty():  # what came meanwhile goes as one Ray object
+                    batch.append(items.get_nowait())
+                yield batch
+                if isinstance(batch[-1], _Final):
+                    return
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _hear_cancels() -> bool:
+    """Whether SIGINT was ignored in this worker, now heard for the task's length.
+
+    ``ray.cancel`` interrupts the worker as a Ctrl-C does (``_thread.interrupt_main``),
+    which does nothing where SIGINT is ignored: a worker started by a program that ignores
+    it (a background job, ``program &``) inherits that, and a cancelled fleet would wait
+    out its whole ``cancel_grace`` (docs/fleet.md, "On a Ray cluster"). Python's own
+    handler, which raises ``KeyboardInterrupt``, is put back while the task runs; only in
+    the worker's main thread, where Ray runs it and where a handler can be set."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        return False
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    return True
 
 
 def _get(items: queue.SimpleQueue[Progress | _Final]) -> Progress | _Final:
