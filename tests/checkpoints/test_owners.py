@@ -85,7 +85,8 @@ async def test_a_run_killed_in_a_tree_holds_it_no_more(repo: Path, anyio_backend
 # --- the owner killed mid-snapshot --------------------------------------------------------
 DIE_AT = """
 import os, signal, sys, anyio
-from agent_sdk import _checkpoint_git, checkpoints
+from agent_sdk import checkpoints
+from agent_sdk.checkpoints import _git as _checkpoint_git
 where, backend, step, when = sys.argv[1:5]
 real = _checkpoint_git.run_git
 async def dying(cwd, args, env=None, **kw):

@@ -161,7 +161,8 @@ def test_a_ctrl_c_the_kernel_hands_to_another_thread_still_ends_the_run(
 HELD_DOWN = """
 import asyncio, signal, sys, threading
 import anyio
-from agent_sdk import _sync, run_sync
+from agent_sdk import run_sync
+from agent_sdk._run import run_sync as _sync
 
 MAIN = threading.main_thread().ident
 ended = []
