@@ -13,7 +13,7 @@ import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import anyio
 
@@ -27,6 +27,9 @@ from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult, RunResult
 from .tool_calls import ToolCall
+
+if TYPE_CHECKING:
+    from .changes import Changes, Checkpoint
 
 __all__ = ["Session", "Turn"]
 
@@ -260,6 +263,16 @@ class Turn:
     @property
     def tool_calls(self) -> list[ToolCall]:
         return self._run.tool_calls if self._run is not None else []
+
+    @property
+    def checkpoint(self) -> Checkpoint | None:
+        """As :attr:`agent_sdk.Run.checkpoint` (docs/sessions.md, "Checkpointed runs")."""
+        return self._run.checkpoint if self._run is not None else None
+
+    @property
+    def changes(self) -> Changes | None:
+        """As :attr:`agent_sdk.Run.changes`: what the turn changed, once it is over."""
+        return self._run.changes if self._run is not None else None
 
     def tool_call(self, event: ToolCallStarted | ToolCallCompleted) -> ToolCall:
         return self._started().tool_call(event)

@@ -64,6 +64,22 @@ async def test_each_turn_of_a_session_has_its_own_checkpoint(repo: Path, tmp_pat
     assert user_state(repo) == state
 
 
+async def test_a_streamed_turn_shows_its_checkpoint_and_changes_as_a_run_does(
+    repo: Path, tmp_path: Path
+) -> None:
+    played = scenario(tmp_path, init(), write("one.txt", "1\n"), result())
+    session = Session(options=options(repo, played, new_session_id=CHAT))
+
+    async with session.run("first") as turn:
+        async for _ in turn:
+            pass
+
+    assert turn.checkpoint is not None
+    assert turn.checkpoint == turn.result.checkpoint
+    assert turn.changes is not None
+    assert turn.changes.added == ("one.txt",)
+
+
 # --- live turns --------------------------------------------------------------------------
 def _acp_writing(tmp_path: Path, command: str) -> AgentOptions:
     """The fake's ACP mode, whose every prompt runs ``command`` (really) in the session's
