@@ -43,6 +43,7 @@ from ._requests import (
     SelectedOutcome,
     TaskParams,
 )
+from ._result import LiveResult
 from ._seam import LiveTransport
 from ._session import (
     AskQuestionCallback,
@@ -52,7 +53,7 @@ from ._session import (
     PermissionDecision,
 )
 from ._subagents import Subagent, TaskCallback
-from ._turn import LiveResult, LiveTurn, TurnUpdates
+from ._turn import LiveTurn, TurnUpdates
 from ._updates import (
     AcpPlan,
     AcpToolCall,

@@ -139,6 +139,13 @@ class TurnFeed:
         error.__cause__ = failure
         return error
 
+    async def ended(self) -> None:
+        """Wait for the turn's end, whether or not its consumer still reads."""
+        while not self._ended:
+            self._ready = anyio.Event()
+            await self._ready.wait()
+            self._ready = None
+
     def close(self) -> None:
         """The consumer leaves: the reader no longer waits for it."""
         if self.state is FeedState.OPEN:

@@ -33,9 +33,10 @@ from ._requests import (
     RequestPermissionParams,
     SelectedOutcome,
 )
+from ._result import LiveResult
 from ._settings import SessionSettings
 from ._tools import OwnTools
-from ._turn import LiveResult, LiveTurn, TurnUpdates
+from ._turn import LiveTurn, TurnUpdates
 from ._updates import (
     AvailableCommand,
     AvailableCommandsUpdate,

@@ -1,5 +1,6 @@
 """One prompt of a live session: ``TurnUpdates``, its ACP updates as they come;
-``LiveTurn``, the same as agent_sdk events; ``LiveResult``, what it came to (docs/live.md).
+``LiveTurn``, the same as agent_sdk events, ending in a ``LiveResult`` (``_result.py``;
+docs/live.md).
 
 A turn sees its session only as a :class:`TurnSession` (``LiveSession`` is one): the
 session makes turns, a turn never imports the session.
@@ -22,10 +23,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import anyio
 import anyio.lowlevel
-import msgspec
 
 from .._run.spending import Spending, budget_error
-from .._wire.reprs import count, short, start
 from ..errors import (
     AgentError,
     AgentProtocolError,
@@ -34,19 +33,20 @@ from ..errors import (
     ErrorContext,
 )
 from ..events import AssistantEvent, Event, ToolCallCompleted, ToolCallStarted
-from ..tool_calls import ToolCall, ToolCallTracker
+from ..tool_calls import ToolCallTracker
 from ._bridge import Bridge, LiveEvent
+from ._connection import DEFAULT_REQUEST_TIMEOUT
 from ._feed import TurnFeed
 from ._messages import ContentBlock, PromptParams, PromptResult, prompt_params
+from ._result import LiveResult
 from ._subagents import Subagent, Subagents
 from ._tools import OwnTools
 from ._updates import AcpPlan, SessionUpdate, SubagentUpdate
 
 if TYPE_CHECKING:
     from .._run.trace import AgentSpan
-    from ..changes import Changes, Checkpoint
 
-__all__ = ["LiveResult", "LiveTurn", "TurnSession", "TurnUpdates"]
+__all__ = ["LiveTurn", "TurnSession", "TurnUpdates"]
 
 # The shape of a backend error in the reply (§5.2 item 7): a blank line, then "Error: T:".
 BACKEND_ERROR = re.compile(r"\n\nError: T: (.+)\s*\Z", re.DOTALL)
@@ -141,58 +141,6 @@ class TurnUpdates:
             self._feed.close()
 
 
-class LiveResult(msgspec.Struct, frozen=True, kw_only=True):
-    """What a live turn came to.
-
-    Attributes:
-        text: the reply, its message chunks joined with no separator (§3.9).
-        stop_reason: ``end_turn``, ``cancelled``, or another ACP reason (§3.6).
-        session_id: the session's id.
-        duration_ms: from sending the prompt to its stop reason, timed by agent_sdk.
-        events: every event of the turn, in order.
-        tool_calls: the turn's tool calls, ``started`` paired with ``completed``.
-        plan: the last ``plan`` update of the turn, if any.
-        subagents: the subagents the turn spawned, in order (§3.13; with
-            ``LiveAgent(subagents=True)``): which one said what.
-        cli_version: the whole version string of the CLI that ran the turn
-            (:attr:`LiveAgent.cli_version`); ``None`` when unknown.
-        checkpoint: with ``session.run(prompt, checkpoint=True)``, the checkpoint of the
-            session's tree taken before the prompt, finished after the turn
-            (docs/sessions.md, "Checkpointed runs"); ``None`` otherwise.
-        changes: what that turn changed in the tree; ``None`` without a checkpoint, or
-            when the snapshot after the turn failed.
-    """
-
-    text: str
-    stop_reason: str
-    session_id: str
-    duration_ms: int
-    events: list[LiveEvent] = msgspec.field(default_factory=list)
-    tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
-    plan: AcpPlan | None = None
-    subagents: list[Subagent] = msgspec.field(default_factory=list)
-    cli_version: str | None = None
-    checkpoint: Checkpoint | None = None
-    changes: Changes | None = None
-
-    def __repr__(self) -> str:
-        # Counts, not every event: a long turn's repr would cost seconds (_wire/reprs.py).
-        return short(
-            type(self).__name__,
-            ("text", start(self.text)),
-            ("stop_reason", repr(self.stop_reason)),
-            ("session_id", repr(self.session_id)),
-            ("events", count(self.events)),
-            ("tool_calls", count(self.tool_calls)),
-            ("subagents", count(self.subagents)),
-        )
-
-    @property
-    def cancelled(self) -> bool:
-        """Whether the turn was cancelled (``session/cancel`` or ``turn_timeout``)."""
-        return self.stop_reason == "cancelled"
-
-
 class LiveTurn:
     """One prompt of a :class:`LiveSession`: iterate it for events, then read
     :attr:`result`. Made by :meth:`LiveSession.run`.
@@ -229,6 +177,7 @@ class LiveTurn:
         self._started = 0.0
         self._span: AgentSpan | None = None  # when the program traces (docs/traces.md)
         self._over_budget: AgentError | None = None
+        self._told_changes = False  # its checkpoint's changes are in _over_budget
         self._counted: set[str] = set()  # a call re-sent with its id is one call (§3.10)
 
     def __aiter__(self) -> LiveTurn:
@@ -237,6 +186,7 @@ class LiveTurn:
     async def __anext__(self) -> LiveEvent:
         while not self._pending:
             if self._over_budget is not None:
+                await self._say_what_changed(self._over_budget)
                 raise self._over_budget
             if self._result is not None:
                 raise StopAsyncIteration
@@ -270,6 +220,18 @@ class LiveTurn:
         event = self._pending.popleft()
         self._record(event)
         return event
+
+    async def _say_what_changed(self, error: AgentError) -> None:
+        """A checkpointed turn stopped by its budget: ``error`` carries its checkpoint and
+        changes (docs/sessions.md), once the cancelled prompt has ended and the tree's
+        snapshot after it is taken; waited for at most as long as a control request."""
+        feed = self._updates._feed if self._updates is not None else None
+        if feed is None or feed.checkpointed is None or self._told_changes:
+            return
+        self._told_changes = True
+        with anyio.move_on_after(DEFAULT_REQUEST_TIMEOUT):
+            await feed.ended()
+        feed.checkpointed.attach(error, self.session._redact)
 
     def _begin(self) -> None:
         """The session's budget allows one more prompt, or the error says why not."""

@@ -16,7 +16,15 @@ from checkpoint_trees import files, user_state
 from fake_env import clean_env
 
 import fake_agent
-from agent_sdk import AgentCheckpointError, AgentConfigError, AgentOptions, Session, checkpoints
+from agent_sdk import (
+    AgentBudgetError,
+    AgentCheckpointError,
+    AgentConfigError,
+    AgentOptions,
+    Budget,
+    Session,
+    checkpoints,
+)
 from agent_sdk.fleet import Fleet, Task
 from agent_sdk.live import LiveAgent
 
@@ -118,6 +126,32 @@ async def test_a_live_turn_asked_to_checkpoint_says_what_it_changed(
     assert (await checkpoints.rewind(done.checkpoint)).removed == ("live.txt",)
     assert files(repo) == before
     assert user_state(repo) == state
+
+
+async def test_a_live_turn_stopped_by_its_budget_says_what_it_changed(
+    repo: Path, tmp_path: Path
+) -> None:
+    steps = [
+        {"fake": "shell", "command": "echo one > one.txt", "toolCallId": "call-1"},
+        {"fake": "shell", "command": "echo two > two.txt", "toolCallId": "call-2"},
+    ]
+    path = tmp_path / "acp.ndjson"
+    path.write_text("".join(json.dumps(step) + "\n" for step in steps))
+    env = clean_env(FAKE_AGENT_ACP_SCENARIO=str(path))
+    budget = Budget(tool_calls=1)
+    given = AgentOptions(binary=fake_agent.executable(), env=env, force=True, budget=budget)
+    with anyio.fail_after(LIMIT):
+        async with LiveAgent(given) as agent:
+            session = await agent.new_session(cwd=repo)
+            with pytest.raises(AgentBudgetError) as caught:
+                await session.send("write them", checkpoint=True)
+    checkpoint, changes = caught.value.context.checkpoint, caught.value.context.changes
+    assert checkpoint is not None
+    assert checkpoint.after is not None  # finished once the cancelled prompt ended
+    assert changes is not None
+    assert "one.txt" in changes.added
+    await checkpoints.rewind(checkpoint)
+    assert not (repo / "one.txt").exists()
 
 
 async def test_a_live_turn_outside_git_is_refused_before_its_prompt(tmp_path: Path) -> None:
