@@ -23,6 +23,7 @@ is removed by the next run given a model, or the next fleet.
 
 from __future__ import annotations
 
+import _thread  # the low-level lock: `threading` costs a run's import time
 import contextlib
 import os
 import shutil
@@ -142,17 +143,23 @@ class PrivateConfig:
         except BaseException:
             _remove(self._owned)
             raise
+        self._releasing = _thread.allocate_lock()
         _live.add(self)
 
     def release(self) -> None:
         """Move the directories the CLI made that the user's config dir lacks into it,
-        then remove the private dir. Call it once the CLI's process group is gone."""
-        if self not in _live:
-            return
-        _live.discard(self)
-        with contextlib.suppress(OSError):
-            _adopt(self.path, self._user)
-        _remove(self._owned)
+        then remove the private dir. Call it once the CLI's process group is gone.
+
+        A run's own teardown may be releasing it in another thread when the program
+        exits: the exit's release waits for that one, and the dir leaves the live set
+        only once removed (a daemon thread stops for good when the exit is over)."""
+        with self._releasing:
+            if self not in _live:
+                return
+            with contextlib.suppress(OSError):
+                _adopt(self.path, self._user)
+            _remove(self._owned)
+            _live.discard(self)
 
 
 def _fill(user: Path, target: Path) -> None:

@@ -32,6 +32,7 @@ All three are released once the CLI's process group is dead.
 
 from __future__ import annotations
 
+import _thread  # the low-level lock: `threading` costs a run's import time
 import contextlib
 import functools
 import os
@@ -95,19 +96,23 @@ class RunTools:
         self.host = host
         self.folder: Path | None = None  # the owned dir: its ``plugin`` or its ``home``
         self.config: PrivateConfig | None = None
+        self._releasing = _thread.allocate_lock()
         _live.add(self)
 
     def release(self) -> None:
         """Close the host, remove the folder, release the config dir (once the CLI's
-        process group is dead)."""
-        _live.discard(self)
-        self.host.close()
-        folder, self.folder = self.folder, None
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
-        config, self.config = self.config, None
-        if config is not None:
-            config.release()
+        process group is dead). The exit's release waits for one under way in a run's
+        teardown, and this leaves the live set only once all is removed (as
+        ``PrivateConfig.release``)."""
+        with self._releasing:
+            self.host.close()
+            if self.folder is not None:
+                shutil.rmtree(self.folder, ignore_errors=True)
+                self.folder = None
+            if self.config is not None:
+                self.config.release()
+                self.config = None
+            _live.discard(self)
 
 
 def with_run_token(options: AgentOptions) -> AgentOptions:

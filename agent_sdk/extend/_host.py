@@ -26,6 +26,7 @@ Each call answered is recorded (:attr:`ToolHost.calls`), for the run to tell whi
 
 from __future__ import annotations
 
+import _thread  # the low-level lock: `threading` costs a run's import time
 import contextlib
 import enum
 import functools
@@ -159,6 +160,7 @@ class ToolHost:
         self.calls: list[CustomToolCall] = []
         """The calls answered, in the order they were."""
         self.reached: set[str] = set()
+        self._closing = _thread.allocate_lock()
         """What the CLI has reached: ``"tools"`` once it started our server (a relay
         admitted as an MCP session), ``"hooks"`` once it ran one of our hooks (docs/extend.md,
         "Never silently bypassed")."""
@@ -240,20 +242,21 @@ class ToolHost:
         """Stop serving and remove the directory (synchronous, idempotent): from a sync
         last resort (garbage collection, interpreter exit); :meth:`aclose` also waits for
         the serving task."""
-        if self.state is HostState.CLOSED:
-            return
-        self.state = HostState.CLOSED
-        _live.discard(self)
-        if self._scope is not None:
-            # From garbage collection or interpreter exit the loop may be gone: its
-            # task is then gone too, and the directory below is all that is left.
-            with contextlib.suppress(RuntimeError):
-                self._scope.cancel()
-        if self._socket is not None:
-            self._socket.close()  # not served: no task holds it
-            self._socket = None
-        if self.directory is not None:
-            shutil.rmtree(self.directory, ignore_errors=True)
+        with self._closing:  # the exit's close waits for one under way in a run's teardown
+            if self.state is HostState.CLOSED:
+                return
+            self.state = HostState.CLOSED
+            if self._scope is not None:
+                # From garbage collection or interpreter exit the loop may be gone: its
+                # task is then gone too, and the directory below is all that is left.
+                with contextlib.suppress(RuntimeError):
+                    self._scope.cancel()
+            if self._socket is not None:
+                self._socket.close()  # not served: no task holds it
+                self._socket = None
+            if self.directory is not None:
+                shutil.rmtree(self.directory, ignore_errors=True)
+            _live.discard(self)  # only once removed: a daemon thread stops at the exit
 
     async def _serve_until_closed(self, sock: socket.socket) -> None:
         # The socket's descriptors as the stdio runner's streams (``_transport/fds.py``):

@@ -296,8 +296,19 @@ def lookup_issue(number: int) -> str:
 binary, scenario, log = sys.argv[1:4]
 env = {"FAKE_AGENT_SCENARIO": scenario, "FAKE_AGENT_PID_LOG": log}
 options = AgentOptions(binary=binary, force=True, env=env, tools=[lookup_issue])
-threading.Thread(target=run_sync, args=("go",), kwargs={"options": options}, daemon=True).start()
+ended = []
+
+def go():
+    try:
+        run_sync("go", options=options)
+    except BaseException as exc:
+        ended.append(exc)
+    ended.append(None)
+
+threading.Thread(target=go, daemon=True).start()
 while not (Path(log).exists() and "shell" in Path(log).read_text()):
+    if ended:
+        sys.exit(f"the run ended before its command started: {ended[0]!r}")
     time.sleep(0.01)
 assert list(Path(sys.argv[4]).iterdir()), "the run made its dirs"
 sys.exit(0)
@@ -305,19 +316,20 @@ sys.exit(0)
 
 
 def test_the_programs_exit_removes_what_a_run_with_tools_made(
-    fake_binary: str, pid_log: PidLog, tmp_path: Path
+    fake_binary: str, pid_log: PidLog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from extend_env import left_behind as ours_in
+    from extend_env import short_temp_dir
     from fake_env import fake_env
 
     scenario = left_behind(tmp_path, "held")
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    program = [
-        *(sys.executable, "-c", EXITING_WITH_TOOLS, fake_binary),
-        *(str(scenario), str(pid_log.path), str(temp)),
-    ]
-    done = subprocess.run(program, env=fake_env(), timeout=120, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert all_gone(pid_log, HELD)
-    assert ours_in(temp) == []
+    # Short: the run's tools socket is in it (a Unix socket's path is limited).
+    with short_temp_dir(monkeypatch, "exit-") as temp:
+        program = [
+            *(sys.executable, "-c", EXITING_WITH_TOOLS, fake_binary),
+            *(str(scenario), str(pid_log.path), str(temp)),
+        ]
+        done = subprocess.run(program, env=fake_env(), timeout=120, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert all_gone(pid_log, HELD)
+        assert ours_in(temp) == []
