@@ -1,6 +1,6 @@
 """LineDecoder: one stdout line in, one typed event out (docs/protocol.md §3).
 
-Tool-call payloads are in test_tool_payloads.py, text repair in test_text_repair.py,
+Tool-call payloads are in test_tool_payload_*.py, text repair in test_text_repair.py,
 blocks of lines in test_decode_block.py.
 """
 
