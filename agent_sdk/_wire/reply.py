@@ -14,12 +14,17 @@ MESSAGE_BREAK = "\n\n"
 def end_message(parts: list[str]) -> None:
     """The message so far ends here (a tool call comes next)."""
     # Once, and only after some text: a reply never starts with a break, and a tool call
-    # after a tool call (or an empty segment) adds none. Rare (once per message): the
-    # walk back over empty parts costs nothing on the hot path.
-    last = next((part for part in reversed(parts) if part), "")
-    if last and not last.endswith(MESSAGE_BREAK):
+    # after a tool call (or an empty segment) adds none. The end of the text, not of its
+    # last part: "\n" then the newline a first call added are a break together. Rare
+    # (once per message): the walk back over the last parts costs nothing on the hot path.
+    end = ""
+    for part in reversed(parts):
+        end = part[-len(MESSAGE_BREAK) :] + end  # its last characters only: no copy
+        if len(end) >= len(MESSAGE_BREAK):
+            break
+    if end and not end.endswith(MESSAGE_BREAK):
         # Only the newline the text lacks: a segment may end with one (seen in a plan).
-        parts.append("\n" if last.endswith("\n") else MESSAGE_BREAK)
+        parts.append("\n" if end.endswith("\n") else MESSAGE_BREAK)
 
 
 def joined(parts: list[str]) -> str:

@@ -139,6 +139,20 @@ def test_text_equals_the_joined_new_text_whether_or_not_events_are_kept(
     assert stream.text == reply_of(events)
 
 
+def test_a_second_tool_call_adds_no_second_break_after_text_ending_in_a_newline() -> None:
+    # Found by the property above: the text "\n", then two segments before tool calls.
+    # The first adds the newline the text lacked; the second must see the blank line the
+    # two make together (they are two parts of the reply), not only its last part.
+    def text_of(*lines: bytes) -> str:
+        stream = Stream()
+        feed_all(stream, *lines)
+        return stream.text
+
+    before_a_call = say("", model_call_id="m", timestamp_ms=1)
+    assert text_of(say("\n"), before_a_call, before_a_call) == text_of(say("\n"), before_a_call)
+    assert text_of(say("a\n"), before_a_call, before_a_call, say("b")) == "a\n\nb"
+
+
 def test_keeping_events_does_not_change_the_text() -> None:
     output = [init(), say("Hello "), b"junk\n", say("world"), result("Hello world")]
     kept, not_kept = Stream(keep_events=True), Stream(keep_events=False)
