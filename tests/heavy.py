@@ -57,6 +57,9 @@ HEAVY: dict[str, str] = {
     "tests/process/test_benchmarks.py": SLOW,  # the benchmarks' smoke runs
     "tests/process/test_start_errors.py": SLOW,  # descriptor exhaustion, cancelled starts
     "tests/process/test_examples.py": SLOW,  # every example script
+    "tests/process/test_example_chat_bot.py": SLOW,
+    "tests/process/test_example_batch.py": SLOW,
+    "tests/process/test_example_sse_server.py": SLOW,
     "tests/process/test_examples_first_use.py": SLOW,
     "tests/process/test_live_examples.py": SLOW,
     "tests/process/test_web_server.py": SLOW,
