@@ -33,7 +33,9 @@ HEAVY: dict[str, str] = {
     "tests/live/test_live_schema.py": NEEDS_A_PART,
     "tests/live/test_live_official_sdk.py": NEEDS_A_PART,
     # a real Ray instance
-    "tests/fleet/test_ray.py": NEEDS_A_PART,
+    "tests/fleet/test_ray_backend.py": NEEDS_A_PART,
+    "tests/fleet/test_ray_outcomes.py": NEEDS_A_PART,
+    "tests/fleet/test_ray_cancel.py": NEEDS_A_PART,
     "tests/fleet/test_ray_caller.py": NEEDS_A_PART,
     "tests/fleet/test_ray_background.py": NEEDS_A_PART,
     # a real headless browser
