@@ -33,7 +33,9 @@ HEAVY: dict[str, str] = {
     "tests/live/test_live_schema.py": NEEDS_A_PART,
     "tests/live/test_live_official_sdk.py": NEEDS_A_PART,
     # a real Ray instance
-    "tests/fleet/test_ray.py": NEEDS_A_PART,
+    "tests/fleet/test_ray_backend.py": NEEDS_A_PART,
+    "tests/fleet/test_ray_outcomes.py": NEEDS_A_PART,
+    "tests/fleet/test_ray_cancel.py": NEEDS_A_PART,
     "tests/fleet/test_ray_caller.py": NEEDS_A_PART,
     "tests/fleet/test_ray_background.py": NEEDS_A_PART,
     # a real headless browser
@@ -47,12 +49,19 @@ HEAVY: dict[str, str] = {
     "tests/traces/": NEEDS_A_PART,
     "tests/secrets/test_secrets_logs_and_spans.py": NEEDS_A_PART,
     # slow for what they add to the rest of the suite (each well over 30 s of test time)
-    "tests/cli/test_cli_batch.py": SLOW,  # a fleet of fake CLIs per test
+    # `agent-sdk batch`: a fleet of fake CLIs per test (its file's checks: a CLI per case)
+    "tests/cli/test_cli_batch_tasks_file.py": SLOW,
+    "tests/cli/test_cli_batch_runs.py": SLOW,
+    "tests/cli/test_cli_batch_signals.py": SLOW,
+    "tests/cli/test_cli_batch_worktrees.py": SLOW,
     "tests/cli/test_cli_doctor.py": SLOW,
     "tests/process/test_scenarios.py": SLOW,  # every bundled scenario, in every format
     "tests/process/test_benchmarks.py": SLOW,  # the benchmarks' smoke runs
     "tests/process/test_start_errors.py": SLOW,  # descriptor exhaustion, cancelled starts
     "tests/process/test_examples.py": SLOW,  # every example script
+    "tests/process/test_example_chat_bot.py": SLOW,
+    "tests/process/test_example_batch.py": SLOW,
+    "tests/process/test_example_sse_server.py": SLOW,
     "tests/process/test_examples_first_use.py": SLOW,
     "tests/process/test_live_examples.py": SLOW,
     "tests/process/test_web_server.py": SLOW,
@@ -63,7 +72,12 @@ HEAVY: dict[str, str] = {
     "tests/wire/test_chunking_properties.py": SLOW,  # hypothesis, many examples
     "tests/wire/test_hostile_fuzz.py": SLOW,
     "tests/secrets/test_secrets_command.py": SLOW,
-    "tests/cli/test_cli.py": SLOW,  # the command line as a process, case by case
+    # the command line as a process, case by case
+    "tests/cli/test_cli_run.py": SLOW,
+    "tests/cli/test_cli_signals.py": SLOW,
+    "tests/cli/test_cli_colours.py": SLOW,
+    "tests/cli/test_cli_usage_errors.py": SLOW,
+    "tests/cli/test_cli_which_agent.py": SLOW,
     "tests/live/test_live_shutdown.py": SLOW,
     "tests/checkpoints/test_owners.py": SLOW,  # owners killed mid-run and mid-snapshot
     "tests/checkpoints/test_hostile_trees.py": SLOW,

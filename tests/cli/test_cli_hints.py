@@ -42,8 +42,8 @@ def _literals(tree: ast.AST) -> Iterator[str]:
 
 # Texts that speak of AgentOptions and that the command line never shows: the name
 # itself, the options repr, the errors of a Python caller passing something else than
-# AgentOptions, a message whose option is a placeholder (test_cli.py runs it), and the
-# hint of structured output, which the command line does not offer.
+# AgentOptions, a message whose option is a placeholder (test_cli_usage_errors.py runs
+# it), and the hint of structured output, which the command line does not offer.
 NEVER_SHOWN = {
     "AgentOptions",
     "AgentOptions({X})",

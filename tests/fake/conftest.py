@@ -1,5 +1,7 @@
-"""The fixtures the fake's channel tests share (test_fake_plugins.py, test_fake_builds.py,
-test_fake_run_start.py, test_fake_mcp_command.py)."""
+"""The fixtures the fake's tests share: ``world``, for the channel tests
+(test_fake_plugins.py, test_fake_builds.py, test_fake_run_start.py,
+test_fake_mcp_command.py), and ``client``, a started client of the ACP mode
+(acp_client.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from acp_client import Client
 from plugin_world import World
 from proctable import is_running
 
@@ -22,3 +25,12 @@ def world(tmp_path: Path) -> Iterator[World]:
         pid = int(pid_file.read_text().split()[0])
         if is_running(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def client() -> Iterator[Client]:
+    fake = Client()
+    try:
+        yield fake
+    finally:
+        fake.kill()

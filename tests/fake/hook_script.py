@@ -1,4 +1,4 @@
-"""A hook for the fake's hook tests (tests/fake/test_fake_hooks.py), run through ``sh -c``
+"""A hook for the fake's hook tests (tests/fake/hook_place.py), run through ``sh -c``
 as the CLI runs hooks: ``python hook_script.py RECORD [--out TEXT] [--err TEXT]
 [--exit N] [--sleep S] [--label L]``.
 

@@ -1,5 +1,5 @@
 """A tiny stdio MCP server (stdlib only) that tells its client what it saw, for the fake's
-MCP tests (tests/fake/test_fake_mcp.py, test_fake_acp_mcp.py).
+MCP tests (tests/fake/mcp_place.py, test_fake_acp_mcp.py).
 
 ``python mcp_echo_server.py PIDFILE [MODE] [ARGS...]`` writes its pid to PIDFILE, then serves
 newline-delimited JSON-RPC on stdin/stdout until stdin closes (then it appends ``ended`` to

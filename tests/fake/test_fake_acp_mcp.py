@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from acp_client import INIT, Client, Message, prompt, updates
 from fake_env import ROOT
 from proctable import is_running, settles
-from test_fake_acp import INIT, Client, Message, prompt, updates
 
 ECHO = str(Path(__file__).with_name("mcp_echo_server.py"))
 TOOLS = str(ROOT / "tests" / "extend" / "tools_server.py")

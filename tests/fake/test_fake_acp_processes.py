@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from acp_client import Client, prompt, start, updates
 from pid_log import PidLog
 from proctable import session_members, settles, stat
-from test_fake_acp import Client, prompt, start, updates
 from test_fake_processes import running
 
 WAIT = 60

@@ -1,8 +1,8 @@
 """The fake's ACP mode against the official ACP v1 JSON schema (tests/acp_schema.py): every
 message it sends, in every scenario and in both of its shapes (Cursor's, and the v1
 schema's with ``FAKE_AGENT_ACP_SHAPES=v1``, docs/acp.md §3.5, §3.8), is one the schema
-allows, but the ones a scenario breaks on purpose. Driven over pipes like
-tests/fake/test_fake_acp.py.
+allows, but the ones a scenario breaks on purpose. Driven over pipes as the fake's other
+ACP tests are (tests/fake/acp_client.py).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from acp_client import INIT, Client, Message
 from acp_schema import SchemaError, check
 from pid_log import PidLog
-from test_fake_acp import INIT, Client, Message
 
 SCENARIOS = Path(__file__).parents[2] / "fake_agent" / "scenarios" / "acp"
 #: What a scenario sends outside the schema on purpose (§3.9: unknown kinds pass through).

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from acp_client import INIT, Client, prompt
 from plugin_world import HANDSHAKE, World, call, outcomes
-from test_fake_acp import INIT, Client, prompt
 
 WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1", "real": True}
 

@@ -16,7 +16,7 @@ from fake_env import fake_env
 
 import fake_agent
 
-# docs/protocol.md's own example lines, played verbatim (tests/fake/test_fake_agent.py,
+# docs/protocol.md's own example lines, played verbatim (tests/fake/test_fake_wire_details.py,
 # PROTOCOL_EXAMPLES): their durations are part of the line.
 PINNED = {"hello": [4210], "cart": [18788]}
 SESSION = "0b7c2a9e-51d4-4f0e-9a55-1c3e8f2d7b10"

@@ -10,9 +10,9 @@ import os
 import sys
 
 import pytest
+from acp_client import INIT, Client, prompt
 from fake_env import ROOT
 from plugin_world import HANDSHAKE, Message, World, call, events, outcomes
-from test_fake_acp import INIT, Client, prompt
 
 TOOLS = str(ROOT / "tests" / "extend" / "tools_server.py")
 WRITE = {"fake": "write_file", "path": "notes.txt", "text": "hi\n", "call_id": "w1", "real": True}

@@ -1,7 +1,7 @@
 """The sweep of what a dead fleet left (docs/fleet.md, "What can remain, and when it
 goes"): each directory names its owner (pid, start time, host); a dead owner's go, with
 their worktrees' entries; a live owner's never. Real git and real processes; the killed
-batch itself is tested in tests/cli/test_cli_batch.py."""
+batch itself is tested in tests/cli/test_cli_batch_worktrees.py."""
 
 from __future__ import annotations
 

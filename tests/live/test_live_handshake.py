@@ -4,7 +4,7 @@ the initialize result (§2, §3.1).
 
 Wire-level quirks the SDK never sends (a protocol version of 99, a wrong auth method, a
 missing ``cwd``, ``session/cancel`` as a request) are the fake's, tested in
-tests/fake/test_fake_acp.py.
+tests/fake/test_fake_acp_connection.py.
 Every wait is bounded by ``fail_after``; the tests run on asyncio and on trio.
 """
 

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_examples import EXAMPLES, run_example
+from example_runs import EXAMPLES, run_example
 
 # Makes `import starlette` and `import uvicorn` fail, as they do after `pip install .`
 # without the web extra.

@@ -2,7 +2,7 @@
 of every ``--model`` run in the config dir's ``cli-config.json`` and a later run without one
 uses it. A run given a model runs under a private config dir, so that a run without one gets
 the model the user's config names, never the last run's, and the user's file is never
-changed. Against the fake, which is sticky as the CLI is (tests/fake/test_fake_fleet_support.py).
+changed. Against the fake, which is sticky as the CLI is (tests/fake/test_fake_stored_model.py).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ async def test_a_variant_run_leaves_no_parameters_for_a_later_bare_id(
     fake_options: MakeOptions, tmp_path: Path
 ) -> None:
     # The fake saves them as the real CLI does: a bare gpt-5 sharing its config dir with
-    # a gpt-5-high run would run as "GPT-5 High" (tests/fake/test_fake_fleet_support.py).
+    # a gpt-5-high run would run as "GPT-5 High" (tests/fake/test_fake_stored_model.py).
     env = {"CURSOR_CONFIG_DIR": str(user_config(tmp_path))}
     assert await init_model(fake_options(env=env, model="gpt-5-high")) == "GPT-5 High"
     assert await init_model(fake_options(env=env, model="gpt-5")) == "GPT-5"

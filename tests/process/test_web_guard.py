@@ -19,9 +19,9 @@ import anyio
 import httpx
 import pytest
 from asgi_request import SERVER, asgi_scope, receive_body
+from example_runs import HANG_GUARD, parse_sse, sse_server  # noqa: F401  (a fixture)
 from proctable import children, is_running
 from starlette.responses import PlainTextResponse
-from test_examples import HANG_GUARD, parse_sse, sse_server  # noqa: F401  (a fixture)
 
 pytestmark = pytest.mark.anyio
 

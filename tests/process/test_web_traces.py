@@ -9,11 +9,11 @@ import importlib
 from typing import Any
 
 import pytest
-from test_examples import get_sse, sse_server
+from example_runs import get_sse, sse_server
 
 pytestmark = pytest.mark.anyio
 
-__all__ = ["sse_server"]  # the fixture, shared with test_examples.py
+__all__ = ["sse_server"]  # the fixture, shared with test_example_sse_server.py
 
 
 def finished_rows(events: list[tuple[str, Any]]) -> dict[str, dict[str, Any]]:

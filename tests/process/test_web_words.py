@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from test_examples import EXAMPLES
+from example_runs import EXAMPLES
 
 from agent_sdk import ToolCall, ToolCallCompleted, ToolCallStarted
 from agent_sdk._options.redaction import (
