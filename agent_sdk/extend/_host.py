@@ -393,10 +393,10 @@ def open_host(host: ToolHost) -> None:
 
 
 def close_all() -> None:
-    """Close every host not closed yet (at interpreter exit)."""
+    """Close every host not closed yet (at interpreter exit, once the CLI groups are
+    dead: :data:`~agent_sdk._transport.served_tools.RELEASE_AT_EXIT`)."""
     for host in list(_live):
         host.close()
 
 
-# At the interpreter's exit, once the CLI groups are dead: the hosts still open.
 RELEASE_AT_EXIT.append(close_all)
