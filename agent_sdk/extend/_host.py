@@ -247,8 +247,7 @@ class ToolHost:
                 return
             self.state = HostState.CLOSED
             if self._scope is not None:
-                # From garbage collection or interpreter exit the loop may be gone: its
-                # task is then gone too, and the directory below is all that is left.
+                # From gc or the exit the loop (and its task) may be gone: the dir is left.
                 with contextlib.suppress(RuntimeError):
                     self._scope.cancel()
             if self._socket is not None:
@@ -393,8 +392,7 @@ def open_host(host: ToolHost) -> None:
 
 
 def close_all() -> None:
-    """Close every host not closed yet (at interpreter exit, once the CLI groups are
-    dead: :data:`~agent_sdk._transport.served_tools.RELEASE_AT_EXIT`)."""
+    """Close every host not closed yet (at the exit, once the CLI groups are dead)."""
     for host in list(_live):
         host.close()
 
