@@ -13,7 +13,7 @@ import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 import anyio
 
@@ -22,14 +22,12 @@ from ._run.session_chat import Chat
 from ._run.spending import Spending
 from ._run.structured import output_run
 from ._transport.base import Transport
+from .changes import Changes, Checkpoint  # two small values: none of the machinery
 from .errors import AgentConfigError, AgentUsageError
 from .events import Event, ResultEvent, ToolCallCompleted, ToolCallStarted
 from .options import AgentOptions, given_options, given_prompt
 from .result import PlainResult, RunResult
 from .tool_calls import ToolCall
-
-if TYPE_CHECKING:
-    from .changes import Changes, Checkpoint
 
 __all__ = ["Session", "Turn"]
 
@@ -42,10 +40,10 @@ class Session:
     The first turn starts a chat; each later turn resumes it (``--resume <session_id>``,
     the id taken from the events). A new chat's id can be chosen up front, known before
     the first turn: ``Session(options=AgentOptions(new_session_id=new_session_id()))``
-    (docs/sessions.md). Turns of one session never overlap: a turn started
-    while another runs waits until that one has finished, or until its CLI has exited
-    (waiting turns run in the order they were started), so a bot can hand every message
-    of a user to that user's session as it arrives. The wait is not part of the waiting
+    (docs/sessions.md). Turns of one session never overlap: a turn started while another
+    runs waits until that one has finished, or until its CLI has exited (waiting turns
+    run in the order they were started), so a bot can hand every message of a user to
+    that user's session as it arrives. The wait is not part of the waiting
     turn's ``timeout``. A session may be used from several event loops one after the
     other (``run_sync`` in a loop); a turn started while one runs in another thread
     raises :class:`~agent_sdk.AgentUsageError` at once.
@@ -55,10 +53,9 @@ class Session:
             ``None`` starts a new chat on the first turn.
         options: options of every turn; ``resume`` and ``new_session_id`` are managed by
             the session (the turn that makes the chat passes its ``new_session_id``, later
-            ones resume it). Their
-            ``budget`` is the session's: its turns count together, and once it is spent
-            later turns raise :class:`~agent_sdk.AgentBudgetError` without starting
-            (docs/budgets.md).
+            ones resume it). Their ``budget`` is the session's: its turns count together,
+            and once it is spent later turns raise :class:`~agent_sdk.AgentBudgetError`
+            without starting (docs/budgets.md).
         transport: makes the transport of each turn (tests pass a function returning an
             ``agent_sdk.testing.MemoryTransport``); the default spawns the CLI.
 
