@@ -1,8 +1,7 @@
 """Multi-turn conversations: one :class:`Session` per chat, each turn resuming the last.
 
 A turn is the session's turn-taking (:class:`_Turns`) and a plain :class:`~agent_sdk.Run`:
-it waits for its turn, then runs with ``resume`` set to the chat id. The rules are in
-docs/lifecycle.md ("Sessions").
+it waits for its turn, then runs resuming the chat (docs/lifecycle.md, "Sessions").
 """
 
 from __future__ import annotations
